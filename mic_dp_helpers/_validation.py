@@ -1,0 +1,176 @@
+"""Argument checks shared by the helpers: each raises an error naming the argument and what is allowed."""
+
+from __future__ import annotations
+
+import math
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+
+def check_positive_float(value, name: str, *, allow_inf: bool = False) -> float:
+    """Return ``value`` as a float after checking it is a finite number > 0.
+
+    Examples
+    --------
+    >>> check_positive_float(0.5, "epsilon")
+    0.5
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive number, got {type(value).__name__} {value!r}.")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} is NaN; pass a positive number such as 1.0.")
+    if math.isinf(value) and not allow_inf:
+        raise ValueError(f"{name} must be finite, got {value}.")
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}.")
+    return value
+
+
+def check_int_at_least(value, name: str, minimum: int) -> int:
+    """Return ``value`` as an int after checking it is an integer >= ``minimum``.
+
+    Examples
+    --------
+    >>> check_int_at_least(5, "k", 1)
+    5
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer >= {minimum}, got {type(value).__name__} {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be an integer >= {minimum}, got {value}.")
+    return int(value)
+
+
+def check_dataframe(df, name: str = "df", *, columns: Sequence[str] | None = None) -> pd.DataFrame:
+    """Check ``df`` is a non-empty DataFrame that has every column in ``columns``."""
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}.")
+    if len(df) == 0:
+        raise ValueError(f"{name} is empty; pass a DataFrame with at least one row.")
+    if columns is not None:
+        missing = [c for c in columns if c not in df.columns]
+        if missing:
+            raise KeyError(
+                f"{name} has no column(s) {missing}; available columns are {list(df.columns)}."
+            )
+    return df
+
+
+def check_column_list(columns, name: str = "columns") -> list[str]:
+    """Return ``columns`` as a non-empty list of column names (a single name is accepted)."""
+    if isinstance(columns, str):
+        columns = [columns]
+    if not isinstance(columns, Sequence) or isinstance(columns, bytes):
+        raise TypeError(f"{name} must be a list of column names, got {type(columns).__name__}.")
+    columns = list(columns)
+    if not columns:
+        raise ValueError(f"{name} is empty; name at least one column.")
+    if len(set(columns)) != len(columns):
+        raise ValueError(f"{name} lists a column twice: {columns}.")
+    return columns
+
+
+def check_finite_array(values, name: str) -> np.ndarray:
+    """Return ``values`` as a float array after checking it is non-empty and has no NaN or inf."""
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be numeric, got {type(values).__name__}: {error}") from None
+    if array.size == 0:
+        raise ValueError(f"{name} is empty; pass at least one value.")
+    if np.isnan(array).any():
+        raise ValueError(f"{name} contains NaN; drop or impute missing values first.")
+    if np.isinf(array).any():
+        raise ValueError(f"{name} contains infinite values; clip them to finite bounds first.")
+    return array
+
+
+def as_generator(random_state=None) -> np.random.Generator:
+    """Return a NumPy Generator from a seed (int), None (fresh entropy) or an existing Generator.
+
+    Examples
+    --------
+    >>> as_generator(0).integers(10) == as_generator(0).integers(10)
+    True
+    """
+    if isinstance(random_state, np.random.Generator):
+        return random_state
+    if random_state is None or (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)):
+        if random_state is not None and random_state < 0:
+            raise ValueError(f"random_state must be a non-negative integer seed, got {random_state}.")
+        return np.random.default_rng(random_state)
+    raise TypeError(
+        "random_state must be an int seed, None or a numpy.random.Generator, "
+        f"got {type(random_state).__name__}."
+    )
+
+
+def check_probability(value, name: str, *, allow_zero: bool = False) -> float:
+    """Return ``value`` as a float after checking it lies in (0, 1), or [0, 1) if ``allow_zero``.
+
+    Examples
+    --------
+    >>> check_probability(1e-5, "delta")
+    1e-05
+    >>> check_probability(0, "delta", allow_zero=True)
+    0.0
+    """
+    allowed = "[0, 1)" if allow_zero else "(0, 1)"
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number in {allowed}, got {type(value).__name__} {value!r}.")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} is NaN; pass a number in {allowed} such as 1e-6.")
+    low_ok = value >= 0 if allow_zero else value > 0
+    if not (low_ok and value < 1):
+        raise ValueError(f"{name} must be in {allowed}, got {value}.")
+    return value
+
+
+def check_finite_float(value, name: str) -> float:
+    """Return ``value`` as a float after checking it is a finite real number (any sign).
+
+    Examples
+    --------
+    >>> check_finite_float(-2, "lower")
+    -2.0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a finite number, got {type(value).__name__} {value!r}.")
+    value = float(value)
+    if math.isnan(value):
+        raise ValueError(f"{name} is NaN; pass a finite number.")
+    if math.isinf(value):
+        raise ValueError(f"{name} must be finite, got {value}.")
+    return value
+
+
+def as_generator(rng, name: str = "rng") -> np.random.Generator:
+    """Turn ``rng`` (None, an int seed or a Generator) into a ``numpy.random.Generator``.
+
+    ``None`` gives a fresh generator seeded from the operating system, an integer gives a
+    reproducible generator, and a Generator is returned unchanged (so the caller's stream
+    advances). Nothing global is read or modified.
+
+    Examples
+    --------
+    >>> gen = as_generator(42)
+    >>> gen is as_generator(gen)
+    True
+    """
+    if rng is None:
+        return np.random.default_rng()
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, numbers.Integral) and not isinstance(rng, bool):
+        if rng < 0:
+            raise ValueError(f"{name} must be a non-negative integer seed, got {rng}.")
+        return np.random.default_rng(int(rng))
+    raise TypeError(
+        f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
+        f"got {type(rng).__name__} {rng!r}."
+    )

@@ -1,0 +1,206 @@
+"""Re-identification and k-anonymity: the tools of lesson 01 (why anonymization fails)."""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from mic_dp_helpers._validation import check_column_list, check_dataframe, check_int_at_least
+
+__all__ = [
+    "uniqueness_share",
+    "matching_records",
+    "equivalence_class_sizes",
+    "k_anonymity",
+    "generalize",
+    "smallest_generalization",
+    "homogeneous_classes",
+    "homogeneity_exposure",
+]
+
+
+def uniqueness_share(df: pd.DataFrame, columns: Sequence[str]) -> float:
+    """Share of rows whose combination of values in ``columns`` occurs exactly once.
+
+    A person who is unique on what an attacker knows can be singled out.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"age": [30, 30, 41], "zip_code": ["02101", "02101", "02101"]})
+    >>> uniqueness_share(df, ["age", "zip_code"])
+    0.3333333333333333
+    """
+    columns = check_column_list(columns)
+    check_dataframe(df, columns=columns)
+    sizes = df.groupby(columns, dropna=False, observed=True)[columns[0]].transform("size")
+    return float((sizes == 1).mean())
+
+
+def matching_records(table: pd.DataFrame, **known) -> pd.DataFrame:
+    """Rows of ``table`` consistent with what an attacker knows about a target.
+
+    Each keyword names a column; its value is either an exact value or a ``(low, high)``
+    tuple meaning ``low <= value <= high``.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"age": [30, 30, 41], "salary": [40_000, 90_000, 50_000]})
+    >>> matching_records(df, age=30, salary=(50_000, 100_000)).index.tolist()
+    [1]
+    """
+    check_dataframe(table, "table", columns=list(known))
+    if not known:
+        raise ValueError("matching_records needs at least one known attribute, e.g. age=34.")
+    mask = np.ones(len(table), dtype=bool)
+    for column, value in known.items():
+        if isinstance(value, tuple):
+            if len(value) != 2:
+                raise ValueError(f"{column} range must be a (low, high) pair, got {value!r}.")
+            low, high = value
+            if low > high:
+                raise ValueError(f"{column} range is reversed: low={low} > high={high}; swap them.")
+            mask &= table[column].between(low, high).to_numpy()
+        else:
+            mask &= (table[column] == value).to_numpy()
+    return table[mask]
+
+
+def equivalence_class_sizes(df: pd.DataFrame, quasi_identifiers: Sequence[str]) -> pd.Series:
+    """Size of each equivalence class: the groups of rows sharing all quasi-identifier values.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"age": ["30-39", "30-39", "40-49"]})
+    >>> equivalence_class_sizes(df, ["age"]).to_dict()
+    {'30-39': 2, '40-49': 1}
+    """
+    quasi_identifiers = check_column_list(quasi_identifiers, "quasi_identifiers")
+    check_dataframe(df, columns=quasi_identifiers)
+    return df.groupby(quasi_identifiers, dropna=False, observed=True).size()
+
+
+def k_anonymity(df: pd.DataFrame, quasi_identifiers: Sequence[str]) -> int:
+    """The k for which ``df`` is k-anonymous: the size of its smallest equivalence class.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"age": ["30-39", "30-39", "40-49"]})
+    >>> k_anonymity(df, ["age"])
+    1
+    """
+    return int(equivalence_class_sizes(df, quasi_identifiers).min())
+
+
+def _band_labels(values: pd.Series, width: int) -> pd.Series:
+    low = (values // width) * width
+    return low.astype(int).astype(str) + "-" + (low + width - 1).astype(int).astype(str)
+
+
+def generalize(
+    df: pd.DataFrame,
+    *,
+    age_band: int | None = None,
+    zip_digits: int | None = None,
+    salary_band: int | None = None,
+) -> pd.DataFrame:
+    """Return a copy of ``df`` with coarser quasi-identifiers.
+
+    Parameters
+    ----------
+    age_band : int, optional
+        Replace ``age`` by a band of this many years, e.g. 10 gives "30-39".
+    zip_digits : int in 0..5, optional
+        Keep this many leading digits of ``zip_code`` and mask the rest, e.g. 3 gives "021**".
+    salary_band : int, optional
+        Replace ``salary`` by a band of this many dollars, e.g. 20000 gives "40000-59999".
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"age": [34], "zip_code": ["02139"]})
+    >>> generalize(df, age_band=10, zip_digits=3).iloc[0].tolist()
+    ['30-39', '021**']
+    """
+    check_dataframe(df)
+    out = df.copy()
+    if age_band is not None:
+        check_dataframe(df, columns=["age"])
+        out["age"] = _band_labels(df["age"], check_int_at_least(age_band, "age_band", 1))
+    if zip_digits is not None:
+        check_dataframe(df, columns=["zip_code"])
+        if isinstance(zip_digits, bool) or not isinstance(zip_digits, numbers.Integral) or not 0 <= zip_digits <= 5:
+            raise ValueError(f"zip_digits must be an integer from 0 to 5, got {zip_digits!r}.")
+        out["zip_code"] = df["zip_code"].astype(str).str[:zip_digits] + "*" * (5 - zip_digits)
+    if salary_band is not None:
+        check_dataframe(df, columns=["salary"])
+        out["salary"] = _band_labels(df["salary"], check_int_at_least(salary_band, "salary_band", 1))
+    return out
+
+
+def smallest_generalization(
+    df: pd.DataFrame,
+    quasi_identifiers: Sequence[str],
+    k: int,
+    *,
+    age_bands: Sequence[int] = (1, 5, 10, 20, 40, 80),
+    zip_digits: Sequence[int] = (5, 4, 3, 2, 1, 0),
+) -> tuple[int, int]:
+    """Search the (age band, zip digits) grid for the least coarse pair that makes ``df`` k-anonymous.
+
+    Candidates are tried by total coarseness (position in ``age_bands`` plus position in
+    ``zip_digits``), ties going to the finer age band. Returns ``(age_band, zip_digits)``;
+    raises ValueError when no pair on the grid reaches ``k``.
+
+    Examples
+    --------
+    >>> from mic_dp_helpers.datasets import medical
+    >>> smallest_generalization(medical(500), ["age", "zip_code"], k=2)
+    (5, 3)
+    """
+    k = check_int_at_least(k, "k", 1)
+    grid = sorted(
+        ((i + j, i, band, digits) for i, band in enumerate(age_bands) for j, digits in enumerate(zip_digits))
+    )
+    for _, _, band, digits in grid:
+        coarse = generalize(df, age_band=band, zip_digits=digits)
+        if k_anonymity(coarse, quasi_identifiers) >= k:
+            return band, digits
+    raise ValueError(
+        f"no generalization on the grid reaches k={k}; the table may have fewer than {k} rows "
+        "or other quasi-identifiers that need generalizing too."
+    )
+
+
+def homogeneous_classes(df: pd.DataFrame, quasi_identifiers: Sequence[str], sensitive: str) -> pd.DataFrame:
+    """Equivalence classes whose members all share one value of the ``sensitive`` column.
+
+    Anyone known to be in such a class has that sensitive value disclosed, however large k is.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"age": ["30-39"] * 2 + ["40-49"] * 2, "diagnosis": ["flu", "flu", "flu", "cold"]})
+    >>> homogeneous_classes(df, ["age"], "diagnosis")
+         age  size diagnosis
+    0  30-39     2       flu
+    """
+    quasi_identifiers = check_column_list(quasi_identifiers, "quasi_identifiers")
+    check_dataframe(df, columns=[*quasi_identifiers, sensitive])
+    groups = df.groupby(quasi_identifiers, dropna=False, observed=True)[sensitive]
+    summary = groups.agg(size="size", distinct="nunique", value="first").reset_index()
+    homogeneous = summary[summary["distinct"] == 1].drop(columns="distinct")
+    return homogeneous.rename(columns={"value": sensitive}).reset_index(drop=True)
+
+
+def homogeneity_exposure(df: pd.DataFrame, quasi_identifiers: Sequence[str], sensitive: str) -> float:
+    """Share of people whose sensitive value is disclosed because their whole class shares it.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"age": ["30-39"] * 2 + ["40-49"] * 2, "diagnosis": ["flu", "flu", "flu", "cold"]})
+    >>> homogeneity_exposure(df, ["age"], "diagnosis")
+    0.5
+    """
+    classes = homogeneous_classes(df, quasi_identifiers, sensitive)
+    return float(classes["size"].sum() / len(df))

@@ -1,0 +1,171 @@
+"""Check that this machine can run the course, and say what to do when it cannot."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import platform
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+MIN_PYTHON = (3, 11)
+MAX_TESTED_PYTHON = (3, 13)
+PYTHON_DP_MIN = (1, 0)
+SUPPORTED_PYDP_PLATFORM = ("Linux", ("x86_64", "amd64"))
+
+FIX_SETUP = "run `./course lab` from the course folder (it builds everything into .venv)"
+FIX_ELSEWHERE = (
+    "open the course on Binder (badge in README.md) or in the dev container "
+    "(.devcontainer/, 'Reopen in Container' in VS Code)"
+)
+
+__all__ = ["EnvironmentReport", "CourseEnvironmentError", "check_environment", "installed_version"]
+
+
+def installed_version(distribution: str) -> str | None:
+    """Return the installed version of ``distribution``, or None when it is not installed.
+
+    Examples
+    --------
+    >>> installed_version("numpy") is not None
+    True
+    """
+    try:
+        return importlib.metadata.version(distribution)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def _version_tuple(version: str) -> tuple[int, ...]:
+    parts = []
+    for piece in version.split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+@dataclass(frozen=True)
+class EnvironmentReport:
+    """What :func:`check_environment` found: versions, platform and a list of problems with fixes."""
+
+    python_version: str
+    platform: str
+    python_dp_version: str | None
+    minepy_version: str | None
+    problems: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        """True when nothing the course needs is missing."""
+        return not self.problems
+
+    def __str__(self) -> str:
+        lines = [
+            f"Python     {self.python_version}",
+            f"Platform   {self.platform}",
+            f"python-dp  {self.python_dp_version or 'not installed'}",
+            f"minepy     {self.minepy_version or 'not installed'}",
+        ]
+        if self.ok:
+            lines.append("Environment OK: every lesson can run here.")
+        else:
+            lines.append(f"{len(self.problems)} problem(s):")
+            lines.extend(f"  - {message}" for message in self.problems.values())
+        return "\n".join(lines)
+
+
+class CourseEnvironmentError(RuntimeError):
+    """Raised when a lesson needs something this environment lacks.
+
+    In Jupyter it shows only the explanation and the fix, not a traceback.
+    """
+
+    def _render_traceback_(self) -> list[str]:  # used by IPython instead of the traceback
+        return [f"Environment problem, the lesson stops here:\n{self}"]
+
+
+def check_environment(
+    *,
+    require: Iterable[str] = (),
+    python_version: tuple[int, int, int] | None = None,
+    system: str | None = None,
+    machine: str | None = None,
+    versions: Mapping[str, str | None] | None = None,
+    verbose: bool = True,
+) -> EnvironmentReport:
+    """Report Python, platform, python-dp and minepy, and explain how to fix any problem.
+
+    Parameters
+    ----------
+    require : iterable of {"python", "python-dp", "minepy"}
+        Components the calling lesson cannot run without. If one of them has a problem,
+        :class:`CourseEnvironmentError` is raised with the fix.
+    python_version, system, machine, versions : optional
+        Override what is detected (for tests): ``versions`` maps "python-dp" and "minepy"
+        to a version string or None for "not installed".
+    verbose : bool, default True
+        Print the report.
+
+    Returns
+    -------
+    EnvironmentReport
+
+    Examples
+    --------
+    >>> report = check_environment(verbose=False)
+    >>> sorted(report.problems) in ([], ["minepy"], ["python-dp"], ["minepy", "python-dp"], ["python"])
+    True
+    """
+    require = set(require)
+    unknown = require - {"python", "python-dp", "minepy"}
+    if unknown:
+        raise ValueError(f"require has unknown component(s) {sorted(unknown)}; use 'python', 'python-dp' or 'minepy'.")
+
+    py = tuple(python_version) if python_version is not None else tuple(sys.version_info[:3])
+    system = system if system is not None else platform.system()
+    machine = machine if machine is not None else platform.machine()
+    if versions is None:
+        versions = {"python-dp": installed_version("python-dp"), "minepy": installed_version("minepy")}
+    pydp_version = versions.get("python-dp")
+    minepy_version = versions.get("minepy")
+    pydp_platform_ok = system == SUPPORTED_PYDP_PLATFORM[0] and machine.lower() in SUPPORTED_PYDP_PLATFORM[1]
+    where = FIX_SETUP if pydp_platform_ok else FIX_ELSEWHERE
+
+    problems: dict[str, str] = {}
+    py_text = ".".join(map(str, py))
+    if py[:2] < MIN_PYTHON:
+        problems["python"] = (
+            f"Python {py_text} is too old: the course needs Python 3.11 to 3.13 "
+            f"(python-dp 1.1.5 has no build for older versions). Fix: {FIX_ELSEWHERE}, "
+            "or install Python 3.12 and run `PYTHON=python3.12 ./course lab`."
+        )
+    if pydp_version is None:
+        problems["python-dp"] = f"python-dp is not installed (lesson 04 needs it). Fix: {where}."
+    elif _version_tuple(pydp_version) < PYTHON_DP_MIN:
+        problems["python-dp"] = (
+            f"python-dp {pydp_version} is installed: that is an old placeholder without the "
+            "pydp.algorithms API. pip picks it on platforms where python-dp 1.1.5 has no wheel "
+            f"(it has wheels only for Linux x86_64, CPython 3.11+; this is {system} {machine}). "
+            f"Fix: {FIX_ELSEWHERE}."
+        )
+    if minepy_version is None:
+        problems["minepy"] = (
+            "minepy is not installed (lesson 05 needs it; `pip install minepy` fails on Python 3.11+). "
+            f"Fix: {where}, or build it alone with `bash scripts/build_minepy.sh .venv/bin/python`."
+        )
+
+    report = EnvironmentReport(
+        python_version=py_text,
+        platform=f"{system} {machine}",
+        python_dp_version=pydp_version,
+        minepy_version=minepy_version,
+        problems=problems,
+    )
+    if verbose:
+        print(report)
+    blocking = [problems[name] for name in sorted(require) if name in problems]
+    if blocking:
+        raise CourseEnvironmentError("\n".join(blocking))
+    return report

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# Create the course's virtual environment in .venv and install everything the course uses,
+# at the versions pinned in requirements/. Safe to run again: when nothing changed since
+# the last successful install, it only checks and returns.
+#
+# Usage: bash scripts/setup.sh        (PYTHON=/path/to/python3.12 to choose the interpreter)
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+VENV=".venv"
+
+find_python() {
+    local candidate
+    for candidate in "${PYTHON:-}" python3 python3.13 python3.12 python3.11 python; do
+        [ -n "$candidate" ] || continue
+        command -v "$candidate" >/dev/null 2>&1 || continue
+        if "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    return 1
+}
+
+if [ ! -x "$VENV/bin/python" ]; then
+    if ! PYTHON_BIN="$(find_python)"; then
+        echo "error: the course needs Python 3.11, 3.12 or 3.13, and none was found on PATH." >&2
+        echo "       Install one (or set PYTHON=/path/to/python3.12), or use Binder or the dev container (see README)." >&2
+        exit 1
+    fi
+    echo "Creating $VENV with $("$PYTHON_BIN" --version) ..."
+    "$PYTHON_BIN" -m venv "$VENV"
+fi
+
+PY="$VENV/bin/python"
+stamp_file="$VENV/.course-installed"
+stamp="$(cat requirements/course.txt requirements/constraints.txt scripts/build_minepy.sh pyproject.toml | "$PY" -c 'import hashlib, sys; print(hashlib.sha256(sys.stdin.buffer.read()).hexdigest())')"
+
+if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ]; then
+    echo "Course environment is up to date ($VENV); nothing to install."
+    exit 0
+fi
+
+echo "Installing the pinned course dependencies into $VENV (first run: a few minutes) ..."
+"$PY" -m pip install --quiet --disable-pip-version-check --upgrade "pip>=24"
+"$PY" -m pip install --quiet --disable-pip-version-check \
+    -r requirements/course.txt -c requirements/constraints.txt
+bash scripts/build_minepy.sh "$PY"
+"$PY" -m pip install --quiet --disable-pip-version-check --no-deps --no-build-isolation -e .
+
+echo "$stamp" > "$stamp_file"
+echo "Course environment ready in $VENV."
