@@ -89,26 +89,6 @@ def check_finite_array(values, name: str) -> np.ndarray:
     return array
 
 
-def as_generator(random_state=None) -> np.random.Generator:
-    """Return a NumPy Generator from a seed (int), None (fresh entropy) or an existing Generator.
-
-    Examples
-    --------
-    >>> as_generator(0).integers(10) == as_generator(0).integers(10)
-    True
-    """
-    if isinstance(random_state, np.random.Generator):
-        return random_state
-    if random_state is None or (isinstance(random_state, numbers.Integral) and not isinstance(random_state, bool)):
-        if random_state is not None and random_state < 0:
-            raise ValueError(f"random_state must be a non-negative integer seed, got {random_state}.")
-        return np.random.default_rng(random_state)
-    raise TypeError(
-        "random_state must be an int seed, None or a numpy.random.Generator, "
-        f"got {type(random_state).__name__}."
-    )
-
-
 def check_probability(value, name: str, *, allow_zero: bool = False) -> float:
     """Return ``value`` as a float after checking it lies in (0, 1), or [0, 1) if ``allow_zero``.
 

@@ -138,6 +138,8 @@ class PrivacyAccountant:
         self._total_epsilon = check_positive_float(total_epsilon, "total_epsilon")
         self._total_delta = check_probability(total_delta, "total_delta", allow_zero=True)
         self._ledger: list[LedgerEntry] = []
+        self._epsilons: list[float] = []  # mirrors the ledger, for fast exact sums with math.fsum
+        self._deltas: list[float] = []
 
     # ----------------------------------------------------------------- read-only state
     @property
@@ -158,12 +160,12 @@ class PrivacyAccountant:
     @property
     def spent_epsilon(self) -> float:
         """Epsilon spent so far (sequential composition of the ledger)."""
-        return math.fsum(entry.epsilon for entry in self._ledger)
+        return math.fsum(self._epsilons)
 
     @property
     def spent_delta(self) -> float:
         """Delta spent so far."""
-        return math.fsum(entry.delta for entry in self._ledger)
+        return math.fsum(self._deltas)
 
     @property
     def remaining_epsilon(self) -> float:
@@ -226,6 +228,8 @@ class PrivacyAccountant:
             raise BudgetExceededError(entry.epsilon, entry.delta, self.remaining_epsilon,
                                       self.remaining_delta, entry.label)
         self._ledger.append(entry)
+        self._epsilons.append(entry.epsilon)
+        self._deltas.append(entry.delta)
         return entry
 
     def spend(self, epsilon: float, delta: float = 0.0, label: str = "") -> LedgerEntry:

@@ -153,17 +153,18 @@ def _draw(mechanism: Callable, dataset: Any, size: int, generator: np.random.Gen
         outputs = np.asarray(raw, dtype=float)
     except (TypeError, ValueError) as error:
         raise TypeError(f"mechanism must return numbers; on {name} it returned {type(raw).__name__}: {error}") from None
+    raw_shape = outputs.shape
     if outputs.ndim == 1:
         outputs = outputs[:, None]
     form = "mechanism(dataset, size, rng)" if vectorized else "mechanism(dataset, rng)"
     if outputs.ndim != 2 or outputs.shape[0] != size or outputs.shape[1] == 0:
         raise ValueError(
             f"{form} on {name} must give {size} outputs, each a number or a 1-D vector, i.e. shape ({size},) "
-            f"or ({size}, d); got shape {outputs.shape}."
+            f"or ({size}, d); got shape {raw_shape}."
             + ("" if vectorized else " Pass vectorized=True only for mechanisms that take a size argument.")
         )
-    if np.isnan(outputs).any():
-        raise ValueError(f"mechanism returned NaN on {name}; outputs must be numbers.")
+    if not np.isfinite(outputs).all():
+        raise ValueError(f"mechanism returned NaN or infinite values on {name}; outputs must be finite numbers.")
     return outputs
 
 

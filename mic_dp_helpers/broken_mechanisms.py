@@ -53,6 +53,8 @@ def _records(data) -> np.ndarray:
 def laplace_count(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
     """Correct: number of nonzero records (e.g. patients with a condition) + Laplace(1/epsilon).
 
+    Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
+
     Examples
     --------
     >>> laplace_count([0, 1, 1], 3, rng=0).shape
@@ -66,6 +68,8 @@ def laplace_count(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndar
 def laplace_bounded_sum(data, size: int, rng=None, *, epsilon: float = 1.0, lower: float = 0.0,
                         upper: float = 10.0) -> np.ndarray:
     """Correct: sum of records clipped to ``[lower, upper]`` + Laplace(max(|lower|, |upper|) / epsilon).
+
+    Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
     Examples
     --------
@@ -83,6 +87,8 @@ def laplace_clipped_mean(data, size: int, rng=None, *, epsilon: float = 1.0, low
     neighbours, sensitivity ``(upper - lower) / n``); the noisy mean is clamped to the *declared*
     bounds, which is free post-processing.
 
+    Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
+
     Examples
     --------
     >>> out = laplace_clipped_mean([0.2, 0.4], 1000, rng=0)
@@ -99,6 +105,8 @@ def laplace_clipped_mean(data, size: int, rng=None, *, epsilon: float = 1.0, low
 def laplace_histogram(data, size: int, rng=None, *, epsilon: float = 1.0, n_categories: int = 3) -> np.ndarray:
     """Correct: counts of labels ``0 .. n_categories-1``, independent Laplace(1/epsilon) noise per count
     (one record changes one count: parallel composition).
+
+    Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
     Examples
     --------

@@ -56,7 +56,7 @@ def medical(n: int = 1000, random_state: int | np.random.Generator | None = 0) -
     True
     """
     n = check_int_at_least(n, "n", 1)
-    rng = as_generator(random_state)
+    rng = as_generator(random_state, "random_state")
 
     age = rng.integers(20, 80, n)
     sex = rng.choice(np.array(["F", "M"]), size=n)
@@ -123,7 +123,7 @@ def public_register(
     if not isinstance(coverage, (int, float)) or isinstance(coverage, bool) or not 0 <= coverage <= 1:
         raise ValueError(f"coverage must be a number between 0 and 1, got {coverage!r}.")
     n_others = check_int_at_least(n_others, "n_others", 0)
-    rng = as_generator(random_state)
+    rng = as_generator(random_state, "random_state")
     listed = patients.sample(frac=coverage, random_state=rng)[["name", "age", "sex", "zip_code"]]
     others = medical(max(n_others, 1), random_state=rng)[["name", "age", "sex", "zip_code"]].iloc[:n_others]
     register = pd.concat([listed, others], ignore_index=True)

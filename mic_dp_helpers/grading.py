@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
+from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
@@ -181,7 +182,11 @@ def grade_submission(path: Path | str, *, timeout: int = 60, name: str | None = 
     rows: list[GradeRow] = []
     try:
         notebook = nbformat.read(path, as_version=4)
-        nbformat.validate(notebook)
+        if not isinstance(notebook.get("cells"), list) or not all(
+            isinstance(cell, dict) and cell.get("cell_type") in ("code", "markdown", "raw") and isinstance(cell.get("source"), str)
+            for cell in notebook.cells
+        ):
+            raise ValueError("it has no list of cells with a type and source")
     except Exception as error:  # not JSON, not a notebook, unreadable
         lesson = _lesson_of(path, None)
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
@@ -218,6 +223,8 @@ def _execute_and_grade(notebook, name: str, exercises, timeout: int) -> list[Gra
         for spec in exercises
     ]
     run_notebook = nbformat.v4.new_notebook(cells=[setup, *student_cells, verify, *graders])
+    for number, cell in enumerate(run_notebook.cells):
+        cell["id"] = f"grading-{number}"
     run_notebook.metadata = notebook.metadata
 
     with tempfile.TemporaryDirectory(prefix="mic-dp-grade-") as workdir:
@@ -236,15 +243,11 @@ def _execute_and_grade(notebook, name: str, exercises, timeout: int) -> list[Gra
                 try:
                     client.execute_cell(cell, index)
                 except CellTimeoutError:
-                    client.km.interrupt_kernel()
-                    try:  # is the kernel still usable after the interrupt?
-                        probe = nbformat.v4.new_code_cell("pass")
-                        client.timeout = 10
-                        client.execute_cell(probe, index)
-                    except (CellTimeoutError, DeadKernelError):
+                    run_sync(client.km.interrupt_kernel)()
+                    try:  # the interrupted cell's reply must arrive, or the kernel is stuck
+                        run_sync(client.kc.get_shell_msg)(timeout=10)
+                    except Exception:
                         return "dead"
-                    finally:
-                        client.timeout = timeout
                     return "timeout"
                 except DeadKernelError:
                     return "dead"

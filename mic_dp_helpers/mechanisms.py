@@ -251,7 +251,7 @@ def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) ->
     log_mu = brentq(excess, low, high, xtol=1e-15, rtol=4 * np.finfo(float).eps, maxiter=500)
     sigma = sensitivity / math.exp(log_mu)
     for _ in range(64):  # make sure the released sigma is on the safe side of the root
-        if _log_delta_of_mu(sensitivity / sigma, epsilon) <= target:
+        if math.exp(_log_delta_of_mu(sensitivity / sigma, epsilon)) <= delta:  # as gaussian_delta computes it
             break
         sigma *= 1.0 + 1e-14
     return sigma

@@ -11,6 +11,9 @@
 set -euo pipefail
 
 PYTHON="${1:-python}"
+case "$PYTHON" in
+    */*) PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON")" ;;  # we cd below
+esac
 MINEPY_VERSION="1.2.6"
 
 if "$PYTHON" - <<PY 2>/dev/null

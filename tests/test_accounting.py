@@ -1,0 +1,385 @@
+"""Tests of mic_dp_helpers.accounting: the accountant, the private database, composition helpers."""
+
+import dataclasses
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from mic_dp_helpers.accounting import (
+    BudgetExceededError,
+    LedgerEntry,
+    PrivacyAccountant,
+    PrivateDatabase,
+    advanced_composition_epsilon,
+    zcdp_rho_gaussian,
+    zcdp_to_dp,
+)
+
+TOLERANCE = 1e-9  # the accountant's documented relative tolerance
+
+
+def _state(accountant):
+    return accountant.ledger, accountant.spent_epsilon, accountant.spent_delta, accountant.remaining
+
+
+# --------------------------------------------------------------------------- accountant
+
+
+def test_spend_records_ledger_and_remaining():
+    accountant = PrivacyAccountant(1.0, 1e-5)
+    entry = accountant.spend(0.25, 1e-6, label="mean age")
+    assert entry == LedgerEntry("mean age", 0.25, 1e-6, "sequential", (0.25,))
+    assert accountant.ledger == (entry,)
+    assert accountant.spent_epsilon == 0.25
+    assert accountant.remaining_epsilon == 0.75
+    assert accountant.remaining == (0.75, pytest.approx(9e-6))
+    assert accountant.total_epsilon == 1.0 and accountant.total_delta == 1e-5
+
+
+def test_ten_spends_of_a_tenth_fit_in_one():
+    accountant = PrivacyAccountant(1.0)
+    for i in range(10):
+        accountant.spend(0.1, label=f"q{i}")
+    assert accountant.remaining_epsilon == 0.0
+    assert not accountant.can_spend(1e-6)
+    with pytest.raises(BudgetExceededError):
+        accountant.spend(1e-6)
+
+
+def test_refused_spend_changes_nothing_and_explains():
+    accountant = PrivacyAccountant(1.0)
+    accountant.spend(0.8, label="first")
+    before = _state(accountant)
+    with pytest.raises(BudgetExceededError, match=r"'second' needs epsilon=0.5.*only epsilon=0.2.*Nothing was spent") as info:
+        accountant.spend(0.5, label="second")
+    assert _state(accountant) == before
+    error = info.value
+    assert (error.requested_epsilon, error.remaining_epsilon, error.label) == (0.5, pytest.approx(0.2), "second")
+
+
+def test_delta_budget_is_enforced():
+    pure = PrivacyAccountant(1.0)
+    with pytest.raises(BudgetExceededError, match="delta=1e-06"):
+        pure.spend(0.1, delta=1e-6)
+    approximate = PrivacyAccountant(1.0, total_delta=1e-5)
+    approximate.spend(0.1, delta=1e-5)
+    assert not approximate.can_spend(0.1, delta=1e-7)
+    assert approximate.can_spend(0.1)  # pure-DP spends still fit
+
+
+def test_ledger_is_read_only():
+    accountant = PrivacyAccountant(1.0)
+    accountant.spend(0.5)
+    assert isinstance(accountant.ledger, tuple)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        accountant.ledger[0].epsilon = 0.0
+    with pytest.raises(AttributeError):
+        accountant.spent_epsilon = 0.0
+
+
+def test_parallel_spend_costs_the_maximum():
+    accountant = PrivacyAccountant(1.0)
+    entry = accountant.spend_parallel([0.2, 0.5, 0.3], label="histogram")
+    assert (entry.epsilon, entry.kind, entry.parts) == (0.5, "parallel", (0.2, 0.5, 0.3))
+    assert accountant.remaining_epsilon == 0.5
+    with pytest.raises(BudgetExceededError):
+        accountant.spend_parallel([0.6, 0.1])
+    entry = PrivacyAccountant(1.0, 1e-5).spend_parallel([0.1, 0.1], deltas=[1e-6, 3e-6])
+    assert entry.delta == 3e-6
+
+
+def test_charge_and_run_spends_only_on_success():
+    accountant = PrivacyAccountant(1.0)
+    assert accountant.charge_and_run(lambda: 42.0, 0.4, label="ok") == 42.0
+    assert accountant.spent_epsilon == 0.4
+
+    calls = []
+    with pytest.raises(BudgetExceededError):
+        accountant.charge_and_run(lambda: calls.append(1), 0.7, label="too big")
+    assert calls == []  # a refused query never runs
+    assert accountant.spent_epsilon == 0.4
+
+    def failing():
+        raise RuntimeError("query crashed")
+
+    before = _state(accountant)
+    with pytest.raises(RuntimeError, match="query crashed"):
+        accountant.charge_and_run(failing, 0.1)
+    assert _state(accountant) == before
+
+
+def test_charge_and_run_withholds_answer_if_query_spent_the_budget_itself():
+    accountant = PrivacyAccountant(1.0)
+
+    def sneaky():
+        accountant.spend(0.9, label="inner")
+        return "secret"
+
+    with pytest.raises(BudgetExceededError):
+        accountant.charge_and_run(sneaky, 0.5, label="outer")
+    assert [entry.label for entry in accountant.ledger] == ["inner"]
+
+
+def test_to_frame_and_repr():
+    accountant = PrivacyAccountant(2.0)
+    accountant.spend(0.5, label="a")
+    accountant.spend_parallel([0.1, 0.2], label="b")
+    frame = accountant.to_frame()
+    assert frame["label"].tolist() == ["a", "b"] and frame["epsilon"].tolist() == [0.5, 0.2]
+    assert "spent_epsilon=0.7" in repr(accountant)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "pattern"),
+    [
+        (lambda: PrivacyAccountant(0), ValueError, "total_epsilon must be > 0"),
+        (lambda: PrivacyAccountant(float("nan")), ValueError, "total_epsilon is NaN"),
+        (lambda: PrivacyAccountant("1"), TypeError, "total_epsilon must be a positive number, got str"),
+        (lambda: PrivacyAccountant(1.0, 1.0), ValueError, r"total_delta must be in \[0, 1\), got 1.0"),
+        (lambda: PrivacyAccountant(1.0, -0.1), ValueError, "total_delta must be in"),
+        (lambda: PrivacyAccountant(1.0).spend(0), ValueError, "epsilon must be > 0, got 0.0"),
+        (lambda: PrivacyAccountant(1.0).spend(-0.1), ValueError, "epsilon must be > 0"),
+        (lambda: PrivacyAccountant(1.0).spend(float("nan")), ValueError, "epsilon is NaN"),
+        (lambda: PrivacyAccountant(1.0).spend(0.1, delta=2), ValueError, "delta must be in"),
+        (lambda: PrivacyAccountant(1.0).spend(0.1, label=3), TypeError, "label must be a string, got int"),
+        (lambda: PrivacyAccountant(1.0).can_spend(-1), ValueError, "epsilon must be > 0"),
+        (lambda: PrivacyAccountant(1.0).spend_parallel([]), ValueError, "epsilons is empty"),
+        (lambda: PrivacyAccountant(1.0).spend_parallel(0.5), TypeError, "epsilons must be a list"),
+        (lambda: PrivacyAccountant(1.0).spend_parallel([0.1, -0.2]), ValueError, r"epsilons\[1\] must be > 0"),
+        (lambda: PrivacyAccountant(1.0).spend_parallel([0.1], deltas=[0.0, 0.0]), ValueError,
+         "deltas has 2 entries but epsilons has 1"),
+        (lambda: PrivacyAccountant(1.0).charge_and_run("query", 0.1), TypeError, "query_fn must be a callable"),
+        (lambda: PrivacyAccountant(1.0).charge_and_run(lambda: 1, 0), ValueError, "epsilon must be > 0"),
+    ],
+)
+def test_accountant_validation(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()
+
+
+# ----------------------------------------------------------------- property-based tests
+
+epsilons = st.floats(min_value=1e-4, max_value=2.0, allow_nan=False)
+
+
+@settings(max_examples=200, deadline=None)
+@given(total=st.floats(min_value=0.01, max_value=10.0), requests=st.lists(epsilons, max_size=40))
+def test_no_sequence_of_spends_exceeds_the_budget(total, requests):
+    accountant = PrivacyAccountant(total)
+    for epsilon in requests:
+        before = _state(accountant)
+        if accountant.can_spend(epsilon):
+            accountant.spend(epsilon)
+        else:
+            with pytest.raises(BudgetExceededError):
+                accountant.spend(epsilon)
+            assert _state(accountant) == before  # a refused spend leaves the state unchanged
+        assert accountant.spent_epsilon <= total * (1 + TOLERANCE)
+        assert accountant.remaining_epsilon >= 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    total=st.floats(min_value=0.01, max_value=10.0),
+    requests=st.lists(st.tuples(epsilons, st.booleans()), max_size=30),
+)
+def test_refused_queries_never_run_and_never_spend(total, requests):
+    accountant = PrivacyAccountant(total)
+    for epsilon, fails in requests:
+        before, fitted, ran = _state(accountant), accountant.can_spend(epsilon), []
+
+        def query(fails=fails, ran=ran):
+            ran.append(True)
+            if fails:
+                raise ZeroDivisionError("bad query")
+            return 1.0
+
+        try:
+            accountant.charge_and_run(query, epsilon)
+        except (BudgetExceededError, ZeroDivisionError):
+            assert _state(accountant) == before
+        assert bool(ran) == fitted
+        assert accountant.spent_epsilon <= total * (1 + TOLERANCE)
+
+
+@settings(max_examples=200, deadline=None)
+@given(parts=st.lists(st.floats(min_value=1e-3, max_value=1.0), min_size=1, max_size=20))
+def test_parallel_queries_cost_the_max_not_the_sum(parts):
+    accountant = PrivacyAccountant(1.0)
+    accountant.spend_parallel(parts, label="disjoint")
+    assert accountant.spent_epsilon == max(parts)
+    assert accountant.remaining_epsilon == pytest.approx(1.0 - max(parts), abs=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(n=st.integers(min_value=1, max_value=1000))
+def test_splitting_a_budget_evenly_always_fits(n):
+    total = 1.0
+    accountant = PrivacyAccountant(total)
+    for _ in range(n):
+        accountant.spend(total / n)
+    assert accountant.remaining_epsilon <= total * TOLERANCE
+
+
+# --------------------------------------------------------------------- private database
+
+
+@pytest.fixture
+def people():
+    return pd.DataFrame({
+        "age": [23.0, 35.0, 41.0, 58.0, 62.0, 1000.0],  # 1000: a data-entry outlier
+        "zip": ["02138", "02139", "02138", "02140", "02138", "02139"],
+        "smoker": [True, False, True, False, False, True],
+    })
+
+
+def test_count_with_callable_mask_or_none(people):
+    db = PrivateDatabase(people, 100.0, rng=0)
+    assert db.count(lambda df: df["zip"] == "02138", epsilon=50.0) == pytest.approx(3, abs=0.5)
+    assert db.count(people["smoker"].to_numpy(), epsilon=25.0) == pytest.approx(3, abs=0.5)
+    assert db.count(None, epsilon=25.0) == pytest.approx(6, abs=0.5)
+    assert db.accountant.remaining_epsilon == 0.0
+    assert [entry.label for entry in db.accountant.ledger] == ["count", "count", "count"]
+
+
+def test_database_refuses_to_overspend(people):
+    db = PrivateDatabase(people, 1.0, rng=0)
+    answers = []
+    with pytest.raises(BudgetExceededError):
+        while True:  # the averaging attack: ask the same count again and again
+            answers.append(db.count(None, epsilon=0.1))
+    assert len(answers) == 10
+    assert db.accountant.spent_epsilon == pytest.approx(1.0)
+
+
+def test_bounded_sum_clips_to_declared_bounds(people):
+    db = PrivateDatabase(people, 1e6, rng=0)
+    clipped_sum = 23 + 35 + 41 + 58 + 62 + 100  # 1000 clipped to the declared upper bound
+    assert db.bounded_sum("age", 0, 100, epsilon=1e4) == pytest.approx(clipped_sum, abs=0.1)
+    assert db.accountant.ledger[-1].label == "bounded_sum(age)"
+
+
+def test_bounded_sum_noise_scale_uses_the_declared_bounds(people):
+    # Sensitivity max(|lower|, |upper|) = 100 at epsilon 1: Laplace scale 100, so the mean
+    # absolute error is 100. With 4000 answers its standard error is 1.6%; tolerance 6%.
+    db = PrivateDatabase(people, 4000.0, rng=5)
+    errors = np.array([db.bounded_sum("age", -20, 100, epsilon=1.0) for _ in range(4000)]) - 319.0
+    assert abs(np.abs(errors).mean() / 100 - 1) < 0.06
+
+
+def test_bounded_mean_is_accurate_at_large_epsilon_and_within_bounds():
+    rng = np.random.default_rng(0)
+    data = pd.DataFrame({"income": rng.uniform(20_000, 80_000, size=5000)})
+    db = PrivateDatabase(data, 20.0, rng=1)
+    estimate = db.bounded_mean("income", 0, 100_000, epsilon=10.0)
+    assert estimate == pytest.approx(data["income"].mean(), rel=0.01)
+    tiny = PrivateDatabase(data.head(3), 1.0, rng=2)
+    assert 0 <= tiny.bounded_mean("income", 0, 100_000, epsilon=0.01) <= 100_000
+    assert db.accountant.ledger[-1].epsilon == 10.0  # one entry for the whole mean
+
+
+def test_database_accepts_a_shared_accountant(people):
+    accountant = PrivacyAccountant(1.0)
+    first, second = PrivateDatabase(people, accountant, rng=0), PrivateDatabase(people, accountant, rng=1)
+    first.count(None, epsilon=0.6)
+    with pytest.raises(BudgetExceededError):
+        second.count(None, epsilon=0.6)
+    assert first.accountant is accountant and accountant.spent_epsilon == 0.6
+    assert first.columns == ["age", "zip", "smoker"]
+
+
+def test_database_copies_its_data(people):
+    db = PrivateDatabase(people, 1e6, rng=0)
+    people.loc[0, "age"] = -5000.0
+    assert db.bounded_sum("age", 0, 100, epsilon=1e4) == pytest.approx(319, abs=0.1)
+
+
+@pytest.mark.parametrize(
+    ("query", "error", "pattern"),
+    [
+        (lambda db: db.bounded_sum("age", 10, 10, 0.1), ValueError, "lower must be < upper, got lower=10.0, upper=10.0"),
+        (lambda db: db.bounded_sum("age", 100, 0, 0.1), ValueError, "lower must be < upper"),
+        (lambda db: db.bounded_mean("age", float("nan"), 100, 0.1), ValueError, "lower is NaN"),
+        (lambda db: db.bounded_mean("age", 0, float("inf"), 0.1), ValueError, "upper must be finite"),
+        (lambda db: db.bounded_mean("age", 0, "100", 0.1), TypeError, "upper must be a finite number"),
+        (lambda db: db.bounded_sum("height", 0, 100, 0.1), KeyError, "column 'height' is not in the data"),
+        (lambda db: db.bounded_mean("zip", 0, 100, 0.1), TypeError, "column 'zip' must be numeric"),
+        (lambda db: db.bounded_sum(3, 0, 100, 0.1), TypeError, "column must be a column name"),
+        (lambda db: db.bounded_sum("age", 0, 100, 0), ValueError, "epsilon must be > 0"),
+        (lambda db: db.bounded_mean("age", 0, 100, -1), ValueError, "epsilon must be > 0"),
+        (lambda db: db.count(None, float("nan")), ValueError, "epsilon is NaN"),
+        (lambda db: db.count(np.ones(3, dtype=bool), 0.1), ValueError, r"one True/False per row.*\(6,\)"),
+        (lambda db: db.count(np.ones(6), 0.1), TypeError, "predicate must give a boolean mask"),
+        (lambda db: db.count(lambda df: df["nope"] > 1, 0.1), ValueError, "predicate raised KeyError"),
+        (lambda db: db.count(None, 5.0), BudgetExceededError, "needs epsilon=5"),
+        (lambda db: db.count(None, 0.1, label=7), TypeError, "label must be a string"),
+    ],
+)
+def test_database_errors_spend_nothing(people, query, error, pattern):
+    db = PrivateDatabase(people, 1.0, rng=0)
+    with pytest.raises(error, match=pattern):
+        query(db)
+    assert db.accountant.ledger == () and db.accountant.spent_epsilon == 0.0
+
+
+def test_database_rejects_missing_values_without_spending():
+    db = PrivateDatabase(pd.DataFrame({"x": [1.0, np.nan]}), 1.0, rng=0)
+    with pytest.raises(ValueError, match="column 'x' has missing values"):
+        db.bounded_mean("x", 0, 10, 0.5)
+    assert db.accountant.spent_epsilon == 0.0
+
+
+@pytest.mark.parametrize(
+    ("args", "error", "pattern"),
+    [
+        (([1, 2, 3], 1.0), TypeError, "data must be a pandas DataFrame"),
+        ((pd.DataFrame({"x": []}), 1.0), ValueError, "data is empty"),
+        ((pd.DataFrame({"x": [1]}), "1.0"), TypeError, "budget must be a PrivacyAccountant"),
+        ((pd.DataFrame({"x": [1]}), -1.0), ValueError, "budget must be > 0"),
+        ((pd.DataFrame({"x": [1]}), 1.0, "seed"), TypeError, "rng must be None"),
+    ],
+)
+def test_database_constructor_validation(args, error, pattern):
+    with pytest.raises(error, match=pattern):
+        PrivateDatabase(*args)
+
+
+# ---------------------------------------------------------------- composition theorems
+
+
+def test_advanced_composition_formula_and_advantage():
+    epsilon, delta_prime, k = 0.01, 1e-6, 1000
+    expected = math.sqrt(2 * k * math.log(1 / delta_prime)) * epsilon + k * epsilon * (math.exp(epsilon) - 1)
+    assert advanced_composition_epsilon(epsilon, delta_prime, k) == pytest.approx(expected, rel=1e-12)
+    assert advanced_composition_epsilon(epsilon, delta_prime, k) < k * epsilon  # beats basic composition here
+    assert advanced_composition_epsilon(1.0, 1e-6, 2) > 2 * 1.0  # but not for few, large spends
+
+
+def test_zcdp_helpers():
+    assert zcdp_rho_gaussian(1.0, 2.0) == 0.125
+    assert zcdp_to_dp(0.5, 1e-5) == pytest.approx(0.5 + 2 * math.sqrt(0.5 * math.log(1e5)), rel=1e-12)
+    # k Gaussian queries: rho adds up, so epsilon grows like sqrt(k), not k.
+    rho = zcdp_rho_gaussian(1.0, 10.0)
+    assert zcdp_to_dp(100 * rho, 1e-6) < 100 * zcdp_to_dp(rho, 1e-6) / 5
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "pattern"),
+    [
+        (lambda: advanced_composition_epsilon(0, 1e-6, 10), ValueError, "epsilon must be > 0"),
+        (lambda: advanced_composition_epsilon(0.1, 0, 10), ValueError, r"delta_prime must be in \(0, 1\)"),
+        (lambda: advanced_composition_epsilon(0.1, 1e-6, 0), ValueError, "k must be an integer >= 1"),
+        (lambda: advanced_composition_epsilon(0.1, 1e-6, 2.5), TypeError, "k must be an integer"),
+        (lambda: zcdp_rho_gaussian(-1, 1), ValueError, "sensitivity must be > 0"),
+        (lambda: zcdp_rho_gaussian(1, 0), ValueError, "sigma must be > 0"),
+        (lambda: zcdp_to_dp(0, 1e-5), ValueError, "rho must be > 0"),
+        (lambda: zcdp_to_dp(0.1, 1.5), ValueError, r"delta must be in \(0, 1\)"),
+    ],
+)
+def test_composition_validation(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()

@@ -1,0 +1,96 @@
+import numpy as np
+import pandas as pd
+import pytest
+
+from mic_dp_helpers import anonymity, datasets
+
+
+@pytest.fixture(scope="module")
+def patients():
+    return datasets.medical(600, random_state=3)
+
+
+def test_medical_is_seeded_and_has_the_documented_schema(patients):
+    again = datasets.medical(600, random_state=3)
+    pd.testing.assert_frame_equal(patients, again)
+    assert not patients.equals(datasets.medical(600, random_state=4))
+    assert list(patients.columns) == ["name", "age", "sex", "zip_code", "salary", "diagnosis", "rare_disease"]
+    assert patients["age"].between(20, 79).all()
+    assert set(patients["zip_code"]) <= set(datasets.ZIP_CODES)
+    assert (patients["rare_disease"] == (patients["diagnosis"] == "rare disease")).all()
+    assert 0 < patients["rare_disease"].mean() < 0.05
+
+
+def test_public_register_links_to_patients(patients):
+    register = datasets.public_register(patients, coverage=0.5, n_others=50, random_state=1)
+    assert len(register) == 300 + 50
+    assert register["name"].isin(patients["name"]).sum() >= 300
+
+
+def test_uniqueness_share_small_table():
+    df = pd.DataFrame({"a": [1, 1, 2, 3], "b": ["x", "x", "x", "y"]})
+    assert anonymity.uniqueness_share(df, ["a"]) == 0.5
+    assert anonymity.uniqueness_share(df, ["b"]) == 0.25
+    assert anonymity.uniqueness_share(df, "a") == 0.5
+
+
+def test_uniqueness_grows_with_attributes(patients):
+    shares = [anonymity.uniqueness_share(patients, cols) for cols in (["zip_code"], ["zip_code", "age"], ["zip_code", "age", "sex"])]
+    assert shares == sorted(shares) and shares[-1] > 0.5
+
+
+def test_matching_records_inclusive_range_and_errors(patients):
+    row = patients.iloc[0]
+    found = anonymity.matching_records(patients, age=row.age, salary=(row.salary, row.salary))
+    assert 0 in found.index
+    with pytest.raises(ValueError, match="salary range is reversed"):
+        anonymity.matching_records(patients, salary=(10, 5))
+    with pytest.raises(KeyError, match="no column"):
+        anonymity.matching_records(patients, height=180)
+    with pytest.raises(ValueError, match="at least one known attribute"):
+        anonymity.matching_records(patients)
+
+
+def test_k_anonymity_and_generalization(patients):
+    qi = ["age", "sex", "zip_code"]
+    assert anonymity.k_anonymity(patients, qi) == 1
+    coarse = anonymity.generalize(patients, age_band=20, zip_digits=2)
+    assert anonymity.k_anonymity(coarse, qi) >= 5
+    assert coarse["zip_code"].str.endswith("***").all()
+    assert set(coarse["age"]) <= {"20-39", "40-59", "60-79"}
+    band, digits = anonymity.smallest_generalization(patients, qi, k=5)
+    assert anonymity.k_anonymity(anonymity.generalize(patients, age_band=band, zip_digits=digits), qi) >= 5
+
+
+def test_homogeneity():
+    df = pd.DataFrame({"age": ["30-39"] * 3 + ["40-49"] * 2, "diagnosis": ["flu"] * 3 + ["flu", "cold"]})
+    classes = anonymity.homogeneous_classes(df, ["age"], "diagnosis")
+    assert classes.to_dict("records") == [{"age": "30-39", "size": 3, "diagnosis": "flu"}]
+    assert anonymity.homogeneity_exposure(df, ["age"], "diagnosis") == pytest.approx(0.6)
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [
+        (lambda: datasets.medical(0), ValueError, "n must be an integer >= 1"),
+        (lambda: datasets.medical(10.5), TypeError, "n must be an integer"),
+        (lambda: datasets.medical(10, random_state="seed"), TypeError, "random_state must be"),
+        (lambda: anonymity.uniqueness_share(pd.DataFrame(), ["a"]), ValueError, "df is empty"),
+        (lambda: anonymity.uniqueness_share([1, 2], ["a"]), TypeError, "df must be a pandas DataFrame"),
+        (lambda: anonymity.uniqueness_share(pd.DataFrame({"a": [1]}), []), ValueError, "columns is empty"),
+        (lambda: anonymity.k_anonymity(pd.DataFrame({"a": [1]}), ["b"]), KeyError, "no column"),
+        (lambda: anonymity.generalize(pd.DataFrame({"age": [30]}), age_band=0), ValueError, "age_band must be an integer >= 1"),
+        (lambda: anonymity.generalize(pd.DataFrame({"zip_code": ["02139"]}), zip_digits=7), ValueError, "zip_digits must be"),
+        (lambda: anonymity.smallest_generalization(pd.DataFrame({"age": [30]}), ["age"], k=0), ValueError, "k must be an integer >= 1"),
+        (lambda: anonymity.smallest_generalization(datasets.medical(3), ["age"], k=10), ValueError, "no generalization"),
+        (lambda: datasets.public_register(datasets.medical(5), coverage=1.5), ValueError, "coverage must be"),
+    ],
+)
+def test_helpers_reject_bad_input_with_a_clear_message(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def test_nan_in_quasi_identifiers_forms_its_own_group():
+    df = pd.DataFrame({"a": [1.0, np.nan, np.nan]})
+    assert anonymity.k_anonymity(df, ["a"]) == 1

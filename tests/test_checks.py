@@ -1,0 +1,129 @@
+"""Every exercise check passes the reference solution (from solutions/) and rejects wrong answers."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import solution_namespace
+from mic_dp_helpers.checks import EXERCISES, check, run_check
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _solutions_for(lesson: str) -> dict:
+    (notebook,) = sorted((ROOT / "solutions").glob(f"{lesson}_*.ipynb"))
+    return solution_namespace(notebook.name)
+
+
+def _not_implemented(*args):
+    raise NotImplementedError
+
+
+def _swallow_everything(*args):
+    try:
+        raise ValueError("something went wrong")
+    except Exception:
+        return None
+
+
+# At least two distinct wrong answers per exercise, each a mistake a student could make.
+WRONG_ANSWERS = {
+    "00.1": {
+        "count instead of share": lambda values, t: sum(v > t for v in values),
+        "at-or-above": lambda values, t: sum(v >= t for v in values) / len(values),
+        "constant": lambda values, t: 0.5,
+    },
+    "01.1": {
+        "distinct combinations": lambda df, cols: df.groupby(cols).ngroups / len(df),
+        "constant": lambda df, cols: 0.7,
+        "unique on first column only": lambda df, cols: float((df.groupby(cols[0])[cols[0]].transform("size") == 1).mean()),
+        "count not share": lambda df, cols: int((df.groupby(cols)[cols[0]].transform("size") == 1).sum()),
+    },
+    "01.2": {
+        "exclusive salary range": lambda r, age, z, lo, hi: r[(r.age == age) & (r.zip_code == z) & (r.salary > lo) & (r.salary < hi)],
+        "ignores zip code": lambda r, age, z, lo, hi: r[(r.age == age) & r.salary.between(lo, hi)],
+        "reset index": lambda r, age, z, lo, hi: r[(r.age == age) & (r.zip_code == z) & r.salary.between(lo, hi)].reset_index(drop=True),
+        "returns a count": lambda r, age, z, lo, hi: int(((r.age == age) & (r.zip_code == z)).sum()),
+    },
+    "01.3": {
+        "largest group": lambda df, qi: int(df.groupby(qi).size().max()),
+        "constant": lambda df, qi: 1,
+        "number of groups": lambda df, qi: df.groupby(qi).ngroups,
+    },
+    "01.4": {
+        "share of groups": lambda df, qi, s: float((df.groupby(qi)[s].nunique() == 1).mean()),
+        "constant": lambda df, qi, s: 0.0,
+        "ignores quasi-identifiers": lambda df, qi, s: float(df[s].value_counts(normalize=True).iloc[0]),
+    },
+}
+
+
+def test_every_registered_exercise_has_wrong_answers_here():
+    missing = sorted(set(EXERCISES) - set(WRONG_ANSWERS))
+    assert not missing, f"add at least two wrong answers for {missing} to WRONG_ANSWERS"
+    assert all(len(answers) >= 2 for answers in WRONG_ANSWERS.values())
+
+
+@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+def test_reference_solution_passes(exercise_id, capsys):
+    spec = EXERCISES[exercise_id]
+    solution = _solutions_for(spec.lesson)[spec.answer_name]
+    result = check(exercise_id, solution)
+    assert result.passed, result.message
+    assert capsys.readouterr().out.strip().splitlines()[-1] == str(result) and "passed" in str(result)
+
+
+@pytest.mark.parametrize(
+    "exercise_id, mistake", [(ex, name) for ex, answers in WRONG_ANSWERS.items() for name in answers]
+)
+def test_wrong_answer_is_rejected_with_a_hint(exercise_id, mistake):
+    result = run_check(exercise_id, WRONG_ANSWERS[exercise_id][mistake])
+    assert result.status == "failed", f"{mistake!r} was accepted"
+    assert result.message and "passed" not in result.message
+
+
+@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+def test_unfinished_exercise_is_not_done_not_a_crash(exercise_id):
+    assert run_check(exercise_id, _not_implemented).status == "not done"
+    assert run_check(exercise_id, None).status == "not done"
+
+
+@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+def test_swallowed_errors_and_non_functions_fail(exercise_id):
+    assert run_check(exercise_id, _swallow_everything).status == "failed"
+    assert run_check(exercise_id, 0.5).status == "failed"
+
+
+def test_an_exception_in_student_code_is_reported_not_raised():
+    result = run_check("01.3", lambda df, qi: 1 / 0)
+    assert result.status == "failed" and "ZeroDivisionError" in result.message
+
+
+def test_hint_does_not_give_the_answer_away():
+    result = run_check("01.1", WRONG_ANSWERS["01.1"]["constant"])
+    expected_values = {f"{x:.3f}" for x in (0.5, 0.6)}
+    assert "groupby(" not in result.message and not expected_values & set(result.message.split())
+
+
+def test_check_rejects_a_function_that_modifies_its_input():
+    def sorts_in_place(df, cols):
+        df["salary"] = 0
+        return float((df.groupby(cols)[cols[0]].transform("size") == 1).mean())
+
+    result = run_check("01.1", sorts_in_place)
+    assert result.status == "failed" and "changed the table" in result.message
+
+
+def test_unknown_exercise_id_names_the_known_ones():
+    with pytest.raises(KeyError, match="known exercises are 00.1"):
+        run_check("99.9", lambda: None)
+
+
+def test_check_output_cannot_be_faked_by_printing(capsys):
+    def prints_pass(df, cols):
+        print("✅ Exercise 01.1: passed.")
+        return 0.0
+
+    assert run_check("01.1", prints_pass).status == "failed"

@@ -1,0 +1,65 @@
+import pytest
+
+from mic_dp_helpers import CourseEnvironmentError, check_environment
+
+HEALTHY = {"python-dp": "1.1.5", "minepy": "1.2.6"}
+LINUX = {"system": "Linux", "machine": "x86_64"}
+
+
+def test_healthy_environment_reports_ok(capsys):
+    report = check_environment(python_version=(3, 12, 1), versions=HEALTHY, **LINUX)
+    assert report.ok and report.problems == {}
+    out = capsys.readouterr().out
+    assert "python-dp  1.1.5" in out and "Environment OK" in out
+
+
+def test_real_environment_of_the_test_suite_is_complete():
+    report = check_environment(verbose=False)
+    assert report.ok, report.problems
+
+
+@pytest.mark.parametrize("version", [(3, 10, 13), (3, 9, 18)])
+def test_old_python_is_a_problem_with_a_fix(version):
+    report = check_environment(python_version=version, versions=HEALTHY, verbose=False, **LINUX)
+    assert set(report.problems) == {"python"}
+    assert "too old" in report.problems["python"] and "Binder" in report.problems["python"]
+
+
+def test_placeholder_python_dp_on_macos_sends_user_to_binder_or_container():
+    report = check_environment(
+        python_version=(3, 12, 0), system="Darwin", machine="arm64",
+        versions={"python-dp": "0.1.0", "minepy": "1.2.6"}, verbose=False,
+    )
+    message = report.problems["python-dp"]
+    assert "0.1.0" in message and "Darwin arm64" in message
+    assert "Binder" in message and "dev container" in message
+
+
+def test_missing_python_dp_on_linux_points_to_setup_command():
+    report = check_environment(python_version=(3, 11, 7), versions={"python-dp": None, "minepy": "1.2.6"}, verbose=False, **LINUX)
+    assert "not installed" in report.problems["python-dp"] and "./course lab" in report.problems["python-dp"]
+
+
+def test_missing_minepy_explains_the_build_script(capsys):
+    report = check_environment(python_version=(3, 13, 0), versions={"python-dp": "1.1.5", "minepy": None}, **LINUX)
+    assert set(report.problems) == {"minepy"}
+    assert "scripts/build_minepy.sh" in report.problems["minepy"]
+    assert "1 problem(s)" in capsys.readouterr().out
+
+
+def test_required_component_raises_with_the_fix_and_renders_without_traceback():
+    with pytest.raises(CourseEnvironmentError, match="placeholder") as info:
+        check_environment(require=["python-dp"], python_version=(3, 12, 0), versions={"python-dp": "0.1.0", "minepy": None}, verbose=False, **LINUX)
+    assert "minepy" not in str(info.value)  # only the required component stops the lesson
+    rendered = info.value._render_traceback_()
+    assert len(rendered) == 1 and "Binder" in rendered[0]
+
+
+def test_problem_in_a_component_not_required_does_not_raise():
+    report = check_environment(require=["minepy"], python_version=(3, 12, 0), versions={"python-dp": None, "minepy": "1.2.6"}, verbose=False, **LINUX)
+    assert not report.ok
+
+
+def test_unknown_requirement_is_rejected():
+    with pytest.raises(ValueError, match="require has unknown component"):
+        check_environment(require=["tensorflow"], verbose=False)
