@@ -115,11 +115,9 @@ def find_tampering(notebook: nbformat.NotebookNode) -> list[str]:
             elif isinstance(node, (ast.Import, ast.ImportFrom)):
                 for alias in node.names:
                     bound = alias.asname or alias.name.split(".")[0]
-                    if bound in CHECK_NAMES and not (
-                        isinstance(node, ast.ImportFrom)
-                        and (node.module or "").startswith("mic_dp_helpers")
-                        and alias.name == bound
-                    ):
+                    source = (node.module or "") if isinstance(node, ast.ImportFrom) else alias.name
+                    own_name = alias.name if isinstance(node, ast.ImportFrom) else alias.name.split(".")[-1]
+                    if bound in CHECK_NAMES and not (source.startswith("mic_dp_helpers") and bound == own_name):
                         findings.append(f"cell {number} binds `{bound}` to something other than the course's check")
             elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("setattr", "delattr"):
                 if node.args and "mic_dp_helpers" in ast.unparse(node.args[0]) or (
@@ -222,9 +220,9 @@ def _execute_and_grade(notebook, name: str, exercises, timeout: int) -> list[Gra
         nbformat.v4.new_code_cell(GRADE_CELL % {**fill, "exercise": spec.id, "answer": spec.answer_name})
         for spec in exercises
     ]
+    for number, cell in enumerate(student_cells):
+        cell["id"] = f"student-{number}"  # notebooks saved in nbformat 4.4 have no cell ids
     run_notebook = nbformat.v4.new_notebook(cells=[setup, *student_cells, verify, *graders])
-    for number, cell in enumerate(run_notebook.cells):
-        cell["id"] = f"grading-{number}"
     run_notebook.metadata = notebook.metadata
 
     with tempfile.TemporaryDirectory(prefix="mic-dp-grade-") as workdir:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from conftest import solution_namespace
+from wrong_answers import collect_wrong_answers
 from mic_dp_helpers.checks import EXERCISES, check, run_check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,41 +29,12 @@ def _swallow_everything(*args):
         return None
 
 
-# At least two distinct wrong answers per exercise, each a mistake a student could make.
-WRONG_ANSWERS = {
-    "00.1": {
-        "count instead of share": lambda values, t: sum(v > t for v in values),
-        "at-or-above": lambda values, t: sum(v >= t for v in values) / len(values),
-        "constant": lambda values, t: 0.5,
-    },
-    "01.1": {
-        "distinct combinations": lambda df, cols: df.groupby(cols).ngroups / len(df),
-        "constant": lambda df, cols: 0.7,
-        "unique on first column only": lambda df, cols: float((df.groupby(cols[0])[cols[0]].transform("size") == 1).mean()),
-        "count not share": lambda df, cols: int((df.groupby(cols)[cols[0]].transform("size") == 1).sum()),
-    },
-    "01.2": {
-        "exclusive salary range": lambda r, age, z, lo, hi: r[(r.age == age) & (r.zip_code == z) & (r.salary > lo) & (r.salary < hi)],
-        "ignores zip code": lambda r, age, z, lo, hi: r[(r.age == age) & r.salary.between(lo, hi)],
-        "reset index": lambda r, age, z, lo, hi: r[(r.age == age) & (r.zip_code == z) & r.salary.between(lo, hi)].reset_index(drop=True),
-        "returns a count": lambda r, age, z, lo, hi: int(((r.age == age) & (r.zip_code == z)).sum()),
-    },
-    "01.3": {
-        "largest group": lambda df, qi: int(df.groupby(qi).size().max()),
-        "constant": lambda df, qi: 1,
-        "number of groups": lambda df, qi: df.groupby(qi).ngroups,
-    },
-    "01.4": {
-        "share of groups": lambda df, qi, s: float((df.groupby(qi)[s].nunique() == 1).mean()),
-        "constant": lambda df, qi, s: 0.0,
-        "ignores quasi-identifiers": lambda df, qi, s: float(df[s].value_counts(normalize=True).iloc[0]),
-    },
-}
+WRONG_ANSWERS = collect_wrong_answers()
 
 
 def test_every_registered_exercise_has_wrong_answers_here():
     missing = sorted(set(EXERCISES) - set(WRONG_ANSWERS))
-    assert not missing, f"add at least two wrong answers for {missing} to WRONG_ANSWERS"
+    assert not missing, f"add at least two wrong answers for {missing} in tests/wrong_answers/lessonNN.py"
     assert all(len(answers) >= 2 for answers in WRONG_ANSWERS.values())
 
 

@@ -121,7 +121,7 @@ def test_command_line_writes_gradebook_and_summary(graded, tmp_path, capsys):
 
 def test_static_scan_finds_common_patches():
     cells = [
-        "from mic_dp_helpers.checks import check",  # allowed
+        "from mic_dp_helpers.checks import check\nimport mic_dp_helpers.checks as checks",  # allowed
         "check = print",
         "import mic_dp_helpers.checks as checks\nchecks.run_check = None",
         "setattr(mic_dp_helpers.checks, 'check', print)",

@@ -1,4 +1,10 @@
-"""Exercise checks. In a notebook: ``from mic_dp_helpers.checks import check`` then ``check("01.1", my_function)``."""
+"""Exercise checks. In a notebook: ``from mic_dp_helpers.checks import check`` then ``check("01.1", my_function)``.
+
+Each lesson's checks live in ``lessonNN.py`` beside this file and register themselves on import.
+"""
+
+import importlib as _importlib
+import pkgutil as _pkgutil
 
 from mic_dp_helpers.checks._core import (
     EXERCISES,
@@ -9,6 +15,9 @@ from mic_dp_helpers.checks._core import (
     exercises_for_lesson,
     run_check,
 )
-from mic_dp_helpers.checks import lesson00, lesson01  # noqa: F401  (each registers its exercises)
+
+for _module in sorted(_pkgutil.iter_modules(__path__), key=lambda m: m.name):
+    if _module.name.startswith("lesson"):
+        _importlib.import_module(f"{__name__}.{_module.name}")
 
 __all__ = ["check", "run_check", "CheckResult", "CheckFailed", "Exercise", "EXERCISES", "exercises_for_lesson"]
