@@ -1,0 +1,90 @@
+"""The set-up files agree with each other: pins, Binder, CI and the README's commands."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _pins(lines) -> dict[str, str]:
+    pins = {}
+    for line in lines:
+        line = line.split("#")[0].strip().lstrip("- ").strip()
+        if "==" in line:
+            name, version = line.split("==")
+            pins[re.sub(r"[-_.]+", "-", name).lower()] = version.strip()
+    return pins
+
+
+def _course_pins() -> dict[str, str]:
+    return _pins((ROOT / "requirements" / "course.txt").read_text().splitlines())
+
+
+def _environment_yml_pins() -> tuple[str, dict[str, str]]:
+    text = (ROOT / "environment.yml").read_text()
+    python = re.search(r"^\s*-\s*python\s*=\s*([\d.]+)\s*$", text, re.MULTILINE)
+    assert python, "environment.yml must pin python"
+    pip_section = text.split("- pip:", 1)[1].splitlines()
+    return python.group(1), _pins(pip_section)
+
+
+def test_every_course_pin_is_exact_and_in_the_lock():
+    course, lock = _course_pins(), _pins((ROOT / "requirements" / "constraints.txt").read_text().splitlines())
+    assert len(course) >= 20
+    for name, version in course.items():
+        assert lock.get(name) == version, f"{name}=={version} in course.txt but {lock.get(name)} in constraints.txt"
+    for line in (ROOT / "requirements" / "course.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            assert "==" in line, f"unpinned requirement: {line}"
+
+
+def test_course_uses_every_package_the_issue_lists():
+    required = {"jupyterlab", "nbval", "numpy", "pandas", "matplotlib", "seaborn", "scipy", "scikit-learn",
+                "python-dp", "tqdm", "ipywidgets", "cython", "setuptools", "wheel"}
+    assert required <= set(_course_pins())
+
+
+def test_environment_yml_matches_the_pins_and_python_3_12():
+    python, pins = _environment_yml_pins()
+    assert python == "3.12"
+    assert pins == _course_pins(), "environment.yml and requirements/course.txt disagree"
+
+
+def test_setuptools_is_pinned_below_70_for_minepy():
+    major = int(_course_pins()["setuptools"].split(".")[0])
+    assert major < 70, "minepy's setup.py imports pkg_resources, removed in setuptools 70"
+
+
+def test_binder_and_local_setup_build_minepy_with_the_same_script():
+    assert "scripts/build_minepy.sh" in (ROOT / "postBuild").read_text()
+    assert "scripts/build_minepy.sh" in (ROOT / "scripts" / "setup.sh").read_text()
+    assert not (ROOT / "binder").exists(), "a binder/ folder would make repo2docker ignore the top-level files"
+
+
+def test_devcontainer_runs_the_setup_on_linux_amd64():
+    config = json.loads((ROOT / ".devcontainer" / "devcontainer.json").read_text())
+    assert "scripts/setup.sh" in config["postCreateCommand"]
+    assert "--platform=linux/amd64" in config["runArgs"]
+
+
+def _readme_commands() -> list[str]:
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```(?:bash|sh)\n(.*?)```", readme, re.DOTALL)
+    return [line.strip() for block in blocks for line in block.splitlines() if line.strip().startswith("./course ")]
+
+
+def test_readme_gives_the_two_commands_and_ci_runs_the_test_one():
+    commands = _readme_commands()
+    assert "./course lab" in commands and "./course test" in commands
+    ci_lines = [line.strip() for line in (ROOT / ".ci" / "run").read_text().splitlines()
+                if line.strip() and not line.startswith("#") and not line.startswith(("set ", "cd "))]
+    assert ci_lines == ["./course test"]
+
+
+def test_readme_has_a_binder_badge_and_platform_statement():
+    readme = (ROOT / "README.md").read_text()
+    assert "mybinder.org/badge" in readme
+    assert "Linux x86-64" in readme and "macOS" in readme and "Windows" in readme
