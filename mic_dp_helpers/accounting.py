@@ -529,6 +529,59 @@ class PrivateDatabase:
 
         return self._accountant.charge_and_run(query, epsilon, label=label)
 
+    def histogram(self, column: str, categories: Sequence, epsilon: float, label: str = "") -> pd.Series:
+        """Noisy count of rows in each of the public ``categories`` of ``column`` (parallel composition).
+
+        The categories split the rows into disjoint groups, so adding or removing one row
+        changes one count by 1: Laplace noise of scale ``1 / epsilon`` in every count gives
+        epsilon-DP for the whole histogram (parallel composition, McSherry 2009). The ledger
+        records a parallel spend costing ``epsilon``, not ``len(categories) * epsilon``.
+        The categories must be public (declared by the analyst, never read off the data:
+        a category list taken from the data would reveal which values occur). Rows whose
+        value is not among them are not counted.
+
+        Parameters
+        ----------
+        column : str
+            Column to group by.
+        categories : sequence
+            The public list of categories (distinct, at least one).
+        epsilon : float
+            Cost (> 0).
+        label : str, optional
+            Ledger label (default ``"histogram(column)"``).
+
+        Returns
+        -------
+        pandas.Series
+            Noisy counts indexed by ``categories`` (floats; may be negative).
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> db = PrivateDatabase(pd.DataFrame({"zip": ["021", "024", "021"]}), 1.0, rng=0)
+        >>> noisy = db.histogram("zip", ["021", "024", "139"], epsilon=0.5)
+        >>> list(noisy.index), db.accountant.spent_epsilon
+        (['021', '024', '139'], 0.5)
+        """
+        label = _check_label(label) or f"histogram({column})"
+        epsilon, _ = PrivacyAccountant._check_cost(epsilon, 0.0)
+        if not isinstance(column, str):
+            raise TypeError(f"column must be a column name (str), got {type(column).__name__} {column!r}.")
+        if column not in self._data.columns:
+            raise KeyError(f"column {column!r} is not in the data; available columns are {self.columns}.")
+        if isinstance(categories, (str, bytes)) or not isinstance(categories, (Sequence, np.ndarray, pd.Index)):
+            raise TypeError(f"categories must be a list of the public categories, got {type(categories).__name__}.")
+        categories = list(categories)
+        if len(categories) == 0:
+            raise ValueError("categories is empty; declare at least one public category.")
+        if len(set(categories)) != len(categories):
+            raise ValueError("categories has repeated entries; each public category must appear once.")
+        true_counts = self._data[column].value_counts().reindex(categories, fill_value=0).to_numpy(dtype=float)
+        noisy = laplace_mechanism(true_counts, 1.0, epsilon, self._rng)
+        self._accountant.spend_parallel([epsilon] * len(categories), label=label)  # raises, releasing nothing
+        return pd.Series(noisy, index=pd.Index(categories, name=column), name="noisy count")
+
 
 # --------------------------------------------------------------- composition theorems
 def advanced_composition_epsilon(epsilon: float, delta_prime: float, k: int) -> float:

@@ -53,3 +53,259 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
     fig.subplots_adjust(bottom=fig.subplotpars.bottom + 0.08)
     fig.text(0.5, 0.01, "\n".join(textwrap.wrap("Takeaway: " + text, 110)), ha="center", va="bottom", fontsize=10.5, style="italic")
     return fig
+
+
+# ---------------------------------------------------------------- lesson 02: Laplace mechanism plots
+from typing import NamedTuple as _NamedTuple  # noqa: E402
+
+import numpy as _np  # noqa: E402
+
+
+class BinnedLogRatio(_NamedTuple):
+    """Result of :func:`binned_log_ratio` (one entry per bin).
+
+    Attributes
+    ----------
+    edges : numpy.ndarray
+        Bin edges (``len(centres) + 1`` values).
+    centres : numpy.ndarray
+        Bin centres.
+    log_ratio : numpy.ndarray
+        ``log(share of A in bin / share of B in bin)``; NaN where either side has fewer than
+        ``min_count`` samples in the bin (too few to estimate the ratio).
+    standard_error : numpy.ndarray
+        Approximate standard error of each log ratio (delta method), NaN where ``log_ratio`` is.
+    count_a, count_b : numpy.ndarray
+        Samples of A and of B in each bin.
+    """
+
+    edges: _np.ndarray
+    centres: _np.ndarray
+    log_ratio: _np.ndarray
+    standard_error: _np.ndarray
+    count_a: _np.ndarray
+    count_b: _np.ndarray
+
+
+def _samples_1d(samples, name: str) -> _np.ndarray:
+    try:
+        array = _np.asarray(samples, dtype=float).ravel()
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must be an array of numbers, got {type(samples).__name__}: {error}") from None
+    if array.size < 2:
+        raise ValueError(f"{name} needs at least 2 samples, got {array.size}.")
+    if not _np.isfinite(array).all():
+        raise ValueError(f"{name} contains NaN or infinite values; pass finite outputs of the mechanism.")
+    return array
+
+
+def binned_log_ratio(samples_a, samples_b, bins: int = 60, *, min_count: int = 500,
+                     value_range: tuple[float, float] | None = None) -> BinnedLogRatio:
+    """Estimate ``log(P_A(bin) / P_B(bin))`` from samples of a mechanism's outputs on two datasets.
+
+    For an epsilon-DP mechanism on neighbouring datasets every such log ratio lies in
+    ``[-epsilon, epsilon]`` (up to sampling error, see ``standard_error``). Bins where either
+    side has fewer than ``min_count`` samples get NaN: their ratio is too noisy to read.
+
+    Parameters
+    ----------
+    samples_a, samples_b : array_like
+        Outputs of the mechanism on dataset A and on dataset B (1-D, finite).
+    bins : int, default 60
+        Number of equal-width bins (>= 2).
+    min_count : int, default 500
+        Fewest samples per side for a bin's ratio to be reported (>= 1).
+    value_range : (float, float), optional
+        Range of the bins; by default the 0.1% to 99.9% quantiles of the pooled samples.
+
+    Returns
+    -------
+    BinnedLogRatio
+
+    Examples
+    --------
+    >>> rng = _np.random.default_rng(0)
+    >>> result = binned_log_ratio(rng.laplace(10, 1, 50_000), rng.laplace(11, 1, 50_000), bins=20)
+    >>> bool(_np.nanmax(_np.abs(result.log_ratio)) < 1.2)
+    True
+    """
+    from mic_dp_helpers._validation import check_int_at_least
+
+    a = _samples_1d(samples_a, "samples_a")
+    b = _samples_1d(samples_b, "samples_b")
+    bins = check_int_at_least(bins, "bins", 2)
+    min_count = check_int_at_least(min_count, "min_count", 1)
+    if value_range is None:
+        low, high = _np.quantile(_np.concatenate([a, b]), [0.001, 0.999])
+    else:
+        if len(value_range) != 2:
+            raise ValueError(f"value_range must be (low, high), got {value_range!r}.")
+        low, high = (float(v) for v in value_range)
+    if not (_np.isfinite(low) and _np.isfinite(high) and low < high):
+        raise ValueError(f"the bin range must be finite with low < high, got ({low}, {high}).")
+    edges = _np.linspace(low, high, bins + 1)
+    count_a = _np.histogram(a, edges)[0]
+    count_b = _np.histogram(b, edges)[0]
+    enough = (count_a >= min_count) & (count_b >= min_count)
+    safe_a, safe_b = _np.maximum(count_a, 1), _np.maximum(count_b, 1)
+    log_ratio = _np.where(enough, _np.log(safe_a / a.size) - _np.log(safe_b / b.size), _np.nan)
+    variance = 1 / safe_a - 1 / a.size + 1 / safe_b - 1 / b.size
+    standard_error = _np.where(enough, _np.sqrt(_np.maximum(variance, 0.0)), _np.nan)
+    return BinnedLogRatio(edges, (edges[:-1] + edges[1:]) / 2, log_ratio, standard_error, count_a, count_b)
+
+
+def plot_neighbouring_outputs(samples_a, samples_b, epsilon: float, *, density_a=None, density_b=None,
+                              bins: int = 60, min_count: int = 500,
+                              labels: tuple[str, str] = ("dataset A", "dataset B"),
+                              xlabel: str = "released value", band_label: str | None = None,
+                              figsize: tuple[float, float] = (11.0, 4.4)):
+    """Draw a mechanism's output distributions on two neighbouring datasets and their log ratio.
+
+    Left panel: histograms of both samples (and the exact densities, if given). Right panel:
+    the binned log ratio ``log(P_A / P_B)`` with +-2 standard errors (see
+    :func:`binned_log_ratio`), the exact log ratio of the densities (if given) and the band
+    ``[-epsilon, epsilon]`` inside which an epsilon-DP mechanism must stay.
+
+    Parameters
+    ----------
+    samples_a, samples_b : array_like
+        Outputs on dataset A and dataset B.
+    epsilon : float
+        The claimed epsilon (> 0): the half-width of the band.
+    density_a, density_b : callable, optional
+        Exact densities ``f(x) -> array``, drawn as lines (both or neither).
+    bins, min_count : int
+        Passed to :func:`binned_log_ratio`.
+    labels : (str, str)
+        Legend names of the two datasets.
+    xlabel : str
+        Label of the x axes (say the unit).
+    band_label : str, optional
+        Legend label of the band; default ``"allowed: |log ratio| <= epsilon = ..."``.
+    figsize : (float, float)
+        Figure size in inches.
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    axes : (Axes, Axes)
+        The distribution panel and the log-ratio panel.
+
+    Examples
+    --------
+    >>> rng = _np.random.default_rng(0)
+    >>> fig, (left, right) = plot_neighbouring_outputs(rng.laplace(5, 1, 20_000), rng.laplace(4, 1, 20_000), 1.0)
+    >>> right.get_ylabel()
+    'log( P_A / P_B )'
+    >>> plt.close(fig)
+    """
+    from mic_dp_helpers._validation import check_positive_float
+
+    epsilon = check_positive_float(epsilon, "epsilon")
+    if (density_a is None) != (density_b is None):
+        raise ValueError("pass both density_a and density_b, or neither.")
+    for name, density in (("density_a", density_a), ("density_b", density_b)):
+        if density is not None and not callable(density):
+            raise TypeError(f"{name} must be a function of x, got {type(density).__name__}.")
+    if len(labels) != 2 or not all(isinstance(label, str) for label in labels):
+        raise ValueError(f"labels must be two strings, got {labels!r}.")
+    ratio = binned_log_ratio(samples_a, samples_b, bins, min_count=min_count)
+    a, b = _np.asarray(samples_a, dtype=float).ravel(), _np.asarray(samples_b, dtype=float).ravel()
+    grid = _np.linspace(ratio.edges[0], ratio.edges[-1], 600)
+
+    fig, (left, right) = plt.subplots(1, 2, figsize=figsize)
+    for samples, label, colour in ((a, labels[0], OKABE_ITO[0]), (b, labels[1], OKABE_ITO[1])):
+        left.hist(samples, bins=ratio.edges, density=True, histtype="stepfilled", alpha=0.3, color=colour,
+                  label=f"{label}: {samples.size:,} samples")
+    if density_a is not None:
+        left.plot(grid, density_a(grid), color=OKABE_ITO[0], lw=2, label=f"{labels[0]}: exact density")
+        left.plot(grid, density_b(grid), color=OKABE_ITO[1], lw=2, ls="--", label=f"{labels[1]}: exact density")
+    left.set_xlabel(xlabel)
+    left.set_ylabel("probability density")
+    left.set_title("Output distributions")
+    left.legend(fontsize=9)
+
+    right.axhspan(-epsilon, epsilon, color=OKABE_ITO[2], alpha=0.15,
+                  label=band_label or f"allowed: |log ratio| <= epsilon = {epsilon:g}")
+    for level in (-epsilon, epsilon):
+        right.axhline(level, color=OKABE_ITO[2], lw=1.2)
+    if density_a is not None:
+        with _np.errstate(divide="ignore", invalid="ignore"):
+            exact = _np.log(density_a(grid)) - _np.log(density_b(grid))
+        right.plot(grid, exact, color=OKABE_ITO[7], lw=1.5, label="exact log ratio")
+    shown = _np.isfinite(ratio.log_ratio)
+    right.errorbar(ratio.centres[shown], ratio.log_ratio[shown], yerr=2 * ratio.standard_error[shown], fmt="o",
+                   ms=3.5, color=OKABE_ITO[3], capsize=2, label=f"from samples (bins with >= {min_count} each, ±2 SE)")
+    right.set_xlim(ratio.edges[0], ratio.edges[-1])
+    right.set_xlabel(xlabel)
+    right.set_ylabel("log( P_A / P_B )")
+    right.set_title("Privacy loss: log ratio of the two")
+    right.legend(fontsize=9)
+    return fig, (left, right)
+
+
+def plot_error_vs_epsilon(ax, epsilons, errors, *, label: str | None = None, color: str | None = None,
+                          interval: tuple[float, float] = (10.0, 90.0), theory=None,
+                          theory_label: str = "theory", marker: str = "o"):
+    """Plot a privacy-utility curve: mean absolute error against epsilon, both on log axes.
+
+    Each point is the mean of ``|error|`` over the trials at one epsilon; its error bar spans
+    the ``interval`` percentiles of ``|error|`` (what a single release may look like).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    epsilons : array_like
+        Privacy parameters, shape ``(k,)``, all > 0.
+    errors : array_like
+        Errors (released minus true value), shape ``(k, trials)``; their absolute value is used.
+    label, color, marker : optional
+        Legend label, colour and marker of the points.
+    interval : (float, float), default (10, 90)
+        Percentiles of ``|error|`` spanned by the error bars.
+    theory : array_like or callable, optional
+        Expected absolute error at each epsilon (values of shape ``(k,)``, or a function of the
+        epsilons), drawn as a dashed line.
+    theory_label : str
+        Legend label of the theory line.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Examples
+    --------
+    >>> fig, ax = plt.subplots()
+    >>> eps = _np.array([0.1, 1.0])
+    >>> errs = _np.random.default_rng(0).laplace(0, 1 / eps[:, None], (2, 500))
+    >>> _ = plot_error_vs_epsilon(ax, eps, errs, theory=lambda e: 1 / e)
+    >>> ax.get_xscale(), ax.get_yscale()
+    ('log', 'log')
+    >>> plt.close(fig)
+    """
+    eps = _np.asarray(epsilons, dtype=float).ravel()
+    if eps.size == 0 or not _np.isfinite(eps).all() or (eps <= 0).any():
+        raise ValueError("epsilons must be a non-empty array of finite numbers > 0.")
+    abs_errors = _np.abs(_np.asarray(errors, dtype=float))
+    if abs_errors.ndim != 2 or abs_errors.shape[0] != eps.size or abs_errors.shape[1] == 0:
+        raise ValueError(f"errors must have shape (len(epsilons), trials) = ({eps.size}, trials), "
+                         f"got {abs_errors.shape}.")
+    if not _np.isfinite(abs_errors).all():
+        raise ValueError("errors contains NaN or infinite values.")
+    low_pct, high_pct = (float(p) for p in interval)
+    if not 0 <= low_pct < high_pct <= 100:
+        raise ValueError(f"interval must be two percentiles 0 <= low < high <= 100, got {interval!r}.")
+    mean = abs_errors.mean(axis=1)
+    low, high = _np.percentile(abs_errors, [low_pct, high_pct], axis=1)
+    yerr = _np.vstack([_np.maximum(mean - low, 0.0), _np.maximum(high - mean, 0.0)])
+    ax.errorbar(eps, mean, yerr=yerr, fmt=marker, color=color, capsize=3, label=label)
+    if theory is not None:
+        expected = theory(eps) if callable(theory) else theory
+        expected = _np.asarray(expected, dtype=float).ravel()
+        if expected.shape != eps.shape:
+            raise ValueError(f"theory must give one value per epsilon ({eps.size}), got shape {expected.shape}.")
+        ax.plot(eps, expected, ls="--", color=color or OKABE_ITO[7], label=theory_label)
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    return ax

@@ -10,10 +10,10 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 VENV=".venv"
 
 find_python() {
-    local candidate
-    for candidate in "${PYTHON:-}" python3 python3.13 python3.12 python3.11 python; do
-        [ -n "$candidate" ] || continue
-        command -v "$candidate" >/dev/null 2>&1 || continue
+    local candidate candidates=(python3 python3.13 python3.12 python3.11 python)
+    [ -z "${PYTHON:-}" ] || candidates=("$PYTHON")  # an explicit choice is used or refused, never replaced
+    for candidate in "${candidates[@]}"; do
+        "$candidate" --version >/dev/null 2>&1 || continue
         if "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
             echo "$candidate"
             return 0
@@ -24,7 +24,11 @@ find_python() {
 
 if [ ! -x "$VENV/bin/python" ]; then
     if ! PYTHON_BIN="$(find_python)"; then
-        echo "error: the course needs Python 3.11, 3.12 or 3.13, and none was found on PATH." >&2
+        if [ -n "${PYTHON:-}" ]; then
+            echo "error: PYTHON=$PYTHON does not run, or is older than Python 3.11." >&2
+        else
+            echo "error: the course needs Python 3.11, 3.12 or 3.13, and none was found on PATH." >&2
+        fi
         echo "       Install one (or set PYTHON=/path/to/python3.12), or use Binder or the dev container (see README)." >&2
         exit 1
     fi

@@ -383,3 +383,57 @@ def test_zcdp_helpers():
 def test_composition_validation(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+# ------------------------------------------------------- histogram (parallel composition)
+
+
+def test_histogram_costs_epsilon_once_and_counts_public_categories(people):
+    db = PrivateDatabase(people, 1e6, rng=0)
+    noisy = db.histogram("zip", ["02138", "02139", "02140", "99999"], epsilon=1e5)
+    assert list(noisy.index) == ["02138", "02139", "02140", "99999"]
+    assert noisy.to_numpy() == pytest.approx([3, 2, 1, 0], abs=1e-3)  # empty public category reported too
+    assert db.accountant.spent_epsilon == 1e5  # once, not four times
+
+
+def test_histogram_is_a_parallel_spend_of_epsilon(people):
+    db = PrivateDatabase(people, 1.0, rng=0)
+    db.histogram("zip", ["02138", "02139", "02140"], epsilon=0.4)
+    (entry,) = db.accountant.ledger
+    assert entry.kind == "parallel" and entry.epsilon == 0.4 and entry.parts == (0.4, 0.4, 0.4)
+    assert db.accountant.remaining_epsilon == pytest.approx(0.6)
+
+
+def test_histogram_noise_has_scale_one_over_epsilon():
+    data = pd.DataFrame({"g": ["a"] * 50 + ["b"] * 30})
+    db = PrivateDatabase(data, 1e9, rng=3)
+    draws = np.array([db.histogram("g", ["a", "b"], epsilon=0.5).to_numpy() for _ in range(4000)])
+    # Laplace scale 2: mean absolute deviation 2, standard error about 2 / sqrt(4000) = 0.03 per bin.
+    assert np.abs(draws - [50, 30]).mean(axis=0) == pytest.approx([2.0, 2.0], abs=0.15)
+    assert draws.mean(axis=0) == pytest.approx([50, 30], abs=0.2)
+
+
+def test_histogram_refused_when_over_budget_releases_nothing(people):
+    db = PrivateDatabase(people, 1.0, rng=0)
+    db.count(None, 0.8)
+    with pytest.raises(BudgetExceededError, match="histogram"):
+        db.histogram("zip", ["02138", "02139"], epsilon=0.5)
+    assert len(db.accountant.ledger) == 1 and db.accountant.spent_epsilon == 0.8
+
+
+@pytest.mark.parametrize(
+    ("query", "error", "pattern"),
+    [
+        (lambda db: db.histogram("zip", [], 0.1), ValueError, "categories is empty"),
+        (lambda db: db.histogram("zip", ["02138", "02138"], 0.1), ValueError, "repeated entries"),
+        (lambda db: db.histogram("zip", "02138", 0.1), TypeError, "categories must be a list"),
+        (lambda db: db.histogram("height", ["a"], 0.1), KeyError, "column 'height' is not in the data"),
+        (lambda db: db.histogram(3, ["a"], 0.1), TypeError, "column must be a column name"),
+        (lambda db: db.histogram("zip", ["02138"], 0), ValueError, "epsilon must be > 0"),
+    ],
+)
+def test_histogram_errors_spend_nothing(people, query, error, pattern):
+    db = PrivateDatabase(people, 1.0, rng=0)
+    with pytest.raises(error, match=pattern):
+        query(db)
+    assert db.accountant.ledger == ()
