@@ -88,3 +88,17 @@ def test_readme_has_a_binder_badge_and_platform_statement():
     readme = (ROOT / "README.md").read_text()
     assert "mybinder.org/badge" in readme
     assert "Linux x86-64" in readme and "macOS" in readme and "Windows" in readme
+
+
+def test_second_setup_run_installs_nothing():
+    import subprocess
+    import sys
+
+    import pytest
+
+    venv = ROOT / ".venv"
+    if Path(sys.prefix).resolve() != venv.resolve() or not (venv / ".course-installed").exists():
+        pytest.skip("only meaningful inside the environment that scripts/setup.sh built")
+    result = subprocess.run(["bash", str(ROOT / "scripts" / "setup.sh")], capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert "nothing to install" in result.stdout and "Installing" not in result.stdout

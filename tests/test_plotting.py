@@ -1,0 +1,147 @@
+"""Tests of the plotting helpers (figures are built on the Agg backend and closed)."""
+
+import doctest
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt  # noqa: E402
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from scipy import stats  # noqa: E402
+
+from mic_dp_helpers import plotting  # noqa: E402
+from mic_dp_helpers.plotting import (  # noqa: E402
+    binned_log_ratio,
+    plot_error_vs_epsilon,
+    plot_neighbouring_outputs,
+)
+
+
+# ------------------------------------------------------------- lesson 02: binned_log_ratio
+def test_binned_log_ratio_stays_in_the_epsilon_band_for_laplace():
+    rng = np.random.default_rng(0)
+    epsilon = 0.7
+    a = rng.laplace(16.0, 1 / epsilon, 200_000)
+    b = rng.laplace(15.0, 1 / epsilon, 200_000)
+    result = binned_log_ratio(a, b, bins=50, min_count=1000)
+    shown = np.isfinite(result.log_ratio)
+    assert shown.sum() >= 20
+    # each bin's ratio is within 4 standard errors of the band (false-fail odds ~1e-4 per bin, fixed seed)
+    assert np.all(np.abs(result.log_ratio[shown]) <= epsilon + 4 * result.standard_error[shown])
+    # the band is reached: the bound is tight for the Laplace mechanism
+    assert np.nanmax(result.log_ratio) > 0.85 * epsilon and np.nanmin(result.log_ratio) < -0.85 * epsilon
+
+
+def test_binned_log_ratio_matches_exact_ratio_and_counts():
+    rng = np.random.default_rng(1)
+    a, b = rng.normal(0.5, 1, 300_000), rng.normal(-0.5, 1, 300_000)
+    result = binned_log_ratio(a, b, bins=40, min_count=2000, value_range=(-2.0, 2.0))
+    assert result.edges[0] == -2.0 and result.edges[-1] == 2.0 and len(result.centres) == 40
+    assert result.count_a.sum() == np.sum((a >= -2) & (a <= 2))
+    shown = np.isfinite(result.log_ratio)
+    exact = np.log(np.diff(stats.norm.cdf(result.edges, 0.5)) / np.diff(stats.norm.cdf(result.edges, -0.5)))
+    assert np.all(np.abs(result.log_ratio[shown] - exact[shown]) < 4 * result.standard_error[shown])
+
+
+def test_binned_log_ratio_hides_sparse_bins():
+    result = binned_log_ratio(np.arange(100.0), np.arange(100.0), bins=10, min_count=11)
+    assert np.isnan(result.log_ratio).all() and np.isnan(result.standard_error).all()
+    result = binned_log_ratio(np.arange(100.0), np.arange(100.0), bins=10, min_count=5)
+    assert np.allclose(result.log_ratio, 0.0)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(samples_a=[1.0], samples_b=[1.0, 2.0]), ValueError),
+        (dict(samples_a=[1.0, np.nan], samples_b=[1.0, 2.0]), ValueError),
+        (dict(samples_a=["a", "b"], samples_b=[1.0, 2.0]), TypeError),
+        (dict(samples_a=[1.0, 2.0], samples_b=[1.0, 2.0], bins=1), ValueError),
+        (dict(samples_a=[1.0, 2.0], samples_b=[1.0, 2.0], min_count=0), ValueError),
+        (dict(samples_a=[1.0, 2.0], samples_b=[1.0, 2.0], value_range=(3.0, 1.0)), ValueError),
+        (dict(samples_a=[1.0, 1.0], samples_b=[1.0, 1.0]), ValueError),
+    ],
+)
+def test_binned_log_ratio_rejects_bad_input(kwargs, error):
+    with pytest.raises(error):
+        binned_log_ratio(**kwargs)
+
+
+# ---------------------------------------------------------- lesson 02: plot_neighbouring_outputs
+def test_plot_neighbouring_outputs_draws_band_samples_and_exact_ratio():
+    rng = np.random.default_rng(2)
+    epsilon = 0.5
+    fig, (left, right) = plot_neighbouring_outputs(
+        rng.laplace(3, 2, 50_000), rng.laplace(2, 2, 50_000), epsilon,
+        density_a=lambda x: stats.laplace.pdf(x, 3, 2), density_b=lambda x: stats.laplace.pdf(x, 2, 2),
+        labels=("with Ana", "without Ana"), xlabel="count (patients)")
+    try:
+        assert left.get_xlabel() == right.get_xlabel() == "count (patients)"
+        labels = [text.get_text() for text in right.get_legend().get_texts()]
+        assert any("epsilon = 0.5" in label for label in labels) and "exact log ratio" in labels
+        exact_line = [line for line in right.get_lines() if line.get_label() == "exact log ratio"][0]
+        assert np.nanmax(np.abs(exact_line.get_ydata())) == pytest.approx(epsilon)
+        assert any("with Ana" in text.get_text() for text in left.get_legend().get_texts())
+    finally:
+        plt.close(fig)
+
+
+def test_plot_neighbouring_outputs_validates_arguments():
+    a = np.random.default_rng(3).laplace(0, 1, 1000)
+    with pytest.raises(ValueError, match="both density_a and density_b"):
+        plot_neighbouring_outputs(a, a, 1.0, density_a=lambda x: x)
+    with pytest.raises(ValueError):
+        plot_neighbouring_outputs(a, a, -1.0)
+    with pytest.raises(ValueError, match="labels"):
+        plot_neighbouring_outputs(a, a, 1.0, labels=("only one",))
+    with pytest.raises(TypeError, match="density_a"):
+        plot_neighbouring_outputs(a, a, 1.0, density_a=1.0, density_b=2.0)
+    plt.close("all")
+
+
+# -------------------------------------------------------------- lesson 02: plot_error_vs_epsilon
+def test_plot_error_vs_epsilon_plots_means_percentiles_and_theory():
+    eps = np.array([0.1, 1.0, 10.0])
+    errors = np.random.default_rng(4).laplace(0, 1 / eps[:, None], (3, 2000))
+    fig, ax = plt.subplots()
+    try:
+        plot_error_vs_epsilon(ax, eps, errors, label="Laplace", theory=lambda e: 1 / e, theory_label="1/eps")
+        assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
+        theory_line = [line for line in ax.get_lines() if line.get_label() == "1/eps"][0]
+        assert np.allclose(theory_line.get_ydata(), 1 / eps)
+        points = [line for line in ax.get_lines() if line.get_label() == "Laplace"]
+        means = points[0].get_ydata() if points else ax.containers[0].lines[0].get_ydata()
+        assert np.allclose(means, np.abs(errors).mean(axis=1))
+    finally:
+        plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    "epsilons, errors, kwargs",
+    [
+        ([0.1, -1.0], np.ones((2, 5)), {}),
+        ([0.1, 1.0], np.ones((3, 5)), {}),
+        ([0.1, 1.0], np.ones(2), {}),
+        ([0.1, 1.0], np.ones((2, 5)), dict(interval=(90, 10))),
+        ([0.1, 1.0], np.ones((2, 5)), dict(theory=[1.0, 2.0, 3.0])),
+        ([0.1, 1.0], np.full((2, 5), np.nan), {}),
+    ],
+)
+def test_plot_error_vs_epsilon_rejects_bad_input(epsilons, errors, kwargs):
+    fig, ax = plt.subplots()
+    try:
+        with pytest.raises(ValueError):
+            plot_error_vs_epsilon(ax, epsilons, errors, **kwargs)
+    finally:
+        plt.close(fig)
+
+
+def test_lesson02_plotting_examples_run():
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner()
+    for function in (binned_log_ratio, plot_neighbouring_outputs, plot_error_vs_epsilon):
+        for test in finder.find(function, globs=vars(plotting).copy()):
+            runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 3

@@ -1,0 +1,92 @@
+"""Wrong answers to lesson 02's exercises: each a mistake a student could make, and each must be rejected.
+
+Neighbours differ by adding or removing one person. Signatures:
+02.1 ``laplace_mechanism(value, sensitivity, epsilon, rng)``; 02.2 ``sensitivity(query, lower, upper, n)``;
+02.3 ``smallest_epsilon(sensitivity, max_error, confidence)``; 02.4 ``dp_bounded_sum(values, lower, upper, epsilon, rng)``.
+"""
+
+import math
+
+import numpy as np
+
+
+def _largest(lower, upper):
+    return max(abs(lower), abs(upper))
+
+
+def _replace_one_sensitivity(query, lower, upper, n):
+    return {"count": 1.0, "sum": upper - lower, "mean": (upper - lower) / n}[query]
+
+
+def _sum_sensitivity_for_mean(query, lower, upper, n):
+    return {"count": 1.0, "sum": _largest(lower, upper), "mean": _largest(lower, upper)}[query]
+
+
+def _upper_only(query, lower, upper, n):
+    return {"count": 1.0, "sum": upper, "mean": upper / n}[query]
+
+
+def _count_is_n(query, lower, upper, n):
+    return {"count": float(n), "sum": _largest(lower, upper), "mean": _largest(lower, upper) / n}[query]
+
+
+def _clip_in_place(values, lower, upper, epsilon, rng):
+    np.clip(values, lower, upper, out=values)
+    return float(values.sum()) + rng.laplace(0.0, _largest(lower, upper) / epsilon)
+
+
+WRONG_ANSWERS = {
+    "02.1": {
+        "no noise": lambda value, sensitivity, epsilon, rng: float(value),
+        "inverted scale epsilon/sensitivity": lambda value, sensitivity, epsilon, rng:
+            value + rng.laplace(0.0, epsilon / sensitivity),
+        "Gaussian noise with the same variance": lambda value, sensitivity, epsilon, rng:
+            value + rng.normal(0.0, math.sqrt(2) * sensitivity / epsilon),
+        "noise not centred (exponential)": lambda value, sensitivity, epsilon, rng:
+            value + rng.exponential(sensitivity / epsilon),
+        "noise not centred (absolute value)": lambda value, sensitivity, epsilon, rng:
+            value + abs(rng.laplace(0.0, sensitivity / epsilon)),
+        "returns the noise only": lambda value, sensitivity, epsilon, rng: rng.laplace(0.0, sensitivity / epsilon),
+        "scale ignores sensitivity": lambda value, sensitivity, epsilon, rng: value + rng.laplace(0.0, 1 / epsilon),
+        "standard deviation set to the scale": lambda value, sensitivity, epsilon, rng:
+            value + rng.laplace(0.0, sensitivity / epsilon / math.sqrt(2)),
+        "uniform noise with the same variance": lambda value, sensitivity, epsilon, rng:
+            value + rng.uniform(-1, 1) * math.sqrt(6) * sensitivity / epsilon,
+        "ignores the rng argument": lambda value, sensitivity, epsilon, rng:
+            value + np.random.default_rng().laplace(0.0, sensitivity / epsilon),
+        "returns a list": lambda value, sensitivity, epsilon, rng: [value + rng.laplace(0.0, sensitivity / epsilon)],
+    },
+    "02.2": {
+        "constant 1": lambda query, lower, upper, n: 1.0,
+        "replace-one neighbours (upper - lower)": _replace_one_sensitivity,
+        "mean without dividing by n": _sum_sensitivity_for_mean,
+        "upper bound only": _upper_only,
+        "count sensitivity is n": _count_is_n,
+        "returns a string": lambda query, lower, upper, n: "1",
+    },
+    "02.3": {
+        "confidence instead of 1 - confidence": lambda s, m, c: s * math.log(1 / c) / m,
+        "forgets the sensitivity": lambda s, m, c: math.log(1 / (1 - c)) / m,
+        "inverted": lambda s, m, c: m / (s * math.log(1 / (1 - c))),
+        "one-sided tail": lambda s, m, c: s * math.log(1 / (2 * (1 - c))) / m,
+        "constant": lambda s, m, c: 1.0,
+        "Gaussian quantile": lambda s, m, c: s * 2.0 / m,
+        "error over sensitivity": lambda s, m, c: s / m,
+    },
+    "02.4": {
+        "no clipping": lambda values, lower, upper, epsilon, rng:
+            float(np.sum(values)) + rng.laplace(0.0, _largest(lower, upper) / epsilon),
+        "count sensitivity 1": lambda values, lower, upper, epsilon, rng:
+            float(np.clip(values, lower, upper).sum()) + rng.laplace(0.0, 1 / epsilon),
+        "replace-one sensitivity (upper - lower)": lambda values, lower, upper, epsilon, rng:
+            float(np.clip(values, lower, upper).sum()) + rng.laplace(0.0, (upper - lower) / epsilon),
+        "upper bound as sensitivity": lambda values, lower, upper, epsilon, rng:
+            float(np.clip(values, lower, upper).sum()) + rng.laplace(0.0, upper / epsilon),
+        "no noise": lambda values, lower, upper, epsilon, rng: float(np.clip(values, lower, upper).sum()),
+        "drops values outside the bounds": lambda values, lower, upper, epsilon, rng:
+            float(values[(values >= lower) & (values <= upper)].sum()) + rng.laplace(0.0, _largest(lower, upper) / epsilon),
+        "clips the caller's array in place": _clip_in_place,
+        "Gaussian noise with the same variance": lambda values, lower, upper, epsilon, rng:
+            float(np.clip(values, lower, upper).sum()) + rng.normal(0.0, math.sqrt(2) * _largest(lower, upper) / epsilon),
+    },
+}

@@ -1,0 +1,152 @@
+"""Wrong answers to lesson 03's exercises: each a mistake a student could make, and each must be rejected."""
+
+import math
+
+import numpy as np
+
+from mic_dp_helpers.mechanisms import gaussian_sigma_analytic
+
+
+def _flatten(plan):
+    out = []
+    for item in plan:
+        out.extend(_flatten(item) if isinstance(item, list) else [item])
+    return out
+
+
+def _parts_summed(plan):  # ignores disjointness: every query adds up
+    return sum(_flatten(plan))
+
+
+def _largest_overall(plan):
+    flat = _flatten(plan)
+    return max(flat) if flat else 0.0
+
+
+def _part_max_not_sum(plan):  # several queries on one part are treated as parallel too
+    return sum(max(max(p) if isinstance(p, list) else p for p in s) if isinstance(s, list) else s for s in plan)
+
+
+def _group_sum_of_part_max(plan):  # adds the parts of a group instead of taking the most expensive
+    return sum(sum(max(p) if isinstance(p, list) else p for p in s) if isinstance(s, list) else s for s in plan)
+
+
+def _ignores_parallel_steps(plan):
+    return sum(s for s in plan if not isinstance(s, list))
+
+
+def _min_of_group(plan):  # the cheapest part instead of the most expensive
+    return sum(min(sum(p) if isinstance(p, list) else p for p in s) if isinstance(s, list) else s for s in plan)
+
+
+def _needed(sens, errs):
+    return np.asarray(sens, float) / np.asarray(errs, float)
+
+
+def _equal_split(total, sens, errs):
+    needed = _needed(sens, errs)
+    if needed.sum() > total:
+        raise ValueError("not enough budget")
+    return [total / len(sens)] * len(sens)
+
+
+def _by_sensitivity(total, sens, errs):
+    needed = _needed(sens, errs)
+    if needed.sum() > total:
+        raise ValueError("not enough budget")
+    s = np.asarray(sens, float)
+    return total * s / s.sum()
+
+
+def _minimum_only(total, sens, errs):  # meets the targets but leaves budget unspent
+    needed = _needed(sens, errs)
+    if needed.sum() > total:
+        raise ValueError("not enough budget")
+    return needed
+
+
+def _never_refuses(total, sens, errs):  # right when feasible, but silently overspends otherwise
+    needed = _needed(sens, errs)
+    return total * needed / needed.sum()
+
+
+def _inverse_targets(total, sens, errs):  # more epsilon for looser targets
+    needed = _needed(sens, errs)
+    if needed.sum() > total:
+        raise ValueError("not enough budget")
+    e = np.asarray(errs, float)
+    return total * e / e.sum()
+
+
+def _wrong_exception(total, sens, errs):
+    needed = _needed(sens, errs)
+    if needed.sum() > total:
+        raise RuntimeError("not enough budget")
+    return total * needed / needed.sum()
+
+
+def _averages_first_ten(noisy_query, n_queries):
+    answers = [noisy_query() for _ in range(n_queries)]
+    return float(np.mean(answers[:10]))
+
+
+def _last_answer(noisy_query, n_queries):
+    answers = [noisy_query() for _ in range(n_queries)]
+    return answers[-1]
+
+
+def _asks_once(noisy_query, n_queries):
+    return noisy_query()
+
+
+def _asks_too_often(noisy_query, n_queries):
+    return float(np.mean([noisy_query() for _ in range(2 * n_queries)]))
+
+
+def _sum_not_mean(noisy_query, n_queries):
+    return float(np.sum([noisy_query() for _ in range(n_queries)]))
+
+
+def _rho_total(total_epsilon, delta):
+    log_term = math.log(1 / delta)
+    return (math.sqrt(log_term + total_epsilon) - math.sqrt(log_term)) ** 2
+
+
+WRONG_ANSWERS = {
+    "03.1": {
+        "constant": lambda plan: 0.6,
+        "adds up everything": _parts_summed,
+        "largest epsilon overall": _largest_overall,
+        "queries within a part treated as parallel": _part_max_not_sum,
+        "parts of a group added up": _group_sum_of_part_max,
+        "ignores parallel steps": _ignores_parallel_steps,
+        "cheapest part": _min_of_group,
+        "counts the queries": lambda plan: float(len(_flatten(plan))),
+    },
+    "03.2": {
+        "constant": lambda total, sens, errs: [0.5] * len(sens),
+        "equal split": _equal_split,
+        "split by sensitivity": _by_sensitivity,
+        "minimums only, budget unspent": _minimum_only,
+        "never refuses": _never_refuses,
+        "more epsilon for looser targets": _inverse_targets,
+        "wrong exception type": _wrong_exception,
+        "returns the total": lambda total, sens, errs: total,
+    },
+    "03.3": {
+        "ignores the query": lambda noisy_query, n_queries: 16.0,
+        "averages only ten answers": _averages_first_ten,
+        "returns the last answer": _last_answer,
+        "asks once": _asks_once,
+        "asks too often": _asks_too_often,
+        "sum instead of mean": _sum_not_mean,
+    },
+    "03.4": {
+        "constant": lambda k, eps, delta, sens: 50.0,
+        "forgets to split rho among k queries": lambda k, eps, delta, sens: sens / math.sqrt(2 * _rho_total(eps, delta)),
+        "pure-DP conversion rho = eps^2 / 2": lambda k, eps, delta, sens: sens * math.sqrt(k) / eps,
+        "ignores sensitivity": lambda k, eps, delta, sens: math.sqrt(k / (2 * _rho_total(eps, delta))),
+        "basic composition, analytic Gaussian": lambda k, eps, delta, sens: gaussian_sigma_analytic(sens, eps / k, delta / k),
+        "rho = epsilon": lambda k, eps, delta, sens: sens * math.sqrt(k / (2 * eps)),
+    },
+}
