@@ -1,0 +1,121 @@
+"""Tests of mic_dp_helpers.micdp, the re-implementation of MIC-DP as published, flaws included.
+
+These tests pin the flaws down: each one must be present (the lesson measures them), and the
+audit must catch the column released without noise.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.feature_selection import mutual_info_regression
+
+from mic_dp_helpers import micdp
+from mic_dp_helpers.audit import audit_epsilon
+from mic_dp_helpers.datasets import COFFEE_SHOP_TARGET, coffee_shop_revenue
+
+TARGET = COFFEE_SHOP_TARGET
+
+
+@pytest.fixture(scope="module")
+def shop():
+    return coffee_shop_revenue(300, random_state=8)
+
+
+def test_scaling_uses_the_data_own_min_and_max():
+    X = pd.DataFrame({"a": [10.0, 20.0, 30.0], "b": [5.0, 5.0, 5.0]})
+    scaled = micdp.published_scaling(X)
+    assert scaled["a"].tolist() == [0.0, 0.5, 1.0] and scaled["b"].tolist() == [0.0, 0.0, 0.0]
+    wider = micdp.published_scaling(pd.DataFrame({"a": [10.0, 20.0, 110.0]}))
+    assert wider["a"].iloc[1] == pytest.approx(0.1), "one value moves everyone's scaled value"
+    assert micdp.published_sensitivity(scaled).tolist() == [1.0, 0.0]
+
+
+def test_relevance_as_published(shop):
+    scaled = micdp.published_scaling(shop)
+    y = shop[TARGET].to_numpy()
+    mic = micdp.published_relevance(scaled, y, "mic", random_state=0)
+    expected = mutual_info_regression(scaled[["Average_Order_Value"]].to_numpy(), y, random_state=0)[0]
+    assert mic["Average_Order_Value"] == pytest.approx(expected), "'MIC' is k-NN mutual information"
+    assert mic.idxmax() == TARGET
+    pearson = micdp.published_relevance(scaled, -y, "pearson")
+    assert pearson[TARGET] == pytest.approx(-1.0), "the published Pearson score is signed"
+    maha = micdp.published_relevance(pd.DataFrame({"a": [1.0, 2.0, 4.0]}), [2.0, 3.0, 5.0], "mahalanobis")
+    assert math.isinf(maha["a"])
+    assert (micdp.published_relevance(scaled, y, "uniform") == 1.0).all()
+    with pytest.raises(ValueError, match="method must be one of"):
+        micdp.published_relevance(scaled, y, "spearman")
+
+
+def test_factors_give_the_top_feature_zero():
+    factors = micdp.published_factors(pd.Series({"a": 0.9, "b": 0.5, "c": 0.1}))
+    assert factors.tolist() == [0.0, 2.5, 5.0]
+    assert micdp.published_factors(pd.Series({"a": 0.9, "b": 0.1}), uniform=True).tolist() == [5.0, 5.0]
+    with_infinity = micdp.published_factors(pd.Series({"a": math.inf, "b": 0.3, "c": 0.1}))
+    assert with_infinity.tolist() == [5.0, 5.0, 5.0], "NaN factors are replaced by A, as published"
+
+
+def test_release_adds_the_value_twice_and_skips_noise_at_factor_zero():
+    X = pd.DataFrame({"a": [0.2, 0.8], "b": [0.4, 0.6]})
+    factors = pd.Series({"a": 0.0, "b": 2.0})
+    draws = micdp.published_release(X, factors, 0.5, mechanism="laplace", rng=0, size=40_000)
+    assert np.all(draws[:, :, 0] == X["a"].to_numpy()), "factor 0: no noise at all"
+    # E[x + f (x + Z)] = (1 + f) x; the noise sd is f * sqrt(2) * 1 / 0.5 = 5.7, so the standard error of
+    # the mean is 0.03: a tolerance of 0.15 is 5 standard errors.
+    assert draws[:, :, 1].mean(axis=0) == pytest.approx(3 * X["b"].to_numpy(), abs=0.15)
+    one = micdp.published_release(X, factors, 0.5, rng=0)
+    assert isinstance(one, pd.DataFrame) and one.shape == X.shape
+
+
+def test_noise_scale_is_the_classic_gaussian_for_the_full_epsilon():
+    assert micdp.published_noise_scale(1.0, 0.5, 1e-5) == pytest.approx(math.sqrt(2 * math.log(1.25e5)) / 0.5)
+    assert micdp.published_noise_scale(2.0, 0.5, mechanism="laplace") == 4.0
+    with pytest.raises(ValueError, match="mechanism must be"):
+        micdp.published_noise_scale(1.0, 0.5, mechanism="exponential")
+
+
+def test_effective_epsilons():
+    got = micdp.effective_epsilons(pd.Series({"a": 0.0, "b": 1.0, "c": 5.0}), 0.5)
+    assert math.isinf(got["a"]) and got["b"] == pytest.approx(1.0) and got["c"] == pytest.approx(0.6)
+    with pytest.raises(ValueError, match=">= 0"):
+        micdp.effective_epsilons(pd.Series({"a": -1.0}), 0.5)
+
+
+def test_pipeline_leaks_the_target_and_reports_in_sample_error(shop):
+    with_target = micdp.published_pipeline(shop, TARGET, "pearson", 0.5, rng=0)
+    assert with_target["factors"][TARGET] == 0.0
+    assert with_target["in_sample_mae"] < 1e-6, "the target is released exactly and predicts itself"
+    assert math.isnan(with_target["holdout_mae"])
+    without = micdp.published_pipeline(shop, TARGET, "pearson", 0.5, include_target=False, rng=0,
+                                       holdout=np.arange(200, 300))
+    assert TARGET not in without["released"].columns and without["holdout_mae"] > 0
+    reused = micdp.published_pipeline(shop, TARGET, "pearson", 0.5, include_target=False, rng=0,
+                                      holdout=np.arange(200, 300), factors=without["factors"])
+    assert reused["holdout_mae"] == without["holdout_mae"]
+    with pytest.raises(ValueError, match="one factor per released column"):
+        micdp.published_pipeline(shop, TARGET, "pearson", 0.5, factors=without["factors"])
+    with pytest.raises(KeyError, match="not a column"):
+        micdp.published_pipeline(shop, "profit", "pearson", 0.5)
+
+
+def test_the_audit_finds_the_column_released_without_noise(shop):
+    neighbour = shop.copy()
+    neighbour.iloc[0] = coffee_shop_revenue(1, random_state=99).iloc[0].to_numpy()
+    sampler = micdp.published_row_sampler(TARGET, "pearson", 0.5)
+    result = audit_epsilon(sampler, shop, neighbour, n_samples=10_000, rng=0)
+    assert result.refutes(5.0) and "==" in result.event and result.count_b == 0
+
+
+def test_data_range_release_moves_other_people():
+    a = np.array([100.0, 200.0, 300.0, 400.0])
+    b = a.copy()
+    b[0] = 2000.0
+    out_a = micdp.data_range_release(a, 1.0, 20_000, rng=0)
+    out_b = micdp.data_range_release(b, 1.0, 20_000, rng=0)
+    # person 3 did not change, yet their scaled value moves from 1.0 to (400 - 200) / (2000 - 200)
+    shift = out_a[:, 3].mean() - out_b[:, 3].mean()
+    expected = 1.0 - (400.0 - 200.0) / 1800.0
+    assert shift == pytest.approx(expected, abs=1e-9), "same noise draws: the shift is exactly the scaling change"
+    with pytest.raises(ValueError, match="at least two"):
+        micdp.data_range_release([1.0], 1.0, 3)

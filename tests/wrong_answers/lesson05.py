@@ -1,0 +1,127 @@
+"""Wrong answers to lesson 05's exercises: each a mistake a student could make, and each must be rejected."""
+
+import math
+
+import minepy
+import numpy as np
+import pandas as pd
+from sklearn.feature_selection import mutual_info_regression
+
+from mic_dp_helpers.audit import audit_epsilon
+
+
+# ------------------------------------------------------------------------------------ 05.1
+def _mic(X, y, est="mic_approx", alpha=0.6):
+    mine = minepy.MINE(alpha=alpha, c=15, est=est)
+    scores = {}
+    for column in X.columns:
+        mine.compute_score(X[column].to_numpy(dtype=float), np.asarray(y, dtype=float))
+        scores[column] = mine.mic()
+    return pd.Series(scores)
+
+
+def _pearson_ranked(X, y):
+    return X.corrwith(pd.Series(np.asarray(y, dtype=float), index=X.index)).abs().sort_values(ascending=False)
+
+
+def _mutual_information_ranked(X, y):  # what the published package calls "MIC"
+    values = mutual_info_regression(X.to_numpy(dtype=float), np.asarray(y, dtype=float), random_state=0)
+    return pd.Series(values, index=X.columns).sort_values(ascending=False)
+
+
+# ------------------------------------------------------------------------------------ 05.2
+def _weights_split(relevance, total, weights):
+    return total * weights / weights.sum()
+
+
+def _no_floor(relevance, total, floor):
+    scores = relevance.clip(lower=0)
+    return _weights_split(relevance, total, scores / scores.max())
+
+
+def _inverted(relevance, total, floor):  # the published mapping: the most relevant gets the least
+    scores = relevance.clip(lower=0)
+    top = scores.max() if scores.max() > 0 else 1.0
+    return _weights_split(relevance, total, floor + (1 - floor) * (1 - scores / top))
+
+
+def _not_normalized(relevance, total, floor):
+    scores = relevance.clip(lower=0)
+    top = scores.max() if scores.max() > 0 else 1.0
+    return total * (floor + (1 - floor) * scores / top)
+
+
+def _min_max(relevance, total, floor):
+    span = relevance.max() - relevance.min()
+    normalized = (relevance - relevance.min()) / span if span > 0 else relevance * 0 + 1.0
+    return _weights_split(relevance, total, floor + (1 - floor) * normalized)
+
+
+def _negative_kept(relevance, total, floor):  # forgets to treat negative scores as 0
+    top = relevance.max() if relevance.max() > 0 else 1.0
+    normalized = relevance / top if relevance.max() > 0 else relevance * 0 + 1.0
+    return _weights_split(relevance, total, floor + (1 - floor) * normalized)
+
+
+# ------------------------------------------------------------------------------------ 05.4
+def _n_columns(release, dataset):
+    return np.asarray(release(dataset, 1, np.random.default_rng(0))).shape[1]
+
+
+def _column_bounds(release, dataset_a, dataset_b):
+    bounds = []
+    for j in range(_n_columns(release, dataset_a)):
+        result = audit_epsilon(lambda data, size, rng, j=j: release(data, size, rng)[:, j], dataset_a, dataset_b,
+                               n_samples=20_000, rng=j)
+        bounds.append(result.epsilon_lower_bound)
+    return bounds
+
+
+def _joint_audit(release, dataset_a, dataset_b, claimed):
+    result = audit_epsilon(release, dataset_a, dataset_b, n_samples=20_000, rng=0)
+    return list(range(_n_columns(release, dataset_a))) if result.refutes(claimed) else []
+
+
+def _any_positive_bound(release, dataset_a, dataset_b, claimed):
+    return [j for j, bound in enumerate(_column_bounds(release, dataset_a, dataset_b)) if bound > 0]
+
+
+def _worst_only(release, dataset_a, dataset_b, claimed):
+    bounds = _column_bounds(release, dataset_a, dataset_b)
+    worst = int(np.argmax(bounds))
+    return [worst] if bounds[worst] > claimed else []
+
+
+WRONG_ANSWERS = {
+    "05.1": {
+        "absolute Pearson instead of MIC": _pearson_ranked,
+        "ranked least relevant first": lambda X, y: _mic(X, y).sort_values(ascending=True),
+        "MIC_e estimator": lambda X, y: _mic(X, y, est="mic_e").sort_values(ascending=False),
+        "mutual information (the published 'MIC')": _mutual_information_ranked,
+        "not ranked": lambda X, y: _mic(X, y).sort_index(),
+        "a dict, not a Series": lambda X, y: _mic(X, y).sort_values(ascending=False).to_dict(),
+    },
+    "05.2": {
+        "no floor: irrelevant features get nothing": _no_floor,
+        "published mapping (most relevant gets least)": _inverted,
+        "weights not scaled to the total": _not_normalized,
+        "min-max normalization": _min_max,
+        "negative scores not set to 0": _negative_kept,
+        "equal split": lambda relevance, total, floor: relevance * 0 + total / len(relevance),
+    },
+    "05.3": {
+        "ignores the doubled value (epsilon / f)": lambda factors, epsilon: factors.apply(
+            lambda f: math.inf if f == 0 else epsilon / f),
+        "epsilon times f": lambda factors, epsilon: factors * epsilon,
+        "the claim for every feature": lambda factors, epsilon: factors * 0 + epsilon,
+        "finite epsilon for an exact release": lambda factors, epsilon: factors.apply(
+            lambda f: epsilon if f == 0 else epsilon * (1 + f) / f),
+    },
+    "05.4": {
+        "one joint audit flags every column": _joint_audit,
+        "any positive bound counts as a flaw": _any_positive_bound,
+        "only the worst column": _worst_only,
+        "never finds anything": lambda release, dataset_a, dataset_b, claimed: [],
+        "column names as strings": lambda release, dataset_a, dataset_b, claimed: ["0"],
+    },
+}
