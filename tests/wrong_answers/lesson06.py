@@ -1,0 +1,84 @@
+"""Wrong answers to lesson 06's exercises: each a mistake a student could make, and each must be rejected."""
+
+import math
+
+import numpy as np
+from scipy.stats import norm
+
+from mic_dp_helpers.synthetic import gdp_delta
+
+
+def _mu_by_bisection(epsilon, delta):
+    low, high = 1e-6, 50.0
+    for _ in range(200):
+        middle = (low + high) / 2
+        low, high = (middle, high) if gdp_delta(epsilon, middle) < delta else (low, middle)
+    return low
+
+
+def _blocks_release(X, l, sigma, rng):
+    """Groups in index order: data-independent, but not random."""
+    X = np.asarray(X, dtype=float)
+    means = np.stack([g.mean(axis=0) for g in np.array_split(X, len(X) // l)])
+    return means + rng.normal(0, sigma, means.shape)
+
+
+def _sorted_release(X, l, sigma, rng):
+    """Groups of neighbours after sorting by the first feature: data-dependent."""
+    X = np.asarray(X, dtype=float)
+    order = np.argsort(X[:, 0], kind="stable")
+    means = np.stack([X[g].mean(axis=0) for g in np.array_split(order, len(X) // l)])
+    return means + rng.normal(0, sigma, means.shape)
+
+
+def _kmeans_release(X, l, sigma, rng):
+    """The paper's idea: cluster, then release centroids (sizes >= l, chosen from the data)."""
+    from mic_dp_helpers.synthetic import cluster_groups
+
+    X = np.asarray(X, dtype=float)
+    means = np.stack([X[g].mean(axis=0) for g in cluster_groups(X, l, rng=0)])
+    return means + rng.normal(0, sigma, means.shape)
+
+
+def _release_with(X, l, sigma, rng, *, noise_scale=1.0, groups=None, use_global=False):
+    X = np.asarray(X, dtype=float)
+    k = len(X) // l if groups is None else groups(len(X), l)
+    permutation = np.random.permutation(len(X)) if use_global else rng.permutation(len(X))
+    means = np.stack([X[g].mean(axis=0) for g in np.array_split(permutation, k)])
+    noise = np.random.normal(0, sigma, means.shape) if use_global else rng.normal(0, sigma, means.shape)
+    return means + noise_scale * noise
+
+
+WRONG_ANSWERS = {
+    "06.1": {
+        "dimension not square-rooted": lambda l, sigma, dim, g=1: g * dim / (l * sigma),
+        "ignores groups_touched": lambda l, sigma, dim, g=1: math.sqrt(dim) / (l * sigma),
+        "square root of l": lambda l, sigma, dim, g=1: math.sqrt(g * dim / l) / sigma,
+        "sigma over sensitivity": lambda l, sigma, dim, g=1: l * sigma / math.sqrt(g * dim),
+        "constant": lambda l, sigma, dim, g=1: 0.29,
+    },
+    "06.2": {
+        "first term only": lambda eps, mu: norm.cdf(-eps / mu + mu / 2),
+        "no exp factor": lambda eps, mu: norm.cdf(-eps / mu + mu / 2) - norm.cdf(-eps / mu - mu / 2),
+        "signs of mu/2 swapped": lambda eps, mu: norm.cdf(-eps / mu - mu / 2) - math.exp(eps) * norm.cdf(-eps / mu + mu / 2),
+        "constant": lambda eps, mu: 0.127,
+    },
+    "06.3": {
+        "classic calibration": lambda l, dim, eps, delta: math.sqrt(dim) / l * math.sqrt(2 * math.log(1.25 / delta)) / eps,
+        "mu equals epsilon": lambda l, dim, eps, delta: math.sqrt(dim) / (l * eps),
+        "forgets sqrt(dim)": lambda l, dim, eps, delta: 1 / (l * _mu_by_bisection(eps, delta)),
+        "l squared": lambda l, dim, eps, delta: math.sqrt(dim) / (l * l * _mu_by_bisection(eps, delta)),
+        "sensitivity sqrt(dim) without l": lambda l, dim, eps, delta: math.sqrt(dim) / _mu_by_bisection(eps, delta),
+    },
+    "06.4": {
+        "no noise": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0),
+        "noise divided by l again": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=1.0 / l),
+        "noise times l": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=float(l)),
+        "last group smaller than l": lambda X, l, sigma, rng: _release_with(
+            X, l, sigma, rng, groups=lambda n, l: math.ceil(n / l)),
+        "groups in index order": _blocks_release,
+        "groups of sorted neighbours": _sorted_release,
+        "k-means clusters": _kmeans_release,
+        "global numpy random state": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, use_global=True),
+    },
+}
