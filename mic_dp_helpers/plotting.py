@@ -158,7 +158,7 @@ def plot_neighbouring_outputs(samples_a, samples_b, epsilon: float, *, density_a
                               bins: int = 60, min_count: int = 500,
                               labels: tuple[str, str] = ("dataset A", "dataset B"),
                               xlabel: str = "released value", band_label: str | None = None,
-                              figsize: tuple[float, float] = (11.0, 4.4)):
+                              figsize: tuple[float, float] = (11.0, 4.6)):
     """Draw a mechanism's output distributions on two neighbouring datasets and their log ratio.
 
     Left panel: histograms of both samples (and the exact densities, if given). Right panel:
@@ -218,12 +218,13 @@ def plot_neighbouring_outputs(samples_a, samples_b, epsilon: float, *, density_a
         left.hist(samples, bins=ratio.edges, density=True, histtype="stepfilled", alpha=0.3, color=colour,
                   label=f"{label}: {samples.size:,} samples")
     if density_a is not None:
-        left.plot(grid, density_a(grid), color=OKABE_ITO[0], lw=2, label=f"{labels[0]}: exact density")
-        left.plot(grid, density_b(grid), color=OKABE_ITO[1], lw=2, ls="--", label=f"{labels[1]}: exact density")
+        left.plot(grid, density_a(grid), color=OKABE_ITO[0], lw=2, label=f"{labels[0]}: exact")
+        left.plot(grid, density_b(grid), color=OKABE_ITO[1], lw=2, ls="--", label=f"{labels[1]}: exact")
     left.set_xlabel(xlabel)
     left.set_ylabel("probability density")
     left.set_title("Output distributions")
-    left.legend(fontsize=9)
+    left.set_ylim(0, 1.35 * left.get_ylim()[1])  # headroom for the legend above the peaks
+    left.legend(fontsize=8.5, loc="upper left")
 
     right.axhspan(-epsilon, epsilon, color=OKABE_ITO[2], alpha=0.15,
                   label=band_label or f"allowed: |log ratio| <= epsilon = {epsilon:g}")
@@ -235,12 +236,14 @@ def plot_neighbouring_outputs(samples_a, samples_b, epsilon: float, *, density_a
         right.plot(grid, exact, color=OKABE_ITO[7], lw=1.5, label="exact log ratio")
     shown = _np.isfinite(ratio.log_ratio)
     right.errorbar(ratio.centres[shown], ratio.log_ratio[shown], yerr=2 * ratio.standard_error[shown], fmt="o",
-                   ms=3.5, color=OKABE_ITO[3], capsize=2, label=f"from samples (bins with >= {min_count} each, ±2 SE)")
+                   ms=3.5, color=OKABE_ITO[3], capsize=2, label="from samples (±2 SE)")
     right.set_xlim(ratio.edges[0], ratio.edges[-1])
     right.set_xlabel(xlabel)
     right.set_ylabel("log( P_A / P_B )")
     right.set_title("Privacy loss: log ratio of the two")
-    right.legend(fontsize=9)
+    low, high = right.get_ylim()
+    right.set_ylim(low, high + 0.45 * (high - low))  # headroom for the legend
+    right.legend(fontsize=8.5, loc="upper left")
     return fig, (left, right)
 
 
