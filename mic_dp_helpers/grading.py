@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import ast
 import csv
-import json
 import re
 import secrets
 import sys

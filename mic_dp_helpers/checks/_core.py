@@ -8,11 +8,16 @@ hint when something is off. :func:`check` runs a checker and prints one line.
 
 from __future__ import annotations
 
+import math
+import numbers
 import traceback
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-__all__ = ["CheckFailed", "CheckResult", "Exercise", "EXERCISES", "exercise", "check", "run_check", "exercises_for_lesson"]
+__all__ = [
+    "CheckFailed", "CheckResult", "Exercise", "EXERCISES", "exercise", "check", "run_check", "exercises_for_lesson",
+    "expect_number",
+]
 
 PASSED, FAILED, NOT_DONE = "passed", "failed", "not done"
 ICONS = {PASSED: "✅", FAILED: "❌", NOT_DONE: "⏳"}
@@ -20,6 +25,28 @@ ICONS = {PASSED: "✅", FAILED: "❌", NOT_DONE: "⏳"}
 
 class CheckFailed(AssertionError):
     """Raised by a checker with a hint for the student (the hint must not give the answer away)."""
+
+
+def expect_number(value, what: str) -> float:
+    """Return a student's answer as a finite float, or fail with a hint saying what was expected.
+
+    A one-element NumPy array counts as a number; booleans, strings, NaN and infinities do not.
+
+    Examples
+    --------
+    >>> expect_number(0.25, "a share")
+    0.25
+    """
+    import numpy as np
+
+    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "fiu":
+        value = value.reshape(-1)[0]
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
+        raise CheckFailed(f"it should return {what} (a single number), but it returned a {type(value).__name__}.")
+    value = float(value)
+    if not math.isfinite(value):
+        raise CheckFailed(f"it returned {value} instead of {what}; it must return a finite number.")
+    return value
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import numbers
 
 import numpy as np
 import pandas as pd
 
 from mic_dp_helpers import anonymity
-from mic_dp_helpers.checks._core import CheckFailed, exercise
+from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 from mic_dp_helpers.datasets import medical
 
 QUASI_IDENTIFIER_SETS = (["zip_code"], ["age", "sex"], ["zip_code", "age", "sex"], ["zip_code", "age", "sex", "salary"])
@@ -36,18 +35,12 @@ def _call_unchanged(answer, df: pd.DataFrame, *args):
     return result
 
 
-def _as_number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real | np.number):
-        raise CheckFailed(f"it should return {what} (a number), but it returned a {type(value).__name__}.")
-    return float(value)
-
-
 @exercise("01.1", title="Share of people unique on their quasi-identifiers", answer_name="uniqueness_share")
 def check_uniqueness_share(answer) -> None:
     for table in _tables():
         n_groups = {tuple(c): len(anonymity.equivalence_class_sizes(table, c)) for c in QUASI_IDENTIFIER_SETS}
         for columns in QUASI_IDENTIFIER_SETS:
-            got = _as_number(_call_unchanged(answer, table, list(columns)), "a share")
+            got = expect_number(_call_unchanged(answer, table, list(columns)), "a share")
             expected = anonymity.uniqueness_share(table, columns)
             if not 0 <= got <= 1:
                 raise CheckFailed(f"a share lies between 0 and 1, but for columns {columns} you returned {got:.3g}.")
@@ -90,7 +83,7 @@ def check_k_anonymity_level(answer) -> None:
     for table in _tables():
         for columns in QUASI_IDENTIFIER_SETS:
             for coarse in (table, anonymity.generalize(table, age_band=10, zip_digits=3)):
-                got = _as_number(_call_unchanged(answer, coarse, list(columns)), "k")
+                got = expect_number(_call_unchanged(answer, coarse, list(columns)), "k")
                 expected = anonymity.k_anonymity(coarse, columns)
                 if got != expected:
                     if got == anonymity.equivalence_class_sizes(coarse, columns).max():
@@ -106,7 +99,7 @@ def check_homogeneity_exposure(answer) -> None:
     for table in _tables():
         coarse = anonymity.generalize(table, age_band=10, zip_digits=3)
         for columns in (["zip_code", "age", "sex"], ["zip_code", "age"], ["zip_code"]):
-            got = _as_number(_call_unchanged(answer, coarse, list(columns), "diagnosis"), "a share")
+            got = expect_number(_call_unchanged(answer, coarse, list(columns), "diagnosis"), "a share")
             expected = anonymity.homogeneity_exposure(coarse, columns, "diagnosis")
             if abs(got - expected) > 1e-9:
                 n_classes = len(anonymity.equivalence_class_sizes(coarse, columns))

@@ -11,12 +11,11 @@ The student's function is always called with positional arguments.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 from scipy import stats
 
-from mic_dp_helpers.checks._core import CheckFailed, exercise
+from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 
 N_DRAWS = 20_000
 #: Relative tolerance on the variance of the noise. The sample variance of Laplace noise has a
@@ -30,22 +29,10 @@ CENTRE_TOLERANCE_SDS = 6.0
 SHAPE_P_VALUE = 1e-6
 
 
-def _as_number(value, what: str) -> float:
-    """Accept a real number or a one-element array; fail with a hint otherwise."""
-    if isinstance(value, np.ndarray) and value.size == 1 and value.dtype.kind in "fiu":
-        value = value.reshape(-1)[0]
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise CheckFailed(f"it should return {what} (a single number), but it returned a {type(value).__name__}.")
-    value = float(value)
-    if not math.isfinite(value):
-        raise CheckFailed(f"it returned {value} instead of {what}; it must return a finite number.")
-    return value
-
-
 def _releases(call, seed: int, n: int = N_DRAWS) -> np.ndarray:
     """Call ``call(rng)`` ``n`` times with one seeded generator; return the outputs as floats."""
-    first = _as_number(call(np.random.default_rng(seed)), "the noisy release")
-    again = _as_number(call(np.random.default_rng(seed)), "the noisy release")
+    first = expect_number(call(np.random.default_rng(seed)), "the noisy release")
+    again = expect_number(call(np.random.default_rng(seed)), "the noisy release")
     if first != again:
         raise CheckFailed(
             "two runs with identically seeded generators gave different releases. Draw all the noise "
@@ -53,7 +40,7 @@ def _releases(call, seed: int, n: int = N_DRAWS) -> np.ndarray:
             "can be reproduced."
         )
     rng = np.random.default_rng(seed)
-    return np.array([_as_number(call(rng), "the noisy release") for _ in range(n)])
+    return np.array([expect_number(call(rng), "the noisy release") for _ in range(n)])
 
 
 def _check_laplace_releases(releases: np.ndarray, centre: float, scale: float, where: str,
@@ -119,7 +106,7 @@ def check_sensitivity(answer) -> None:
     for query in ("count", "sum", "mean"):
         for lower, upper in SENSITIVITY_BOUNDS:
             for n in SENSITIVITY_N:
-                got = _as_number(answer(query, lower, upper, n), "a sensitivity")
+                got = expect_number(answer(query, lower, upper, n), "a sensitivity")
                 expected = _expected_sensitivity(query, lower, upper, n)
                 if math.isclose(got, expected, rel_tol=1e-9):
                     continue
@@ -151,7 +138,7 @@ EPSILON_CASES = ((1.0, 5.0, 0.95), (1.0, 1.0, 0.5), (10.0, 100.0, 0.99), (0.5, 2
 @exercise("02.3", title="The smallest epsilon that meets an accuracy goal", answer_name="smallest_epsilon")
 def check_smallest_epsilon(answer) -> None:
     for sensitivity, max_error, confidence in EPSILON_CASES:
-        got = _as_number(answer(sensitivity, max_error, confidence), "an epsilon")
+        got = expect_number(answer(sensitivity, max_error, confidence), "an epsilon")
         expected = sensitivity * math.log(1 / (1 - confidence)) / max_error
         if math.isclose(got, expected, rel_tol=1e-6):
             continue

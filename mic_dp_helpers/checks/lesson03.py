@@ -9,16 +9,7 @@ import numbers
 import numpy as np
 
 from mic_dp_helpers.accounting import zcdp_rho_gaussian, zcdp_to_dp
-from mic_dp_helpers.checks._core import CheckFailed, exercise
-
-
-def _as_number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real | np.number):
-        raise CheckFailed(f"it should return {what} (a number), but it returned a {type(value).__name__}.")
-    value = float(value)
-    if not math.isfinite(value):
-        raise CheckFailed(f"it returned {value}; {what} must be a finite number.")
-    return value
+from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 
 
 # --------------------------------------------------------------------------- 03.1
@@ -77,7 +68,7 @@ def check_total_epsilon(answer) -> None:
     plans = [copy.deepcopy(p) for p in FIXED_PLANS] + [_random_plan(rng) for _ in range(30)]
     for plan in plans:
         given = copy.deepcopy(plan)
-        got = _as_number(answer(given), "the total epsilon")
+        got = expect_number(answer(given), "the total epsilon")
         if given != plan:
             raise CheckFailed("your function changed the query plan it was given; read it without modifying it.")
         expected = _plan_cost(plan)
@@ -138,7 +129,7 @@ def _check_allocation(answer, total, sensitivities, max_errors) -> None:
         raise CheckFailed(f"return one epsilon per query (a list or array), not a {type(got).__name__}.")
     if len(got) != len(sensitivities):
         raise CheckFailed(f"there are {len(sensitivities)} queries but you returned {len(got)} epsilons.")
-    epsilons = [_as_number(e, "each epsilon") for e in np.asarray(got, dtype=object).ravel()]
+    epsilons = [expect_number(e, "each epsilon") for e in np.asarray(got, dtype=object).ravel()]
     if any(e <= 0 for e in epsilons):
         raise CheckFailed("every epsilon must be positive: a query with epsilon 0 cannot be answered.")
     spent = math.fsum(epsilons)
@@ -213,7 +204,7 @@ class _NoisyQuery:
 def check_averaging_attack(answer) -> None:
     for true_count, kind, scale, n_queries, seed in ATTACK_CASES:
         noisy_query = _NoisyQuery(true_count, kind, scale, seed)
-        estimate = _as_number(answer(noisy_query, n_queries), "an estimate of the true answer")
+        estimate = expect_number(answer(noisy_query, n_queries), "an estimate of the true answer")
         if noisy_query.calls == 0:
             raise CheckFailed("your function never asked the noisy query: call noisy_query() to get an answer.")
         if noisy_query.calls < n_queries:
@@ -250,7 +241,7 @@ def _reference_sigma(k: int, total_epsilon: float, delta: float, sensitivity: fl
 @exercise("03.4", title="Gaussian noise for k queries under zCDP", answer_name="sigma_for_k_queries")
 def check_sigma_for_k_queries(answer) -> None:
     for k, total_epsilon, delta, sensitivity in SIGMA_CASES:
-        sigma = _as_number(answer(k, total_epsilon, delta, sensitivity), "a noise standard deviation")
+        sigma = expect_number(answer(k, total_epsilon, delta, sensitivity), "a noise standard deviation")
         if sigma <= 0:
             raise CheckFailed(f"for k={k} you returned sigma={sigma:g}; a standard deviation is positive.")
         spent = zcdp_to_dp(k * zcdp_rho_gaussian(sensitivity, sigma), delta)

@@ -8,22 +8,12 @@ passes at these seeds (tests/test_checks.py runs it).
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from mic_dp_helpers import synthetic
 from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.checks._core import CheckFailed, exercise
-
-
-def _number(value, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real | np.number):
-        raise CheckFailed(f"it should return {what} (a number), but it returned a {type(value).__name__}.")
-    value = float(value)
-    if not math.isfinite(value):
-        raise CheckFailed(f"it returned {value}; {what} must be a finite number.")
-    return value
+from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 
 
 # --------------------------------------------------------------------------------------- 06.1
@@ -31,7 +21,7 @@ def _number(value, what: str) -> float:
 def check_release_mu(answer) -> None:
     cases = [(48, 0.1, 2, 1), (48, 0.1, 2, 2), (10, 0.5, 64, 1), (25, 0.05, 30, 1), (7, 2.0, 9, 4), (100, 0.01, 1, 12)]
     for l, sigma, dim, touched in cases:
-        got = _number(answer(l, sigma, dim, touched), "mu")
+        got = expect_number(answer(l, sigma, dim, touched), "mu")
         expected = synthetic.group_mean_mu(l, sigma, dim, touched)
         if math.isclose(got, expected, rel_tol=1e-9):
             continue
@@ -53,7 +43,7 @@ def check_release_mu(answer) -> None:
 def check_delta_of_mu(answer) -> None:
     for epsilon in (0.0, 0.5, 1.0, 2.0, 5.0):
         for mu in (0.3, 1.0, 2.0, 4.0):
-            got = _number(answer(epsilon, mu), "delta")
+            got = expect_number(answer(epsilon, mu), "delta")
             expected = synthetic.gdp_delta(epsilon, mu)
             if abs(got - expected) <= 1e-12 + 1e-6 * expected:
                 continue
@@ -72,7 +62,7 @@ def check_delta_of_mu(answer) -> None:
 def check_noise_for_target(answer) -> None:
     cases = [(48, 2, 1.0, 1e-5), (10, 64, 10.0, 1e-6), (30, 30, 0.5, 1e-8), (5, 3, 3.0, 1e-3), (120, 64, 1.0, 1e-6)]
     for l, dim, epsilon, delta in cases:
-        sigma = _number(answer(l, dim, epsilon, delta), "sigma")
+        sigma = expect_number(answer(l, dim, epsilon, delta), "sigma")
         if sigma <= 0:
             raise CheckFailed(f"for l={l}, dim={dim}, epsilon={epsilon}, delta={delta} you returned sigma={sigma:.3g}; "
                               "a noise standard deviation is positive.")

@@ -1,0 +1,169 @@
+"""Wrong answers to lesson 04's exercises: each a mistake a student could make, and each must be rejected."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from mic_dp_helpers.accounting import BudgetExceededError
+from mic_dp_helpers.pydp_tools import AccountedPyDP, pydp_query
+
+
+# ----------------------------------------------------------------------------------- 04.1
+def _default_dtype(values, lower, upper, epsilon):
+    from pydp.algorithms.laplacian import BoundedMean
+
+    return BoundedMean(epsilon=epsilon, lower_bound=lower, upper_bound=upper).quick_result(list(values))
+
+
+def _bounds_from_data(values, lower, upper, epsilon):
+    values = np.asarray(values, dtype=float)
+    return pydp_query("mean", values, epsilon, values.min(), values.max())
+
+
+def _half_epsilon(values, lower, upper, epsilon):
+    return pydp_query("mean", values, epsilon / 2, lower, upper)
+
+
+def _double_epsilon(values, lower, upper, epsilon):
+    return pydp_query("mean", values, 2 * epsilon, lower, upper)
+
+
+def _unclamped_mean_plus_noise(values, lower, upper, epsilon):
+    values = np.asarray(values, dtype=float)
+    noise = pydp_query("mean", values, epsilon, lower, upper) - np.clip(values, lower, upper).mean()
+    return float(np.clip(values.mean() + noise, lower, upper))
+
+
+# ----------------------------------------------------------------------------------- 04.2
+def _first_k(df, person_column, k, rng):
+    return df.groupby(person_column, sort=False).head(k)
+
+
+def _ignores_rng(df, person_column, k, rng):
+    shuffled = df.sample(frac=1.0, random_state=np.random.default_rng())
+    return df[df.index.isin(shuffled.groupby(person_column).head(k).index)]
+
+
+def _drops_heavy_people(df, person_column, k, rng):
+    return df[df.groupby(person_column)[person_column].transform("size") <= k]
+
+
+def _renumbered(df, person_column, k, rng):
+    shuffled = df.sample(frac=1.0, random_state=rng)
+    return shuffled.groupby(person_column).head(k).reset_index(drop=True)
+
+
+def _with_replacement(df, person_column, k, rng):
+    parts = [group.sample(n=min(len(group), k), replace=True, random_state=rng) for _, group in df.groupby(person_column)]
+    return pd.concat(parts)
+
+
+def _largest_rows(df, person_column, k, rng):
+    numeric = df.select_dtypes("number").columns[0]
+    return df.sort_values(numeric, ascending=False).groupby(person_column).head(k).sort_index()
+
+
+# ----------------------------------------------------------------------------------- 04.3
+def _rmse_factory(noise):
+    def choose(values, lower, candidates, epsilon):
+        values = np.asarray(values, dtype=float)
+
+        def error(upper):
+            bias = np.clip(values, lower, upper).mean() - values.mean()
+            return math.hypot(bias, noise(upper, lower, epsilon, len(values)))
+
+        return min(candidates, key=error)
+
+    return choose
+
+
+# ----------------------------------------------------------------------------------- 04.4
+def _no_precheck(accountant, values, lower, upper, plan):
+    queries = AccountedPyDP(accountant)
+    return [queries.query(kind, values, eps, *((None, None) if kind == "count" else (lower, upper)))
+            for kind, eps in plan]
+
+
+def _not_charged(accountant, values, lower, upper, plan):
+    return [pydp_query(kind, values, eps, *((None, None) if kind == "count" else (lower, upper))) for kind, eps in plan]
+
+
+def _one_entry(accountant, values, lower, upper, plan):
+    if not plan:
+        return []
+    total = math.fsum(eps for _, eps in plan)
+    accountant.spend(total, label="plan")
+    return [pydp_query(kind, values, eps, *((None, None) if kind == "count" else (lower, upper))) for kind, eps in plan]
+
+
+def _total_epsilon_each(accountant, values, lower, upper, plan):
+    if not plan:
+        return []
+    total = math.fsum(eps for _, eps in plan)
+    if not accountant.can_spend(total):
+        raise BudgetExceededError(total, 0.0, accountant.remaining_epsilon, 0.0)
+    answers = []
+    for kind, eps in plan:
+        accountant.spend(eps, label=kind)
+        answers.append(pydp_query(kind, values, total, *((None, None) if kind == "count" else (lower, upper))))
+    return answers
+
+
+def _no_noise(accountant, values, lower, upper, plan):
+    if not plan:
+        return []
+    if not accountant.can_spend(math.fsum(eps for _, eps in plan)):
+        raise BudgetExceededError(1.0, 0.0, accountant.remaining_epsilon, 0.0)
+    values = np.clip(np.asarray(values, dtype=float), lower, upper)
+    exact = {"count": float(len(values)), "sum": float(values.sum()), "mean": float(values.mean())}
+    for kind, eps in plan:
+        accountant.spend(eps, label=kind)
+    return [exact[kind] for kind, _ in plan]
+
+
+def _bare_float_comparison(accountant, values, lower, upper, plan):
+    if not plan:
+        return []
+    if sum(eps for _, eps in plan) > accountant.remaining_epsilon:
+        raise BudgetExceededError(1.0, 0.0, accountant.remaining_epsilon, 0.0)
+    return _no_precheck(accountant, values, lower, upper, plan)
+
+
+WRONG_ANSWERS = {
+    "04.1": {
+        "default integer dtype": _default_dtype,
+        "bounds from the data's range": _bounds_from_data,
+        "non-private mean": lambda values, lower, upper, epsilon: float(np.clip(values, lower, upper).mean()),
+        "half of epsilon": _half_epsilon,
+        "twice epsilon": _double_epsilon,
+        "unclamped mean": _unclamped_mean_plus_noise,
+    },
+    "04.2": {
+        "first k rows": _first_k,
+        "ignores rng": _ignores_rng,
+        "drops heavy people": _drops_heavy_people,
+        "renumbered index": _renumbered,
+        "with replacement": _with_replacement,
+        "largest rows": _largest_rows,
+    },
+    "04.3": {
+        "largest candidate": lambda values, lower, candidates, epsilon: max(candidates),
+        "smallest candidate": lambda values, lower, candidates, epsilon: min(candidates),
+        "data maximum": lambda values, lower, candidates, epsilon: float(np.max(values)),
+        "noise without n": _rmse_factory(lambda upper, lower, eps, n: math.sqrt(2) * (upper - lower) / eps),
+        "ignores epsilon": _rmse_factory(lambda upper, lower, eps, n: math.sqrt(2) * (upper - lower) / n),
+        "bias only": _rmse_factory(lambda upper, lower, eps, n: 0.0),
+        "variance not standard deviation": _rmse_factory(lambda upper, lower, eps, n: 2 * ((upper - lower) / (eps * n)) ** 2),
+    },
+    "04.4": {
+        "no check before running": _no_precheck,
+        "not charged": _not_charged,
+        "one ledger entry": _one_entry,
+        "total epsilon for every query": _total_epsilon_each,
+        "no noise": _no_noise,
+        "bare float comparison": _bare_float_comparison,
+    },
+}
