@@ -78,8 +78,10 @@ def test_pearson_is_absolute_correlation(table):
     assert ((got >= 0) & (got <= 1)).all()
 
 
+# A change of units (e.g. dollars to cents, Celsius to Fahrenheit) rescales and shifts a column. Shifts
+# far larger than the scaled spread cancel digits in any floating-point mean, so they are kept moderate.
 @settings(max_examples=40, deadline=None)
-@given(scale=st.floats(-1e4, 1e4).filter(lambda s: abs(s) > 1e-3), shift=st.floats(-1e6, 1e6))
+@given(scale=st.floats(-1e4, 1e4).filter(lambda s: abs(s) > 1e-2), shift=st.floats(-1e4, 1e4))
 def test_pearson_and_mahalanobis_do_not_depend_on_units(scale, shift):
     rng = np.random.default_rng(5)
     X = pd.DataFrame({"a": rng.normal(size=200), "b": rng.normal(size=200)})
