@@ -154,3 +154,24 @@ def as_generator(rng, name: str = "rng") -> np.random.Generator:
         f"{name} must be None, a non-negative int seed or a numpy.random.Generator, "
         f"got {type(rng).__name__} {rng!r}."
     )
+
+
+def check_numeric_frame(X, name: str = "X", *, min_rows: int = 1) -> pd.DataFrame:
+    """Check ``X`` is a DataFrame of numeric (not boolean) columns, without missing values.
+
+    Examples
+    --------
+    >>> check_numeric_frame(pd.DataFrame({"a": [1.0, 2.0]})).shape
+    (2, 1)
+    """
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(X).__name__}.")
+    if len(X) < min_rows or X.shape[1] == 0:
+        what = "is empty" if len(X) == 0 or X.shape[1] == 0 else f"has {len(X)} row(s)"
+        raise ValueError(f"{name} {what}; it needs at least {min_rows} row(s) and one column.")
+    for column in X.columns:
+        if pd.api.types.is_bool_dtype(X[column]) or not pd.api.types.is_numeric_dtype(X[column]):
+            raise TypeError(f"column {column!r} of {name} must be numeric, got dtype {X[column].dtype}.")
+    if X.isna().to_numpy().any():
+        raise ValueError(f"{name} has missing values; drop or impute them first.")
+    return X

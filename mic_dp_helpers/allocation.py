@@ -34,6 +34,7 @@ from mic_dp_helpers._validation import (
     as_generator,
     check_finite_float,
     check_int_at_least,
+    check_numeric_frame,
     check_positive_float,
     check_probability,
 )
@@ -275,19 +276,6 @@ def check_bounds(bounds, columns: Sequence[str]) -> dict[str, tuple[float, float
     return checked
 
 
-def _numeric_frame(X, name: str = "X") -> pd.DataFrame:
-    if not isinstance(X, pd.DataFrame):
-        raise TypeError(f"{name} must be a pandas DataFrame, got {type(X).__name__}.")
-    if len(X) == 0 or X.shape[1] == 0:
-        raise ValueError(f"{name} is empty; it needs at least one row and one column.")
-    for column in X.columns:
-        if pd.api.types.is_bool_dtype(X[column]) or not pd.api.types.is_numeric_dtype(X[column]):
-            raise TypeError(f"column {column!r} of {name} must be numeric, got dtype {X[column].dtype}.")
-    if X.isna().to_numpy().any():
-        raise ValueError(f"{name} has missing values; drop or impute them before the release.")
-    return X
-
-
 def clip_to_bounds(X: pd.DataFrame, bounds) -> pd.DataFrame:
     """Clip every column of ``X`` to its declared ``(lower, upper)`` bounds (a new float DataFrame).
 
@@ -296,7 +284,7 @@ def clip_to_bounds(X: pd.DataFrame, bounds) -> pd.DataFrame:
     >>> clip_to_bounds(pd.DataFrame({"a": [-5.0, 0.5, 9.0]}), {"a": (0, 1)})["a"].tolist()
     [0.0, 0.5, 1.0]
     """
-    X = _numeric_frame(X)
+    X = check_numeric_frame(X)
     checked = check_bounds(bounds, list(X.columns))
     lower = np.array([checked[c][0] for c in X.columns])
     upper = np.array([checked[c][1] for c in X.columns])
@@ -352,7 +340,7 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
     >>> noisy.shape, accountant.spent_epsilon
     ((2, 2), 1.0)
     """
-    X = _numeric_frame(X)
+    X = check_numeric_frame(X)
     budget = _as_relevance(budget, "budget")
     if (budget <= 0).any():
         bad = list(budget.index[budget <= 0])
@@ -461,7 +449,7 @@ def private_relevance(X: pd.DataFrame, y, method: str, epsilon: float, *, n_bloc
     >>> scores.idxmax()
     'Number_of_Customers_Per_Day'
     """
-    X = _numeric_frame(X)
+    X = check_numeric_frame(X)
     target = np.asarray(y, dtype=float)
     if target.ndim != 1 or len(target) != len(X):
         raise ValueError(f"y must have one value per row of X ({len(X)}), got shape {target.shape}.")
@@ -498,8 +486,8 @@ def feature_mae(real: pd.DataFrame, released: pd.DataFrame, bounds) -> float:
     >>> feature_mae(real, pd.DataFrame({"a": [0.5, 1.0]}), {"a": (0, 2)})
     0.125
     """
-    released = _numeric_frame(released, "released")
-    real = _numeric_frame(real, "real")
+    released = check_numeric_frame(released, "released")
+    real = check_numeric_frame(real, "real")
     columns = list(released.columns)
     if len(real) != len(released) or any(c not in real.columns for c in columns):
         raise ValueError("real and released must have the same rows and released's columns.")
@@ -524,8 +512,8 @@ def prediction_mae(train_X: pd.DataFrame, train_y, test_X: pd.DataFrame, test_y,
     from sklearn.base import clone
     from sklearn.linear_model import LinearRegression
 
-    train_X = _numeric_frame(train_X, "train_X")
-    test_X = _numeric_frame(test_X, "test_X")
+    train_X = check_numeric_frame(train_X, "train_X")
+    test_X = check_numeric_frame(test_X, "test_X")
     model = LinearRegression() if model is None else clone(model)
     model.fit(train_X.to_numpy(dtype=float), np.asarray(train_y, dtype=float))
     predicted = model.predict(test_X[list(train_X.columns)].to_numpy(dtype=float))
@@ -686,8 +674,8 @@ def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_
     >>> clustering_utility(real, real, {"a": (0, 1)}, n_clusters=2)["ari"]
     1.0
     """
-    released = _numeric_frame(released, "released")
-    real = _numeric_frame(real, "real")
+    released = check_numeric_frame(released, "released")
+    real = check_numeric_frame(real, "real")
     if len(real) != len(released):
         raise ValueError("real and released must hold the same rows.")
     n_clusters = check_int_at_least(n_clusters, "n_clusters", 2)
@@ -763,8 +751,8 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     from threadpoolctl import threadpool_limits
     from tqdm.auto import tqdm
 
-    train = _numeric_frame(train, "train")
-    test = _numeric_frame(test, "test")
+    train = check_numeric_frame(train, "train")
+    test = check_numeric_frame(test, "test")
     if not isinstance(target, str) or target not in train.columns or target not in test.columns:
         raise KeyError(f"target {target!r} must be a column of train and test.")
     if not isinstance(relevance, Mapping) or not relevance:

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import as_generator, check_positive_float, check_probability
+from mic_dp_helpers._validation import as_generator, check_numeric_frame, check_positive_float, check_probability
 
 __all__ = [
     "PUBLISHED_AMPLIFICATION",
@@ -62,19 +62,6 @@ PUBLISHED_DELTA = 1e-5
 PUBLISHED_METHODS = ("mic", "pearson", "mahalanobis", "uniform")
 
 
-def _frame(X, name: str = "X", min_rows: int = 2) -> pd.DataFrame:
-    if not isinstance(X, pd.DataFrame):
-        raise TypeError(f"{name} must be a pandas DataFrame, got {type(X).__name__}.")
-    if len(X) < min_rows or X.shape[1] == 0:
-        raise ValueError(f"{name} needs at least {min_rows} row(s) and one column.")
-    for column in X.columns:
-        if pd.api.types.is_bool_dtype(X[column]) or not pd.api.types.is_numeric_dtype(X[column]):
-            raise TypeError(f"column {column!r} of {name} must be numeric, got dtype {X[column].dtype}.")
-    if X.isna().to_numpy().any():
-        raise ValueError(f"{name} has missing values; the published pipeline drops them first.")
-    return X
-
-
 def published_scaling(X: pd.DataFrame) -> pd.DataFrame:
     """FLAWED: min-max scaling with the data's own min and max (the bounds leak).
 
@@ -83,7 +70,7 @@ def published_scaling(X: pd.DataFrame) -> pd.DataFrame:
     >>> published_scaling(pd.DataFrame({"a": [10.0, 20.0, 30.0]}))["a"].tolist()
     [0.0, 0.5, 1.0]
     """
-    X = _frame(X)
+    X = check_numeric_frame(X, min_rows=2)
     low, high = X.min(), X.max()
     span = (high - low).replace(0.0, 1.0)  # a constant column scales to 0
     return ((X - low) / span).astype(float)
@@ -97,7 +84,7 @@ def published_sensitivity(X_scaled: pd.DataFrame) -> pd.Series:
     >>> published_sensitivity(pd.DataFrame({"a": [0.0, 0.5, 1.0]})).tolist()
     [1.0]
     """
-    X_scaled = _frame(X_scaled, "X_scaled")
+    X_scaled = check_numeric_frame(X_scaled, "X_scaled", min_rows=2)
     return (X_scaled.max() - X_scaled.min()).astype(float)
 
 
@@ -128,7 +115,7 @@ def published_relevance(X: pd.DataFrame, y, method: str, random_state: int = 0) 
     >>> published_relevance(X, [1.0, 2, 3, 4], "pearson").round(3).tolist()
     [1.0, -0.944]
     """
-    X = _frame(X)
+    X = check_numeric_frame(X, min_rows=2)
     target = np.asarray(y, dtype=float)
     if target.ndim != 1 or len(target) != len(X):
         raise ValueError(f"y must have one value per row of X ({len(X)}), got shape {target.shape}.")
@@ -240,7 +227,7 @@ def published_release(X_scaled: pd.DataFrame, factors: pd.Series, epsilon: float
     >>> out["a"].tolist()  # factor 0: released exactly
     [0.0, 1.0]
     """
-    X_scaled = _frame(X_scaled, "X_scaled", min_rows=1)
+    X_scaled = check_numeric_frame(X_scaled, "X_scaled", min_rows=1)
     if not isinstance(factors, pd.Series) or sorted(factors.index) != sorted(X_scaled.columns):
         raise ValueError("factors must be a Series with one factor per column of X_scaled.")
     if sensitivity is None:
@@ -340,7 +327,7 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
     from sklearn.base import clone
     from sklearn.linear_model import LinearRegression
 
-    df = _frame(df, "df")
+    df = check_numeric_frame(df, "df", min_rows=2)
     if target not in df.columns:
         raise KeyError(f"target {target!r} is not a column of df.")
     features = df if include_target else df.drop(columns=target)
@@ -386,7 +373,7 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
         raise ValueError(f"method must be one of {PUBLISHED_METHODS}, got {method!r}.")
 
     def sampler(data: pd.DataFrame, size: int, rng) -> np.ndarray:
-        data = _frame(data, "data")
+        data = check_numeric_frame(data, "data", min_rows=2)
         if target not in data.columns:
             raise KeyError(f"target {target!r} is not a column of the data.")
         features = data if include_target else data.drop(columns=target)
