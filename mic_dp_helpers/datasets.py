@@ -10,7 +10,11 @@ import pandas as pd
 
 from mic_dp_helpers._validation import as_generator, check_dataframe, check_int_at_least
 
-__all__ = ["medical", "public_register", "DIAGNOSES", "ZIP_CODES"]
+__all__ = [
+    "medical", "public_register", "DIAGNOSES", "ZIP_CODES",
+    "coffee_shop_revenue", "nonlinear_features", "COFFEE_SHOP_BOUNDS", "COFFEE_SHOP_TARGET", "NONLINEAR_FEATURES_BOUNDS",
+    "purchases", "PURCHASE_CATEGORIES",
+]
 
 FIRST_NAMES = (
     "Ada Alan Amara Ana Ben Carla Chen Dara Eli Emma Farah Felix Grace Hugo Ines Ivan Jana Jon Kai Lea "

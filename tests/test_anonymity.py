@@ -94,3 +94,10 @@ def test_helpers_reject_bad_input_with_a_clear_message(call, error, match):
 def test_nan_in_quasi_identifiers_forms_its_own_group():
     df = pd.DataFrame({"a": [1.0, np.nan, np.nan]})
     assert anonymity.k_anonymity(df, ["a"]) == 1
+
+
+
+def test_every_dataset_generator_is_exported():
+    generators = {"medical", "public_register", "coffee_shop_revenue", "nonlinear_features", "purchases"}
+    assert generators <= set(datasets.__all__)
+    assert all(hasattr(datasets, name) for name in datasets.__all__)
