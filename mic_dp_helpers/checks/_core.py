@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 
 __all__ = [
     "CheckFailed", "CheckResult", "Exercise", "EXERCISES", "exercise", "check", "run_check", "exercises_for_lesson",
-    "expect_number",
+    "expect_number", "call_repeatedly",
 ]
 
 PASSED, FAILED, NOT_DONE = "passed", "failed", "not done"
@@ -47,6 +47,25 @@ def expect_number(value, what: str) -> float:
     if not math.isfinite(value):
         raise CheckFailed(f"it returned {value} instead of {what}; it must return a finite number.")
     return value
+
+
+def call_repeatedly(answer: Callable, n: int, *args) -> list:
+    """Call ``answer(*args)`` ``n`` times in order, with the same argument objects, and return the results.
+
+    Checks that need many outputs of a student's function (a DP release drawn thousands of times) call
+    it through here, never in a loop of their own: when the grader hands a check a function that lives
+    in another process, that proxy provides its own ``call_repeatedly`` and does all ``n`` calls in one
+    round trip. Arguments that change state between calls (a random generator) advance as in a loop.
+
+    Examples
+    --------
+    >>> call_repeatedly(lambda x: x + 1, 3, 1)
+    [2, 2, 2]
+    """
+    batched = getattr(type(answer), "call_repeatedly", None)
+    if batched is not None:
+        return list(batched(answer, n, *args))
+    return [answer(*args) for _ in range(n)]
 
 
 @dataclass(frozen=True)
