@@ -168,7 +168,7 @@ def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memo
     os.environ["JAVA_HOME"] = str(java_home())
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
-    os.environ.setdefault("SPARK_CONF_DIR", str(_quiet_conf_dir()))
+    log_config = _quiet_conf_dir() / "log4j2.properties"
     if master.startswith("local"):
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # a laptop's Spark listens on loopback only
     from pyspark.sql import SparkSession
@@ -181,7 +181,8 @@ def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memo
         .config("spark.ui.showConsoleProgress", "false")
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.default.parallelism", "2")
-        .config("spark.driver.extraJavaOptions", "-XX:+UseSerialGC -Xss4m")
+        .config("spark.driver.extraJavaOptions",
+                f"-XX:+UseSerialGC -Xss4m -Dlog4j2.configurationFile=file:{log_config}")
         .config("spark.python.worker.reuse", "true")
         .getOrCreate()
     )
