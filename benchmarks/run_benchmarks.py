@@ -1,41 +1,61 @@
-"""Measure the course's performance budgets: each notebook's wall time and peak memory in a fresh kernel.
+"""Measure the course's performance budgets: each notebook run as a learner's tool runs it, and the floor.
 
 Usage::
 
     .venv/bin/python benchmarks/run_benchmarks.py                  # lecture notebooks
     .venv/bin/python benchmarks/run_benchmarks.py --all            # + solutions/ and exercises/
+    .venv/bin/python benchmarks/run_benchmarks.py --only 06 09     # lessons whose file names start so
+    .venv/bin/python benchmarks/run_benchmarks.py --floor          # + the empty-notebook floor, here and
+                                                                   #   in a plain environment (built once)
+    .venv/bin/python benchmarks/run_benchmarks.py --floor --plain-python /path/to/python
     .venv/bin/python benchmarks/run_benchmarks.py --suite          # + the whole test suite's wall time
     .venv/bin/python benchmarks/run_benchmarks.py --update-readme  # write the table into README.md
 
+Each notebook is timed as a whole ``jupyter nbconvert --to notebook --execute`` process (kernel start
+included), the way the issue's side-by-side comparisons were made. The **floor** is the median time of
+the same command on an empty notebook; "above floor" is a notebook's time minus the course's floor. With
+``--floor`` the floor is also measured in a *plain* environment that has only the same versions of
+nbconvert, nbclient, ipykernel and jupyter_client (no JupyterLab, no course), in paired runs alternating
+the two sides; the course's process start should cost within 10% of it. Peak memory is the resident
+memory of the kernel and everything it started (Spark's JVM included). The slowest cells come from the
+timing nbclient records in each executed cell.
+
 Budgets (course-design.md): each notebook under 30 s and 1 GB peak memory on 2 cores; the test
 suite under 5 minutes, installs excluded. Over-budget rows are marked and the exit code is 1.
+No test asserts on time: this script is where time is measured.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import re
+import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from datetime import datetime
 from pathlib import Path
 
 import nbformat
 import psutil
-from nbclient import NotebookClient
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOK_BUDGET_S = 30.0
 MEMORY_BUDGET_MB = 1024.0
 SUITE_BUDGET_S = 300.0
+FLOOR_TOLERANCE = 0.10
+PLAIN_ENV = ROOT / "benchmarks" / ".plain-env"
+PLAIN_PACKAGES = ("nbconvert", "nbclient", "nbformat", "ipykernel", "jupyter_client", "jupyter_core")
 README_START, README_END = "<!-- benchmark-table:start -->", "<!-- benchmark-table:end -->"
 
 
 class PeakMemory:
-    """Poll the resident memory of a process and its children in a background thread."""
+    """Poll the resident memory of a process's descendants (not the process itself) in a thread."""
 
     def __init__(self, pid: int, interval: float = 0.05):
         self.process = psutil.Process(pid)
@@ -47,8 +67,7 @@ class PeakMemory:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                processes = [self.process, *self.process.children(recursive=True)]
-                total = sum(p.memory_info().rss for p in processes if p.is_running())
+                total = sum(p.memory_info().rss for p in self.process.children(recursive=True) if p.is_running())
                 self.peak_bytes = max(self.peak_bytes, total)
             except psutil.Error:
                 pass
@@ -63,17 +82,67 @@ class PeakMemory:
         self._thread.join()
 
 
-def run_notebook(path: Path) -> tuple[float, float]:
-    """Execute ``path`` in a fresh kernel (outputs discarded); return (seconds, peak MB of the kernel)."""
-    notebook = nbformat.read(path, as_version=4)
-    client = NotebookClient(notebook, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}})
-    start = time.perf_counter()
-    with client.setup_kernel():
-        pid = client.km.provisioner.process.pid
-        with PeakMemory(pid) as memory:
-            for index, cell in enumerate(notebook.cells):
-                client.execute_cell(cell, index)
-    return time.perf_counter() - start, memory.peak_bytes / 2**20
+def _cell_seconds(cell) -> float | None:
+    execution = cell.get("metadata", {}).get("execution", {})
+    start, end = execution.get("iopub.execute_input"), execution.get("shell.execute_reply")
+    if not (start and end):
+        return None
+    parse = lambda stamp: datetime.fromisoformat(stamp.replace("Z", "+00:00"))  # noqa: E731
+    return (parse(end) - parse(start)).total_seconds()
+
+
+def run_nbconvert(python: str, path: Path) -> tuple[float, float, list[tuple[float, int, str]]]:
+    """Run ``python -m jupyter nbconvert --execute`` on ``path``; return (seconds, peak MB, slowest cells)."""
+    with tempfile.TemporaryDirectory() as scratch:
+        output = Path(scratch) / "executed.ipynb"
+        command = [python, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
+                   "--ExecutePreprocessor.timeout=600", f"--output={output}", str(path)]
+        environment = {**os.environ, "PYTHONPATH": str(ROOT)} if python == sys.executable else dict(os.environ)
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=path.parent, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                   env=environment)
+        with PeakMemory(process.pid) as memory:
+            _, stderr = process.communicate()
+        seconds = time.perf_counter() - start
+        if process.returncode != 0:
+            raise RuntimeError(f"{path.name} failed:\n{stderr.decode(errors='replace')[-2000:]}")
+        executed = nbformat.read(output, as_version=4)
+    cells = [(_cell_seconds(cell), number, cell.source.strip().splitlines()[0][:60] if cell.source.strip() else "")
+             for number, cell in enumerate(executed.cells, start=1) if cell.cell_type == "code"]
+    slowest = sorted(((s, n, text) for s, n, text in cells if s is not None), reverse=True)[:3]
+    return seconds, memory.peak_bytes / 2**20, slowest
+
+
+def empty_notebook(folder: Path) -> Path:
+    path = folder / "empty.ipynb"
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("1 + 1")],
+                                            metadata={"kernelspec": {"name": "python3", "display_name": "Python 3",
+                                                                     "language": "python"}}), path)
+    return path
+
+
+def build_plain_environment() -> str:
+    """A venv with only the course's versions of nbconvert, nbclient, ipykernel, jupyter_client (built once)."""
+    python = PLAIN_ENV / "bin" / "python"
+    if not python.exists():
+        print(f"Building the plain comparison environment in {PLAIN_ENV} (once) ...", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(PLAIN_ENV)], check=True)
+        subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                        *PLAIN_PACKAGES, "-c", str(ROOT / "requirements" / "constraints.txt")], check=True)
+    return str(python)
+
+
+def measure_floor(plain_python: str | None, runs: int) -> dict:
+    """Median nbconvert time of an empty notebook here (and in the plain environment), paired runs."""
+    with tempfile.TemporaryDirectory() as scratch:
+        empty = empty_notebook(Path(scratch))
+        sides = {"course": sys.executable} | ({"plain": plain_python} if plain_python else {})
+        times: dict[str, list[float]] = {side: [] for side in sides}
+        for run in range(runs):
+            order = list(sides.items()) if run % 2 == 0 else list(sides.items())[::-1]
+            for side, python in order:
+                times[side].append(run_nbconvert(python, empty)[0])
+    return {side: statistics.median(values) for side, values in times.items()}
 
 
 def run_suite() -> float:
@@ -85,30 +154,54 @@ def run_suite() -> float:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--all", action="store_true", help="also run solutions/ and exercises/")
+    parser.add_argument("--only", nargs="+", metavar="PREFIX", help="only notebooks whose names start so (e.g. 06)")
+    parser.add_argument("--floor", action="store_true", help="measure the empty-notebook floor here and plain")
+    parser.add_argument("--plain-python", help="python of an existing plain environment for the floor")
+    parser.add_argument("--floor-runs", type=int, default=7, help="paired runs for the floor (default 7)")
     parser.add_argument("--suite", action="store_true", help="also time the whole test suite")
     parser.add_argument("--update-readme", action="store_true", help="write the table into README.md")
     args = parser.parse_args(argv)
 
+    over_budget = False
+    lines: list[str] = []
+    floor = None
+    if args.floor:
+        plain = args.plain_python or build_plain_environment()
+        floors = measure_floor(plain, args.floor_runs)
+        floor = floors["course"]
+        ratio = floors["course"] / floors["plain"]
+        lines += [f"Floor (an empty notebook, whole `nbconvert --execute`, median of {args.floor_runs} paired runs): "
+                  f"course environment {floors['course']:.2f} s, plain environment with the same Jupyter versions "
+                  f"{floors['plain']:.2f} s (ratio {ratio:.2f}; target at most {1 + FLOOR_TOLERANCE:.2f}).", ""]
+        print(lines[0], flush=True)
+
     folders = ["notebooks", "solutions", "exercises"] if args.all else ["notebooks"]
-    paths = [p for folder in folders for p in sorted((ROOT / folder).glob("*.ipynb"))]
-    rows, over_budget, total = [], False, 0.0
+    paths = [p for folder in folders for p in sorted((ROOT / folder).glob("*.ipynb"))
+             if not args.only or p.name.startswith(tuple(args.only))]
+    rows, total = [], 0.0
     for path in paths:
-        seconds, megabytes = run_notebook(path)
+        seconds, megabytes, slowest = run_nbconvert(sys.executable, path)
         total += seconds
         flag = seconds > NOTEBOOK_BUDGET_S or megabytes > MEMORY_BUDGET_MB
         over_budget |= flag
-        rows.append(f"| `{path.relative_to(ROOT)}` | {seconds:.1f} | {megabytes:.0f} |{' **over budget**' if flag else ''}")
+        above = f"{seconds - floor:.1f}" if floor is not None else "–"
+        cells = "; ".join(f"#{number} {cell_seconds:.1f} s `{text.replace('|', '/')}`"
+                          for cell_seconds, number, text in slowest)
+        rows.append(f"| `{path.relative_to(ROOT)}` | {seconds:.1f} | {above} | {megabytes:.0f} | {cells} |"
+                    f"{' **over budget**' if flag else ''}")
         print(rows[-1], flush=True)
-    rows.append(f"| **total** | {total:.1f} | |")
+    rows.append(f"| **total** | {total:.1f} | | | |")
     if args.suite:
         suite_seconds = run_suite()
         over_budget |= suite_seconds > SUITE_BUDGET_S
-        rows.append(f"| test suite (`./course test`, installs excluded) | {suite_seconds:.1f} | |")
+        rows.append(f"| test suite (`./course test`, installs excluded) | {suite_seconds:.1f} | | | |")
 
     cpu = f"{os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"
+    flags = "".join(f" {flag}" for flag, on in (("--all", args.all), ("--floor", args.floor), ("--suite", args.suite)) if on)
     table = "\n".join(
-        [f"Measured {time.strftime('%Y-%m-%d')} on {cpu} with `benchmarks/run_benchmarks.py{' --all' if args.all else ''}{' --suite' if args.suite else ''}`:", "",
-         "| notebook | wall time (s) | peak kernel memory (MB) |", "|---|---:|---:|", *rows]
+        [f"Measured {time.strftime('%Y-%m-%d')} on {cpu} with `benchmarks/run_benchmarks.py{flags}`:", "", *lines,
+         "| notebook | wall time (s) | above floor (s) | peak kernel memory (MB) | slowest cells |",
+         "|---|---:|---:|---:|---|", *rows]
     )
     print("\n" + table)
     if args.update_readme:
@@ -117,7 +210,7 @@ def main(argv: list[str] | None = None) -> int:
         pattern = re.compile(re.escape(README_START) + ".*?" + re.escape(README_END), re.DOTALL)
         if not pattern.search(text):
             raise SystemExit(f"README.md has no {README_START} ... {README_END} markers")
-        readme.write_text(pattern.sub(f"{README_START}\n{table}\n{README_END}", text))
+        readme.write_text(pattern.sub(lambda _: f"{README_START}\n{table}\n{README_END}", text))
         print("README.md updated.")
     return 1 if over_budget else 0
 

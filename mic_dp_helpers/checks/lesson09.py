@@ -1,0 +1,263 @@
+"""Checks for lesson 09 (DP at scale with PipelineDP).
+
+Every check draws its inputs fresh from a seeded generator, over ranges wide enough to exercise every
+branch of a correct answer (people exactly at a bound, unsorted logs, extra columns in any order,
+negative value bounds, epsilons with many digits). NumPy, pandas and builtin functions are bound at import,
+so patching them later changes nothing here. Expected answers are computed after the student's function
+has returned.
+
+False rejections: only 09.1 is random (the student's choice of kept rows). Its uniformity test counts,
+over 300 calls, how often each of 10 days (or 6 rows) is kept, and fails beyond 6 binomial standard
+deviations: a correct answer fails with probability below 1e-7 per count, below 1e-5 in all.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+import pandas as pd
+
+from mic_dp_helpers import at_scale
+from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
+
+_abs, _max, _len, _isinstance, _int, _sorted = builtins.abs, builtins.max, builtins.len, builtins.isinstance, builtins.int, builtins.sorted
+_isclose, _ceil, _sqrt = math.isclose, math.ceil, math.sqrt
+_default_rng, _array, _repeat, _arange, _concatenate = (np.random.default_rng, np.array, np.repeat, np.arange,
+                                                        np.concatenate)
+_DataFrame, _frame_equal = pd.DataFrame, pd.DataFrame.equals
+
+UNIFORMITY_CALLS = 300
+UNIFORMITY_SDS = 6.0
+
+
+class _Forbidden:
+    """Replace a course helper while the student's function runs, so an exercise cannot call it."""
+
+    def __init__(self, module, name: str, hint: str) -> None:
+        self.module, self.name, self.hint = module, name, hint
+
+    def __enter__(self):
+        self.original = getattr(self.module, self.name)
+        hint = self.hint
+
+        def refuse(*args, **kwargs):
+            raise CheckFailed(hint)
+
+        setattr(self.module, self.name, refuse)
+
+    def __exit__(self, *exc):
+        setattr(self.module, self.name, self.original)
+        return False
+
+
+def _expect_frame(value, what: str):
+    if not _isinstance(value, _DataFrame):
+        raise CheckFailed(f"it should return {what} (a pandas DataFrame), but it returned a {type(value).__name__}.")
+    return value
+
+
+# ------------------------------------------------------------------------------------------- 09.1
+def _random_log(rng: np.random.Generator) -> pd.DataFrame:
+    n_people = _int(rng.integers(5, 40))
+    rows = rng.integers(1, 25, n_people)
+    person = _repeat(_array([f"c{i:03d}" for i in range(n_people)], dtype=object), rows)
+    n_days = _int(rng.integers(3, 40))
+    day = rng.integers(1, n_days + 1, person.size)
+    frame = _DataFrame({"amount": rng.uniform(0, 90, person.size).round(2), "day": day, "customer_id": person,
+                        "note": rng.choice(["a", "b"], person.size)})
+    frame.index = rng.permutation(_arange(100, 100 + person.size))  # an index that is not 0..n-1
+    return frame.sample(frac=1.0, random_state=_int(rng.integers(1 << 30)))
+
+
+def _at_the_bounds(l0: int, linf: int) -> pd.DataFrame:
+    """One person exactly at both bounds, one just above each, one far above both."""
+    records = [("exact", d, r) for d in range(l0) for r in range(linf)]
+    records += [("one_more_day", d, 0) for d in range(l0 + 1)]
+    records += [("one_more_row", 0, r) for r in range(linf + 1)]
+    records += [("busy", d, r) for d in range(3 * l0 + 2) for r in range(2 * linf + 1)]
+    frame = _DataFrame(records, columns=["customer_id", "day", "slot"])
+    return frame.iloc[::-1].reset_index(drop=True)
+
+
+def _check_bounded(log: pd.DataFrame, kept, l0: int, linf: int) -> None:
+    kept = _expect_frame(kept, "the kept rows")
+    if not kept.index.isin(log.index).all() or not kept.index.is_unique:
+        raise CheckFailed("the result has rows that are not rows of the log (or a row twice): return rows of "
+                          "the log you were given, with their original index.")
+    if list(kept.columns) != list(log.columns) or not _frame_equal(kept, log.loc[kept.index]):
+        raise CheckFailed("the kept rows differ from the log's rows (values or columns changed): select rows, "
+                          "do not rebuild them.")
+    days = kept.groupby("customer_id")["day"].nunique()
+    if _len(days) and days.max() > l0:
+        raise CheckFailed(f"a customer still contributes to more than max_partitions={l0} days: the number of "
+                          "partitions per person is not bounded, so one person can move many daily counts.")
+    cells = kept.groupby(["customer_id", "day"]).size()
+    if _len(cells) and cells.max() > linf:
+        raise CheckFailed(f"a customer still has more than max_per_partition={linf} rows on one day: the rows "
+                          "per partition are not bounded.")
+    all_days = log.groupby("customer_id")["day"].nunique()
+    kept_days = days.reindex(all_days.index, fill_value=0)
+    if (kept_days < all_days.clip(upper=l0)).any():
+        raise CheckFailed("a customer lost more days than the bound requires (a customer with fewer days than "
+                          "the bound, or exactly as many, must keep them all; one with more keeps exactly "
+                          "max_partitions). Check the boundary: at most, not fewer than.")
+    all_cells = log.groupby(["customer_id", "day"]).size()
+    kept_cells = cells.reindex(all_cells.index, fill_value=0)
+    kept_day_pairs = kept.groupby(["customer_id", "day"]).size().index
+    required = all_cells.loc[kept_day_pairs].clip(upper=linf)
+    if (kept_cells.loc[kept_day_pairs] < required).any():
+        raise CheckFailed("on a kept day a customer lost more rows than the bound requires: keep "
+                          "min(rows, max_per_partition) rows on each kept day.")
+
+
+@exercise("09.1", title="Contribution bounding, at scale", answer_name="bound_contributions")
+def check_bound_contributions(answer) -> None:
+    """Properties of a correct ``bound_contributions(log, max_partitions, max_per_partition, rng)``.
+
+    1. It returns real rows of ``log`` (original index and values), never modifying ``log``.
+    2. Each customer keeps at most ``max_partitions`` days and at most ``max_per_partition`` rows per day.
+    3. Nobody loses more than the bounds require (people at or under a bound keep everything).
+    4. Which days and rows are kept is uniformly random (drawn from ``rng``), not the first ones in any
+       order: over 300 calls each of 10 days is kept 3/10 of the time, each of 6 rows 1/3 of the time.
+    5. Two identically seeded generators give the same result.
+    6. It does not call the course's own ``at_scale.bound_contributions``.
+    """
+    hint = ("this exercise asks you to write the bounding yourself; do not call "
+            "mic_dp_helpers.at_scale.bound_contributions.")
+    rng = _default_rng(901)
+    with _Forbidden(at_scale, "bound_contributions", hint):
+        cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
+        cases += [(_at_the_bounds(l0, linf), l0, linf) for l0, linf in ((1, 1), (3, 2), (5, 4))]
+        for log, l0, linf in cases:
+            original = log.copy()
+            kept = answer(log, l0, linf, _default_rng(_int(rng.integers(1 << 30))))
+            if not _frame_equal(log, original) or not log.index.equals(original.index):
+                raise CheckFailed("your function changed the log it was given: work on a copy or select rows.")
+            _check_bounded(original, kept, l0, linf)
+
+        log, l0, linf = cases[0]
+        first = answer(log, l0, linf, _default_rng(5))
+        again = answer(log, l0, linf, _default_rng(5))
+        if not (_isinstance(first, _DataFrame) and _isinstance(again, _DataFrame)
+                and first.index.sort_values().equals(again.index.sort_values())):
+            raise CheckFailed("two runs with identically seeded generators kept different rows: draw every random "
+                              "choice from the `rng` argument (not np.random or a new generator).")
+
+        days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})
+        shared = _default_rng(_int(rng.integers(1 << 30)))
+        outcomes = call_repeatedly(answer, UNIFORMITY_CALLS, days, 3, 1, shared)
+        rows = _DataFrame({"customer_id": ["y"] * 6, "day": [4] * 6})
+        outcomes_rows = call_repeatedly(answer, UNIFORMITY_CALLS, rows, 1, 2, shared)
+    for table, outcomes_list, size, p, what in ((days, outcomes, 3, 0.3, "days"),
+                                                (rows, outcomes_rows, 2, 1 / 3, "rows")):
+        counts = np.zeros(_len(table), dtype=np.int64)
+        for kept in outcomes_list:
+            kept = _expect_frame(kept, "the kept rows")
+            positions = table.index.get_indexer(kept.index)
+            if _len(kept) != size or (positions < 0).any() or _len(set(positions.tolist())) != size:
+                raise CheckFailed(f"for one customer with {_len(table)} rows the result did not keep exactly the "
+                                  f"{size} {what} the bounds allow (as real rows of the log).")
+            counts[positions] += 1
+        sd = _sqrt(UNIFORMITY_CALLS * p * (1 - p))
+        if np.abs(counts - UNIFORMITY_CALLS * p).max() > UNIFORMITY_SDS * sd:
+            raise CheckFailed(f"the {what} you keep are not chosen uniformly at random: over {UNIFORMITY_CALLS} "
+                              f"calls some {what} were kept far more often than others. Keep a uniformly random "
+                              "subset (for instance, shuffle with rng before taking the first ones), never the "
+                              "first or last in the table's order.")
+
+
+# ------------------------------------------------------------------------------------------- 09.2
+@exercise("09.2", title="The noise PipelineDP adds to a sum", answer_name="sum_noise_scale")
+def check_sum_noise_scale(answer) -> None:
+    """Properties of ``sum_noise_scale(max_partitions, max_per_partition, min_value, max_value, epsilon)``.
+
+    It is the Laplace scale for a per-partition sum with values clamped to ``[min_value, max_value]``:
+    proportional to each bound, to the largest absolute value a clamped value can take (so negative lower
+    bounds count), and to 1/epsilon; tested on random arguments with epsilons of many digits, tiny and large.
+    """
+    rng = _default_rng(902)
+    cases = [(1, 1, 0.0, 1.0, 1.0), (2, 3, -50.0, 10.0, 0.123456789), (4, 1, -5.0, 20.0, 7.77)]
+    for _ in range(30):
+        low = _int(rng.integers(-200, 50)) + float(rng.choice([0.0, 0.5]))
+        high = low + float(rng.uniform(0.5, 300))
+        cases.append((_int(rng.integers(1, 20)), _int(rng.integers(1, 10)), low, high,
+                      float(10 ** rng.uniform(-3, 1.5))))
+    for l0, linf, low, high, epsilon in cases:
+        value = expect_number(answer(l0, linf, low, high, epsilon), "the noise scale")
+        expected = l0 * linf * _max(_abs(low), _abs(high)) / epsilon
+        if not _isclose(value, expected, rel_tol=1e-9):
+            what = []
+            if _isclose(value, expected / l0, rel_tol=1e-9) and l0 > 1 or _isclose(value, expected / linf, rel_tol=1e-9) and linf > 1:
+                what.append("one of the two contribution bounds is missing: a person changes up to max_partitions "
+                            "sums by up to max_per_partition values each")
+            elif _isclose(value, l0 * linf * (high - low) / epsilon, rel_tol=1e-9):
+                what.append("the largest change one value makes is its largest absolute value once clamped, "
+                            "not the width of the interval")
+            elif low < 0 < high and _isclose(value, l0 * linf * _abs(high) / epsilon, rel_tol=1e-9):
+                what.append("a negative lower bound can be the largest in absolute value")
+            raise CheckFailed(f"with max_partitions={l0}, max_per_partition={linf}, bounds [{low:g}, {high:g}] and "
+                              f"epsilon={epsilon:.6g} the scale is wrong"
+                              + (f": {what[0]}." if what else ". Scale = L1 sensitivity / epsilon."))
+
+
+# ------------------------------------------------------------------------------------------- 09.3
+def _public_sample(rng: np.random.Generator) -> tuple[pd.DataFrame, str, str]:
+    person_col, partition_col = rng.choice(["who", "member", "cid"]), rng.choice(["when", "date_key", "week"])
+    n_people = _int(rng.integers(3, 60))
+    days = rng.integers(1, 12, n_people)
+    records = []
+    for i in range(n_people):
+        for d in rng.choice(40, days[i], replace=False):
+            for _ in range(_int(rng.integers(1, 5)) if rng.random() < 0.3 else 1):
+                records.append((f"m{i}", _int(d), float(rng.uniform(0, 9))))
+    frame = _DataFrame(records, columns=[str(person_col), str(partition_col), "spent"])
+    columns = list(rng.permutation(frame.columns))
+    return frame[columns].sample(frac=1.0, random_state=_int(rng.integers(1 << 30))), str(person_col), str(partition_col)
+
+
+def _covering(counts: np.ndarray, quantile: float) -> int:
+    values = np.sort(counts)
+    for value in values:
+        if (counts <= value).mean() >= quantile:
+            return _int(value)
+    return _int(values[-1])
+
+
+@exercise("09.3", title="Contribution bounds from a public sample", answer_name="bounds_from_public_sample")
+def check_bounds_from_public_sample(answer) -> None:
+    """Properties of ``bounds_from_public_sample(sample, person, partition, quantile)`` -> ``(L0, Linf)``.
+
+    ``L0`` is the smallest integer k such that at least ``quantile`` of the sample's people contribute to at
+    most k distinct partitions; ``Linf`` likewise over (person, partition) cells. Both are ints; columns are
+    taken by name (in any order, with extra columns); quantiles hit a share exactly (0.5 of an even count),
+    have many digits, and include 1.0.
+    """
+    rng = _default_rng(903)
+    exact = _DataFrame({"p": ["a", "a", "b", "b", "b", "b", "c", "d"], "q": [1, 2, 1, 2, 3, 4, 1, 1]})
+    cases = [(exact, "p", "q", 0.5), (exact, "p", "q", 0.75), (exact, "p", "q", 1.0)]
+    for _ in range(12):
+        sample, person, partition = _public_sample(rng)
+        cases.append((sample, person, partition, float(rng.choice([0.5, 0.9, 0.95, 1.0, rng.uniform(0.3, 0.99)]))))
+    for sample, person, partition, quantile in cases:
+        original = sample.copy()
+        result = answer(sample, person, partition, quantile)
+        if not _frame_equal(sample, original):
+            raise CheckFailed("your function changed the sample it was given.")
+        if not (_isinstance(result, tuple) and _len(result) == 2):
+            raise CheckFailed("it should return a tuple (max_partitions, max_per_partition).")
+        for value, name in zip(result, ("max_partitions", "max_per_partition")):
+            if _isinstance(value, (bool, np.bool_)) or not _isinstance(value, (int, np.integer)):
+                raise CheckFailed(f"{name} should be a whole number (an int): PipelineDP's bounds are counts.")
+        per_person = original.groupby(person)[partition].nunique().to_numpy()
+        per_cell = original.groupby([person, partition]).size().to_numpy()
+        expected = (_covering(per_person, quantile), _covering(per_cell, quantile))
+        for got, want, name, unit in ((result[0], expected[0], "max_partitions", "distinct partitions per person"),
+                                      (result[1], expected[1], "max_per_partition", "rows per (person, partition)")):
+            if got != want:
+                direction = "too large" if got > want else "too small"
+                raise CheckFailed(f"with quantile={quantile:.6g}, {name} is {direction}: it must be the smallest "
+                                  f"whole number that at least that share of the {unit} do not exceed (count "
+                                  "distinct values where the exercise says so, and check the boundary: a share "
+                                  "exactly equal to the quantile is enough).")

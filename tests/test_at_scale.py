@@ -1,0 +1,188 @@
+"""Lesson 09's helpers: contribution bounding, PipelineDP on the local backend and on Spark, the ledger."""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant
+from mic_dp_helpers.at_scale import (bound_contributions, bounding_tradeoff, count_noise_scale, private_statistics,
+                                     public_contribution_bounds, purchase_log, rows_for_pipeline,
+                                     select_private_partitions, sum_noise_scale)
+from mic_dp_helpers.audit import audit_epsilon
+
+pipeline_dp = pytest.importorskip("pipeline_dp")
+
+
+def _random_log(rng: np.random.Generator, n_people: int = 40) -> pd.DataFrame:
+    rows_per_person = rng.integers(1, 30, n_people)
+    person = np.repeat([f"p{i}" for i in range(n_people)], rows_per_person)
+    return pd.DataFrame({"customer_id": person, "day": rng.integers(1, 12, person.size),
+                         "amount": rng.uniform(0, 50, person.size)}).sample(frac=1.0, random_state=1)
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("l0, linf", [(1, 1), (2, 3), (5, 1), (50, 50)])
+def test_bounding_respects_both_bounds_and_keeps_real_rows(seed, l0, linf):
+    rng = np.random.default_rng(seed)
+    log = _random_log(rng)
+    kept = bound_contributions(log, l0, linf, rng=rng)
+    assert kept.index.isin(log.index).all() and kept.index.is_unique
+    pd.testing.assert_frame_equal(kept, log.loc[kept.index])
+    assert kept.groupby("customer_id")["day"].nunique().max() <= l0
+    assert kept.groupby(["customer_id", "day"]).size().max() <= linf
+    # Nobody loses more than the bounds require: min(days, L0) days each, min(rows, L∞) rows per kept day.
+    days_kept = kept.groupby("customer_id")["day"].nunique()
+    days_total = log.groupby("customer_id")["day"].nunique()
+    assert (days_kept == days_total.clip(upper=l0)).all()
+    cells = log.groupby(["customer_id", "day"]).size()
+    kept_cells = kept.groupby(["customer_id", "day"]).size()
+    assert (kept_cells == cells.loc[kept_cells.index].clip(upper=linf)).all()
+
+
+def test_bounding_choice_is_uniform_not_the_first_rows():
+    log = pd.DataFrame({"customer_id": ["a"] * 10, "day": np.arange(10)})
+    rng = np.random.default_rng(0)
+    counts = np.zeros(10)
+    for _ in range(2000):
+        counts[bound_contributions(log, 3, 1, rng=rng)["day"].to_numpy()] += 1
+    # Each day is kept with probability 3/10: 600 of 2000, binomial sd 20.5; 5 sd either side.
+    assert np.all(np.abs(counts - 600) < 5 * 20.5)
+
+
+def test_bounding_validates_its_arguments():
+    log = _random_log(np.random.default_rng(0))
+    with pytest.raises(ValueError, match="max_partitions"):
+        bound_contributions(log, 0, 1)
+    with pytest.raises(TypeError, match="max_per_partition"):
+        bound_contributions(log, 1, 1.5)
+    with pytest.raises(KeyError, match="day"):
+        bound_contributions(log.drop(columns="day"), 1, 1)
+    assert bound_contributions(log.iloc[:0], 1, 1).empty
+
+
+def _bounded_count_release(l0: int, linf: int, epsilon: float, *, bound_partitions: bool = True):
+    """The first partition's count after bounding, plus Laplace noise for sensitivity l0 * linf (vectorised)."""
+
+    def mechanism(dataset, size, rng):
+        # Each sample bounds the data afresh (the choice of kept rows is part of the mechanism).
+        counts = np.empty(size)
+        for start in range(0, size, 2000):
+            stop = min(size, start + 2000)
+            kept = [bound_contributions(dataset, l0 if bound_partitions else 10**6, linf, rng=rng)
+                    for _ in range(min(20, stop - start))]
+            first = np.array([(k["day"] == 0).sum() for k in kept])
+            counts[start:stop] = rng.choice(first, stop - start)
+        return counts + rng.laplace(0.0, l0 * linf / epsilon, size)
+
+    return mechanism
+
+
+def test_bounded_count_passes_the_audit_and_unbounded_partitions_fail_it():
+    # One person with one row on each of 8 days is added: the neighbour of the empty-but-for-others log.
+    others = pd.DataFrame({"customer_id": [f"o{i}" for i in range(5)], "day": [0, 1, 2, 3, 4]})
+    heavy = pd.DataFrame({"customer_id": ["h"] * 8, "day": np.arange(8)})
+    with_heavy = pd.concat([others, heavy], ignore_index=True)
+    rng = np.random.default_rng(2)
+    correct = audit_epsilon(_bounded_count_release(1, 1, 1.0), others, with_heavy, n_samples=40_000, rng=rng)
+    assert not correct.refutes(1.0), correct
+    # Rows are bounded (1 per day) but partitions are not, while the noise assumes 1 partition: the
+    # released coordinate is always affected, and the sum over 8 days would move by 8. Audit a vector.
+    def broken(dataset, size, rng):
+        counts = np.array([(dataset["day"] == d).sum() for d in range(8)], dtype=float)
+        return counts + rng.laplace(0.0, 1.0, (size, 8))
+
+    caught = audit_epsilon(broken, others, with_heavy, n_samples=40_000, rng=rng)
+    assert caught.refutes(1.0), caught
+
+
+def test_noise_scales_and_their_validation():
+    assert count_noise_scale(3, 2, 0.5) == 12.0
+    assert sum_noise_scale(2, 1, -30.0, 10.0, 0.25) == 240.0
+    with pytest.raises(ValueError, match="epsilon"):
+        count_noise_scale(1, 1, 0.0)
+    with pytest.raises(ValueError, match="min_value"):
+        sum_noise_scale(1, 1, 5.0, 1.0, 1.0)
+
+
+def test_public_bounds_cover_the_requested_share():
+    sample = purchase_log(3_000, random_state=5)
+    for quantile in (0.5, 0.9, 1.0):
+        l0, linf = public_contribution_bounds(sample, quantile)
+        assert (sample.groupby("customer_id")["day"].nunique() <= l0).mean() >= quantile
+        assert (sample.groupby("customer_id")["day"].nunique() <= l0 - 1).mean() < quantile
+        assert (sample.groupby(["customer_id", "day"]).size() <= linf).mean() >= quantile
+    with pytest.raises(ValueError, match="quantile"):
+        public_contribution_bounds(sample, 1.5)
+
+
+def test_tradeoff_table_has_bias_falling_and_noise_rising():
+    table = bounding_tradeoff(purchase_log(5_000, random_state=1), [1, 4, 16], [1], epsilon=1.0, rng=0)
+    assert table["bias"].is_monotonic_increasing and (table["bias"] <= 0).all()
+    assert table["noise_sd"].is_monotonic_increasing
+
+
+def test_pipeline_noise_is_what_pipeline_dp_says_and_charged_to_the_ledger():
+    rows = rows_for_pipeline(purchase_log(4_000, random_state=3))
+    ledger = PrivacyAccountant(1.5)
+    table = private_statistics(rows, pipeline_dp.LocalBackend(), epsilon=1.0, max_partitions=3, max_per_partition=2,
+                               min_value=0.0, max_value=100.0, public_partitions=range(1, 367), ledger=ledger)
+    assert list(table.index) == list(range(1, 367))
+    assert np.allclose(table["count_sd"], math.sqrt(2) * count_noise_scale(3, 2, 0.5))
+    assert np.allclose(table["sum_sd"], math.sqrt(2) * sum_noise_scale(3, 2, 0.0, 100.0, 0.5))
+    assert table["mean"].between(0.0, 100.0).all()
+    assert ledger.spent_epsilon == 1.0
+
+    def untouchable():
+        raise AssertionError("a refused query read the data")
+        yield
+
+    with pytest.raises(BudgetExceededError):
+        private_statistics(untouchable(), pipeline_dp.LocalBackend(), epsilon=1.0, max_partitions=1,
+                           max_per_partition=1, min_value=0.0, max_value=1.0, public_partitions=[1], ledger=ledger)
+    assert ledger.spent_epsilon == 1.0
+    with pytest.raises(ValueError, match="delta"):
+        private_statistics(rows, pipeline_dp.LocalBackend(), epsilon=1.0, max_partitions=1, max_per_partition=1,
+                           min_value=0.0, max_value=1.0)
+
+
+def test_partition_selection_drops_rare_keys_and_keeps_common_ones():
+    rng = np.random.default_rng(4)
+    rows = [(f"u{i}", "common", 1.0) for i in range(2000)] + [(f"r{i}", f"rare{i}", 1.0) for i in range(200)]
+    kept = select_private_partitions([rows[i] for i in rng.permutation(len(rows))], pipeline_dp.LocalBackend(),
+                                     epsilon=1.0, delta=1e-6, max_partitions=1)
+    assert kept == ["common"]
+
+
+@pytest.fixture(scope="module")
+def spark_context():
+    from mic_dp_helpers.spark import start_spark
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        session = start_spark("local[2]", app_name="course-tests")
+    yield session.sparkContext
+    session.stop()
+
+
+def test_spark_and_local_backends_give_the_same_distribution(spark_context):
+    # Everyone is within the bounds, so both backends release true count + Laplace noise.
+    rng = np.random.default_rng(7)
+    rows = [(f"u{i}", int(day), 1.0) for i in range(3000) for day in rng.choice(60, 2, replace=False)]
+    true = pd.Series([r[1] for r in rows]).value_counts().reindex(range(60), fill_value=0)
+    settings = dict(epsilon=0.5, max_partitions=2, max_per_partition=1, min_value=0.0, max_value=1.0,
+                    public_partitions=range(60))
+    local = private_statistics(rows, pipeline_dp.LocalBackend(), **settings)
+    spark = private_statistics(spark_context.parallelize(rows, 2), pipeline_dp.SparkRDDBackend(spark_context),
+                               **settings)
+    scale = count_noise_scale(2, 1, 0.25)
+    for table in (local, spark):
+        noise = (table["count"] - true) / scale
+        # 60 standard-Laplace draws: a KS test at 1e-4 rejects a correct release once in 10,000 runs.
+        assert stats.kstest(noise, "laplace").pvalue > 1e-4
+    assert stats.ks_2samp(local["count"] - true, spark["count"] - true).pvalue > 1e-4

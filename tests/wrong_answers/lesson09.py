@@ -1,0 +1,219 @@
+"""Wrong answers to lesson 09's exercises: each a mistake a student could make, and each must be rejected."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+import pandas as pd
+
+from mic_dp_helpers import at_scale
+
+
+# ----------------------------------------------------------------------------------- 09.1
+def _shuffle(log, rng):
+    return log.loc[rng.permutation(log.index)]
+
+
+def _rows_only(log, max_partitions, max_per_partition, rng):
+    """Bounds rows per day but not days per person: the privacy bug of the issue."""
+    shuffled = _shuffle(log, rng)
+    return shuffled[shuffled.groupby(["customer_id", "day"]).cumcount() < max_per_partition]
+
+
+def _partitions_only(log, max_partitions, max_per_partition, rng):
+    shuffled = _shuffle(log, rng)
+    cells = shuffled[["customer_id", "day"]].drop_duplicates()
+    kept = cells[cells.groupby("customer_id").cumcount() < max_partitions]
+    return shuffled.merge(kept, on=["customer_id", "day"]).set_axis(
+        shuffled.index[pd.MultiIndex.from_frame(shuffled[["customer_id", "day"]]).isin(
+            pd.MultiIndex.from_frame(kept))])
+
+
+def _first_days_in_order(log, max_partitions, max_per_partition, rng):
+    """Keeps the earliest days and the first rows: deterministic, not uniformly random."""
+    ordered = log.sort_values(["customer_id", "day"], kind="stable")
+    ordered = ordered[ordered.groupby(["customer_id", "day"]).cumcount() < max_per_partition]
+    first_days = ordered.groupby("customer_id")["day"].transform(lambda d: d.rank(method="dense") <= max_partitions)
+    return log.loc[ordered.index[first_days.to_numpy(dtype=bool)]]
+
+
+def _strict_bound(log, max_partitions, max_per_partition, rng):
+    """Off by one: keeps fewer than the bound allows (< instead of <=)."""
+    shuffled = _shuffle(log, rng)
+    shuffled = shuffled[shuffled.groupby(["customer_id", "day"]).cumcount() < max(max_per_partition - 1, 1)]
+    cells = shuffled[["customer_id", "day"]].drop_duplicates()
+    cells = cells.loc[rng.permutation(cells.index)]
+    kept = cells[cells.groupby("customer_id").cumcount() < max(max_partitions - 1, 1)]
+    keep = pd.MultiIndex.from_frame(shuffled[["customer_id", "day"]]).isin(pd.MultiIndex.from_frame(kept))
+    return log.loc[shuffled.index[keep]]
+
+
+def _drop_heavy_people(log, max_partitions, max_per_partition, rng):
+    """Removes everyone above a bound instead of trimming them."""
+    days = log.groupby("customer_id")["day"].transform("nunique")
+    rows = log.groupby(["customer_id", "day"])["day"].transform("size")
+    heavy = (days > max_partitions) | (rows > max_per_partition)
+    person_heavy = heavy.groupby(log["customer_id"]).transform("any")
+    return log[~person_heavy]
+
+
+def _total_rows_per_person(log, max_partitions, max_per_partition, rng):
+    """Caps each person's total rows at L0 * Linf, with no per-day structure."""
+    shuffled = _shuffle(log, rng)
+    return shuffled[shuffled.groupby("customer_id").cumcount() < max_partitions * max_per_partition]
+
+
+def _global_random_state(log, max_partitions, max_per_partition, rng):
+    """Draws from NumPy's global generator: not reproducible from `rng`."""
+    return _correct_core(log, max_partitions, max_per_partition, np.random.default_rng())
+
+
+def _correct_core(log, max_partitions, max_per_partition, rng):
+    shuffled = _shuffle(log, rng)
+    shuffled = shuffled[shuffled.groupby(["customer_id", "day"], sort=False).cumcount() < max_per_partition]
+    cells = shuffled[["customer_id", "day"]].drop_duplicates()
+    cells = cells.loc[rng.permutation(cells.index)]
+    kept = cells[cells.groupby("customer_id", sort=False).cumcount() < max_partitions]
+    keep = pd.MultiIndex.from_frame(shuffled[["customer_id", "day"]]).isin(pd.MultiIndex.from_frame(kept))
+    return log.loc[shuffled.index[keep]]
+
+
+def _modifies_input(log, max_partitions, max_per_partition, rng):
+    kept = _correct_core(log, max_partitions, max_per_partition, rng)
+    log.drop(index=log.index.difference(kept.index), inplace=True)
+    return kept
+
+
+def _reset_index(log, max_partitions, max_per_partition, rng):
+    return _correct_core(log, max_partitions, max_per_partition, rng).reset_index(drop=True)
+
+
+def _calls_the_course_helper(log, max_partitions, max_per_partition, rng):
+    return at_scale.bound_contributions(log, max_partitions, max_per_partition, rng=rng)
+
+
+def _reads_the_checker_frame(log, max_partitions, max_per_partition, rng):
+    """Tries to find an expected answer in the caller's frame instead of computing one."""
+    caller = sys._getframe(1).f_locals
+    for value in caller.values():
+        if isinstance(value, pd.DataFrame) and value is not log and len(value) < len(log):
+            return value
+    return log
+
+
+# ----------------------------------------------------------------------------------- 09.2
+def _width_not_magnitude(l0, linf, low, high, epsilon):
+    return l0 * linf * (high - low) / epsilon
+
+
+def _upper_bound_only(l0, linf, low, high, epsilon):
+    return l0 * linf * abs(high) / epsilon
+
+
+def _no_partition_bound(l0, linf, low, high, epsilon):
+    return linf * max(abs(low), abs(high)) / epsilon
+
+
+def _no_row_bound(l0, linf, low, high, epsilon):
+    return l0 * max(abs(low), abs(high)) / epsilon
+
+
+def _times_epsilon(l0, linf, low, high, epsilon):
+    return l0 * linf * max(abs(low), abs(high)) * epsilon
+
+
+def _sqrt_partitions(l0, linf, low, high, epsilon):
+    """The L2 sensitivity (Gaussian noise's), not the L1 the Laplace mechanism needs."""
+    return np.sqrt(l0) * linf * max(abs(low), abs(high)) / epsilon
+
+
+def _rounded_epsilon(l0, linf, low, high, epsilon):
+    return l0 * linf * max(abs(low), abs(high)) / round(epsilon, 3)
+
+
+# ----------------------------------------------------------------------------------- 09.3
+def _smallest_covering(counts, quantile, strict=False):
+    values = np.sort(np.asarray(counts))
+    for value in values:
+        share = np.mean(values < value) if strict else np.mean(values <= value)
+        if share >= quantile:
+            return int(value)
+    return int(values[-1])
+
+
+def _numpy_quantile(sample, person, partition, quantile):
+    per_person = sample.groupby(person)[partition].nunique()
+    per_cell = sample.groupby([person, partition]).size()
+    return int(np.quantile(per_person, quantile)), int(np.quantile(per_cell, quantile))
+
+
+def _rows_not_distinct_partitions(sample, person, partition, quantile):
+    per_person = sample.groupby(person).size()
+    per_cell = sample.groupby([person, partition]).size()
+    return _smallest_covering(per_person, quantile), _smallest_covering(per_cell, quantile)
+
+
+def _strictly_below(sample, person, partition, quantile):
+    per_person = sample.groupby(person)[partition].nunique()
+    per_cell = sample.groupby([person, partition]).size()
+    return _smallest_covering(per_person, quantile, strict=True), _smallest_covering(per_cell, quantile, strict=True)
+
+
+def _maximum(sample, person, partition, quantile):
+    return int(sample.groupby(person)[partition].nunique().max()), int(sample.groupby([person, partition]).size().max())
+
+
+def _first_two_columns(sample, person, partition, quantile):
+    """Takes the first two columns instead of the named ones."""
+    first, second = sample.columns[:2]
+    per_person = sample.groupby(first)[second].nunique()
+    per_cell = sample.groupby([first, second]).size()
+    return _smallest_covering(per_person, quantile), _smallest_covering(per_cell, quantile)
+
+
+def _floats(sample, person, partition, quantile):
+    per_person = sample.groupby(person)[partition].nunique()
+    per_cell = sample.groupby([person, partition]).size()
+    return float(_smallest_covering(per_person, quantile)), float(_smallest_covering(per_cell, quantile))
+
+
+def _ceil_of_interpolated_quantile(sample, person, partition, quantile):
+    per_person = sample.groupby(person)[partition].nunique()
+    per_cell = sample.groupby([person, partition]).size()
+    return int(np.ceil(np.quantile(per_person, quantile))), int(np.ceil(np.quantile(per_cell, quantile)))
+
+
+WRONG_ANSWERS = {
+    "09.1": {
+        "bounds rows, not partitions per person": _rows_only,
+        "bounds partitions, not rows per partition": _partitions_only,
+        "keeps the first days and rows, not random ones": _first_days_in_order,
+        "off by one at the bounds": _strict_bound,
+        "drops heavy contributors entirely": _drop_heavy_people,
+        "caps total rows per person only": _total_rows_per_person,
+        "randomness not from rng": _global_random_state,
+        "modifies the log": _modifies_input,
+        "loses the original index": _reset_index,
+        "calls the course's helper": _calls_the_course_helper,
+        "reads the checker's frame": _reads_the_checker_frame,
+    },
+    "09.2": {
+        "interval width instead of largest magnitude": _width_not_magnitude,
+        "ignores a negative lower bound": _upper_bound_only,
+        "forgets max_partitions": _no_partition_bound,
+        "forgets max_per_partition": _no_row_bound,
+        "multiplies by epsilon": _times_epsilon,
+        "L2 sensitivity for Laplace noise": _sqrt_partitions,
+        "epsilon rounded to 3 decimals": _rounded_epsilon,
+    },
+    "09.3": {
+        "numpy's interpolated quantile": _numpy_quantile,
+        "rows per person, not distinct partitions": _rows_not_distinct_partitions,
+        "strictly below instead of at most": _strictly_below,
+        "maximum instead of quantile": _maximum,
+        "first two columns instead of the named ones": _first_two_columns,
+        "floats instead of ints": _floats,
+        "ceiling of the interpolated quantile": _ceil_of_interpolated_quantile,
+    },
+}
