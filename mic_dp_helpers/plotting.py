@@ -52,9 +52,12 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("text must be a non-empty sentence that says what the figure shows.")
+    width, height = fig.get_size_inches()
+    lines = textwrap.wrap("Takeaway: " + text, max(60, min(130, int(width * 14))))
     fig.tight_layout()
-    fig.subplots_adjust(bottom=fig.subplotpars.bottom + 0.08)
-    fig.text(0.5, 0.01, "\n".join(textwrap.wrap("Takeaway: " + text, 110)), ha="center", va="bottom", fontsize=10.5, style="italic")
+    # room for the wrapped lines (about 0.19 inch each at 10.5 pt) under the axes' labels
+    fig.subplots_adjust(bottom=min(0.6, fig.subplotpars.bottom + (0.19 * len(lines) + 0.06) / height))
+    fig.text(0.5, 0.01, "\n".join(lines), ha="center", va="bottom", fontsize=10.5, style="italic")
     return fig
 
 
