@@ -756,7 +756,9 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     Returns
     -------
     pandas.DataFrame
-        One row per (method, epsilon, seed), with the budget given to each column.
+        One row per (method, epsilon, seed), with the budget given to each column;
+        ``attrs["clipped"]`` counts the training values clipped to the declared bounds per
+        column (also reported with a warning when any are).
 
     Examples
     --------
@@ -804,6 +806,11 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     checked = check_bounds(bounds, columns)
     lower = np.array([checked[c][0] for c in columns])
     width = np.array([checked[c][1] - checked[c][0] for c in columns])
+    outside = count_outside_bounds(train[columns], checked)
+    if outside.any():
+        warnings.warn("train values outside the declared bounds are clipped before every release (count per "
+                      f"column: { {c: int(v) for c, v in outside.items() if v} }); check the bounds (the counts are "
+                      "not private: do not publish them).", UserWarning, stacklevel=2)
     clipped = clip_to_bounds(train[columns], checked).to_numpy()
     scaled_train = (clipped[:, :-1] - lower[:-1]) / width[:-1]
     test_x, test_y = test[features].to_numpy(dtype=float), test[target].to_numpy(dtype=float)
@@ -819,7 +826,9 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
             rows.extend(_compare_one_run(epsilon, s, relevance, plans, columns, position, target, clipped, width,
                                          lower, test_x, test_y, scaled_train, real_labels, clustering, n_clusters,
                                          silhouette_sample, seed))
-    return pd.DataFrame(rows)
+    results = pd.DataFrame(rows)
+    results.attrs["clipped"] = {c: int(v) for c, v in outside.items()}
+    return results
 
 
 def _compare_one_run(epsilon, s, relevance, plans, columns, position, target, clipped, width, lower, test_x,

@@ -224,6 +224,12 @@ def test_comparison_names_the_missing_column_and_refuses_the_target_as_a_feature
     with pytest.raises(ValueError, match="must not be among the features"):
         compare_allocations(data, data, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, leaky, [1.0], n_seeds=1,
                             progress=False)
+    too_big = data.copy()
+    too_big.loc[too_big.index[:3], "Average_Order_Value"] = 1e6
+    with pytest.warns(UserWarning, match=r"count per column: \{'Average_Order_Value': 3\}"):
+        clipped = compare_allocations(too_big, data, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, relevance, [1.0],
+                                      n_seeds=1, clustering=False, progress=False)
+    assert clipped.attrs["clipped"]["Average_Order_Value"] == 3
     with_text = data.assign(shop_name="Bean There", day=pd.Timestamp("2025-01-01"))
     results = compare_allocations(with_text, with_text, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, relevance, [1.0],
                                   n_seeds=1, clustering=False, progress=False)
