@@ -426,7 +426,10 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
         raise ValueError(f"every released column needs a budget > 0 (no noise-free columns); {bad} have none.")
     missing = [c for c in budget.index if c not in X.columns]
     if missing:
-        raise KeyError(f"budget names column(s) {missing} that X does not have; X has {list(X.columns)}.")
+        hints = [f"{c!r}: did you mean {m[0]!r}?" for c in missing
+                 for m in [difflib.get_close_matches(str(c), [str(k) for k in X.columns], n=1)] if m]
+        raise KeyError(f"budget names column(s) {missing} that X does not have{' (' + '; '.join(hints) + ')' if hints else ''}; "
+                       f"X has {list(X.columns)}. (Pass columns=X.columns to plan_budget to catch this when planning.)")
     X = check_numeric_frame(X[list(budget.index)])  # only the released columns must be numeric
     if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
         raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}.")

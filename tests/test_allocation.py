@@ -212,6 +212,10 @@ def test_plan_budget_catches_a_misspelt_reserve_where_it_is_made():
         plan_budget(relevance, 1.0, reserve=[("Daily_Revenue", 0.25)])
     plan = plan_budget(relevance, 1.0, reserve={"Daily_Revenue": 0.25}, columns=columns)
     assert plan["Daily_Revenue"] == pytest.approx(0.25)
+    unchecked = plan_budget(relevance, 1.0, reserve={"Daily_Revenu": 0.25})  # without columns: caught at the release
+    table = pd.DataFrame({c: [1.0, 2.0] for c in columns})
+    with pytest.raises(KeyError, match="did you mean 'Daily_Revenue'"):
+        release_table(table, {c: (0, 10) for c in columns}, unchecked, rng=0)
 
 
 def test_comparison_names_the_missing_column_and_refuses_the_target_as_a_feature(small_comparison):
