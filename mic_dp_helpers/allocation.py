@@ -428,8 +428,9 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
     if missing:
         hints = [f"{c!r}: did you mean {m[0]!r}?" for c in missing
                  for m in [difflib.get_close_matches(str(c), [str(k) for k in X.columns], n=1)] if m]
-        raise KeyError(f"budget names column(s) {missing} that X does not have{' (' + '; '.join(hints) + ')' if hints else ''}; "
-                       f"X has {list(X.columns)}. (Pass columns=X.columns to plan_budget to catch this when planning.)")
+        hint = f" ({'; '.join(hints)})" if hints else ""
+        raise KeyError(f"budget names column(s) {missing} that X does not have{hint}; X has {list(X.columns)}. "
+                       "(Pass columns=X.columns to plan_budget to catch this when planning.)")
     X = check_numeric_frame(X[list(budget.index)])  # only the released columns must be numeric
     if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
         raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}.")
