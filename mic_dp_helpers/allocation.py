@@ -15,6 +15,16 @@ row is perturbed on its own, as in the MIC-DP paper). Done honestly,
    the same budget (:func:`private_relevance`);
 4. optionally only the **top-k** columns are released, and the budget is spent on them.
 
+**Neighbours and what is public.** The guarantees here are for **replace-one** neighbours
+(two tables of the same size that differ in one person's row), so the number of rows ``n`` is
+assumed public: the per-row release shows it exactly. Under the add/remove neighbours of
+lessons 02-04 the row count is itself a release, and a per-row table is not DP without more
+work (a noisy count and padding). A per-row release is **local DP in all but name**: each row's
+noise depends only on that row, so each person could have added it on their own device
+(epsilon-local DP, Warner 1965; Kasiviswanathan et al. 2011). The cost is accuracy: an average
+over ``n`` released rows has noise of order ``scale / sqrt(n)``, against ``scale / n`` for a
+central release of the average itself.
+
 For Gaussian noise the same split is done in zero-concentrated DP (Bun & Steinke 2016):
 ``rho`` adds up over columns and converts to (epsilon, delta) at the end.
 
@@ -23,8 +33,10 @@ Noise here comes from NumPy and is for teaching only (floating-point attacks, Mi
 
 from __future__ import annotations
 
+import difflib
 import math
 import numbers
+import warnings
 from collections.abc import Mapping, Sequence
 
 import numpy as np
@@ -39,7 +51,7 @@ from mic_dp_helpers._validation import (
     check_probability,
 )
 from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant, zcdp_to_dp
-from mic_dp_helpers.relevance import RELEVANCE_METHODS, relevance_scores
+from mic_dp_helpers.relevance import RELEVANCE_METHODS, _refuse_target_among_features, align_target, relevance_scores
 
 __all__ = [
     "MECHANISMS",
@@ -50,6 +62,7 @@ __all__ = [
     "epsilon_to_rho",
     "check_bounds",
     "clip_to_bounds",
+    "count_outside_bounds",
     "release_table",
     "private_relevance",
     "feature_mae",
@@ -183,7 +196,7 @@ def epsilon_to_rho(epsilon: float, delta: float) -> float:
 
 def plan_budget(relevance, total_epsilon: float, *, floor: float = 0.1, power: float = 1.0,
                 top_k: int | None = None, mechanism: str = "laplace", delta: float | None = None,
-                reserve: Mapping[str, float] | None = None) -> pd.Series:
+                reserve: Mapping[str, float] | None = None, columns: Sequence[str] | None = None) -> pd.Series:
     """Per-column budget for :func:`release_table`: epsilon (Laplace) or rho (Gaussian, zCDP).
 
     Parameters
@@ -206,6 +219,11 @@ def plan_budget(relevance, total_epsilon: float, *, floor: float = 0.1, power: f
         Columns that get a fixed share of the total, whatever their relevance, for example
         ``{"Daily_Revenue": 0.25}`` for a target released next to the features. The shares
         must sum to less than 1; the rest is split across the features by relevance.
+    columns : sequence of str, optional
+        The columns of the table the plan is for (for example ``df.columns``). When given,
+        every planned column must be one of them, so a misspelt ``reserve`` name fails here
+        rather than at the release. Without it, a reserved name that is one typo away from a
+        feature's name is refused.
 
     Returns
     -------
@@ -232,11 +250,30 @@ def plan_budget(relevance, total_epsilon: float, *, floor: float = 0.1, power: f
     scores = _as_relevance(relevance)
     if top_k is not None:
         scores = scores[top_k_features(scores, top_k)]
+    if reserve is not None and not isinstance(reserve, Mapping):
+        raise TypeError(f"reserve must be a dict {{column: share of the total}}, got {type(reserve).__name__}.")
     reserve = dict(reserve or {})
+    if columns is not None:
+        if isinstance(columns, (str, bytes)):
+            raise TypeError("columns must be a list of column names (for example df.columns), not one string.")
+        known = list(columns)
+        for kind, names in (("reserve", list(reserve)), ("relevance", list(_as_relevance(relevance).index))):
+            unknown = [c for c in names if c not in known]
+            if unknown:
+                hints = {c: difflib.get_close_matches(str(c), [str(k) for k in known], n=1) for c in unknown}
+                hint = "; ".join(f"{c!r}: did you mean {h[0]!r}?" for c, h in hints.items() if h)
+                raise KeyError(f"{kind} names column(s) {unknown} that the table does not have"
+                               f"{' (' + hint + ')' if hint else ''}; its columns are {known}.")
     shares = {}
     for column, share in reserve.items():
+        if not isinstance(column, str):
+            raise TypeError(f"reserve keys must be column names (str), got {column!r}.")
         if column in scores.index:
             raise ValueError(f"column {column!r} is both reserved and in relevance; reserve it or rank it, not both.")
+        close = difflib.get_close_matches(column, [str(c) for c in scores.index], n=1, cutoff=0.85)
+        if columns is None and close:
+            raise ValueError(f"reserve names {column!r}, which is not a feature but looks like the feature "
+                             f"{close[0]!r}: a typo? Pass columns=df.columns to check the names against the table.")
         shares[column] = check_positive_float(share, f"reserve[{column!r}]")
     reserved = math.fsum(shares.values())
     if reserved >= 1:
@@ -249,6 +286,16 @@ def plan_budget(relevance, total_epsilon: float, *, floor: float = 0.1, power: f
 
 
 # ----------------------------------------------------------------------------- release
+def _numeric_columns(X, columns: Sequence[str], name: str) -> pd.DataFrame:
+    """``X[columns]``, checked numeric and complete; other columns (a date, a name) are ignored."""
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"{name} must be a pandas DataFrame, got {type(X).__name__}.")
+    missing = [c for c in columns if c not in X.columns]
+    if missing:
+        raise KeyError(f"{name} has no column(s) {missing}; it has {list(X.columns)}.")
+    return check_numeric_frame(X[list(columns)], name)
+
+
 def check_bounds(bounds, columns: Sequence[str]) -> dict[str, tuple[float, float]]:
     """Validate declared bounds: a ``(lower, upper)`` pair with ``lower < upper`` for every column.
 
@@ -291,12 +338,36 @@ def clip_to_bounds(X: pd.DataFrame, bounds) -> pd.DataFrame:
     return pd.DataFrame(np.clip(X.to_numpy(dtype=float), lower, upper), index=X.index, columns=X.columns)
 
 
+def count_outside_bounds(X: pd.DataFrame, bounds) -> pd.Series:
+    """How many values of each column of ``X`` lie outside its declared bounds (and would be clipped).
+
+    The counts read the private data: they help the data holder check their bounds, and are
+    **not** differentially private. Do not publish them.
+
+    Examples
+    --------
+    >>> count_outside_bounds(pd.DataFrame({"a": [-5.0, 0.5, 9.0], "b": [1.0, 2.0, 3.0]}),
+    ...                      {"a": (0, 1), "b": (0, 5)}).to_dict()
+    {'a': 2, 'b': 0}
+    """
+    X = check_numeric_frame(X)
+    checked = check_bounds(bounds, list(X.columns))
+    values = X.to_numpy(dtype=float)
+    lower = np.array([checked[c][0] for c in X.columns])
+    upper = np.array([checked[c][1] for c in X.columns])
+    return pd.Series(((values < lower) | (values > upper)).sum(axis=0), index=X.columns, name="clipped", dtype=int)
+
+
 def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace", delta: float | None = None,
                   accountant: PrivacyAccountant | None = None, rng=None, label: str = "") -> pd.DataFrame:
     """Release every row of ``X`` with noise: clip to declared bounds, add per-column noise.
 
-    Neighbouring tables differ in one row (replace one). The columns named in ``budget``
-    are released, the others dropped. Column ``j`` has sensitivity ``upper_j - lower_j``.
+    **Neighbours: replace one row**; the number of rows is assumed public (the release shows
+    it). Under add/remove neighbours the row count would be released unprotected. Each row's
+    noise depends only on that row, so this is in effect local DP (see the module docstring
+    for what that costs). The columns named in ``budget`` are released, the others dropped
+    (they may be of any type: a date or a name that is not released does not stop the release).
+    Column ``j`` has sensitivity ``upper_j - lower_j``.
 
     * ``mechanism="laplace"``: ``budget[j]`` is ``epsilon_j``; the noise scale is
       ``(upper_j - lower_j) / epsilon_j`` and the table is ``sum_j epsilon_j``-DP. The
@@ -307,6 +378,11 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
       records that (epsilon, delta) once, with the rhos in the label.
 
     Nothing is released, and nothing is spent, if the accountant cannot pay for it.
+
+    Values outside the declared bounds are clipped. How many were clipped in each column is
+    reported with a :class:`UserWarning` and stored in ``released.attrs["clipped"]`` (a dict);
+    many clipped values mean the bounds are too tight (biased release). These counts are for
+    the data holder and are not private: do not publish them.
 
     Parameters
     ----------
@@ -329,7 +405,9 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
     Returns
     -------
     pandas.DataFrame
-        The noisy table: same index, the columns of ``budget`` in its order.
+        The noisy table: same index, the columns of ``budget`` in its order;
+        ``attrs["clipped"]`` holds the number of clipped values per column and
+        ``attrs["neighbours"]`` the neighbour relation of the guarantee.
 
     Examples
     --------
@@ -340,14 +418,20 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
     >>> noisy.shape, accountant.spent_epsilon
     ((2, 2), 1.0)
     """
-    X = check_numeric_frame(X)
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"X must be a pandas DataFrame, got {type(X).__name__}.")
     budget = _as_relevance(budget, "budget")
     if (budget <= 0).any():
         bad = list(budget.index[budget <= 0])
         raise ValueError(f"every released column needs a budget > 0 (no noise-free columns); {bad} have none.")
     missing = [c for c in budget.index if c not in X.columns]
     if missing:
-        raise KeyError(f"budget names column(s) {missing} that X does not have; X has {list(X.columns)}.")
+        hints = [f"{c!r}: did you mean {m[0]!r}?" for c in missing
+                 for m in [difflib.get_close_matches(str(c), [str(k) for k in X.columns], n=1)] if m]
+        hint = f" ({'; '.join(hints)})" if hints else ""
+        raise KeyError(f"budget names column(s) {missing} that X does not have{hint}; X has {list(X.columns)}. "
+                       "(Pass columns=X.columns to plan_budget to catch this when planning.)")
+    X = check_numeric_frame(X[list(budget.index)])  # only the released columns must be numeric
     if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
         raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}.")
     if accountant is not None and not isinstance(accountant, PrivacyAccountant):
@@ -357,6 +441,7 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
     columns = list(budget.index)
     checked = check_bounds(bounds, columns)
     width = np.array([checked[c][1] - checked[c][0] for c in columns])
+    clipped = count_outside_bounds(X[columns], checked)
     values = clip_to_bounds(X[columns], checked).to_numpy()
     amounts = budget.to_numpy()
     prefix = f"{label}: " if label else ""
@@ -378,6 +463,13 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
     else:
         noise = generator.normal(0.0, 1.0, size=values.shape) * (width / np.sqrt(2.0 * amounts))
     released = pd.DataFrame(values + noise, index=X.index, columns=columns)
+    released.attrs["clipped"] = {c: int(v) for c, v in clipped.items()}
+    released.attrs["neighbours"] = "replace one row (number of rows public)"
+    if clipped.any():
+        shown = {c: int(v) for c, v in clipped.items() if v}
+        warnings.warn(f"{prefix}values outside the declared bounds were clipped (count per column: {shown}). "
+                      "Many clipped values bias the release; check the bounds (the counts are not private: "
+                      "do not publish them).", UserWarning, stacklevel=2)
     if accountant is not None:
         if mechanism == "laplace":
             for column, epsilon in zip(columns, amounts):
@@ -409,10 +501,12 @@ def private_relevance(X: pd.DataFrame, y, method: str, epsilon: float, *, n_bloc
     The rows are split at random (independently of their values) into ``n_blocks`` disjoint
     blocks; each feature's score is computed on every block, mapped into [0, 1] (MIC and
     |Pearson| already are; the Mahalanobis score ``d`` becomes ``d / (1 + d)``) and averaged
-    over the blocks (Nissim, Raskhodnikova & Smith 2007). Replacing one row changes one
+    over the blocks (Nissim, Raskhodnikova & Smith 2007). **Neighbours: replace one row**, with
+    the number of rows public (the block sizes depend on it). Replacing one row changes one
     block, so each average moves by at most ``1 / n_blocks`` and the vector of ``d`` averages
     by at most ``d / n_blocks`` in L1: Laplace noise of scale ``d / (n_blocks * epsilon)``
     makes it epsilon-DP. The result is clipped to [0, 1] (free post-processing).
+    ``y`` is matched to ``X`` by index when it is a Series; a target among the features is refused.
 
     More blocks mean less noise but smaller blocks, on which the scores are less accurate.
 
@@ -450,9 +544,11 @@ def private_relevance(X: pd.DataFrame, y, method: str, epsilon: float, *, n_bloc
     'Number_of_Customers_Per_Day'
     """
     X = check_numeric_frame(X)
+    y = align_target(X, y)
     target = np.asarray(y, dtype=float)
     if target.ndim != 1 or len(target) != len(X):
         raise ValueError(f"y must have one value per row of X ({len(X)}), got shape {target.shape}.")
+    _refuse_target_among_features(X, y, target)
     if not isinstance(method, str) or method not in RELEVANCE_METHODS or method == "uniform":
         raise ValueError(f"method must be 'mic', 'pearson' or 'mahalanobis', got {method!r}.")
     epsilon = check_positive_float(epsilon, "epsilon")
@@ -487,10 +583,10 @@ def feature_mae(real: pd.DataFrame, released: pd.DataFrame, bounds) -> float:
     0.125
     """
     released = check_numeric_frame(released, "released")
-    real = check_numeric_frame(real, "real")
     columns = list(released.columns)
-    if len(real) != len(released) or any(c not in real.columns for c in columns):
-        raise ValueError("real and released must have the same rows and released's columns.")
+    real = _numeric_columns(real, columns, "real")
+    if len(real) != len(released):
+        raise ValueError(f"real and released must hold the same rows; real has {len(real)}, released {len(released)}.")
     checked = check_bounds(bounds, columns)
     width = np.array([checked[c][1] - checked[c][0] for c in columns])
     error = np.abs(released.to_numpy(dtype=float) - real[columns].to_numpy(dtype=float)) / width
@@ -527,109 +623,30 @@ def _scaled(X: pd.DataFrame, bounds) -> np.ndarray:
     return (X.to_numpy(dtype=float) - lower) / width
 
 
-# Small, fast clustering tools. scikit-learn's versions give the same scores (the unit tests
-# compare them) but spend most of their time validating arguments, which dominates the
-# hundreds of small runs of a comparison.
-def _kmeans_labels(points: np.ndarray, n_clusters: int, rng: np.random.Generator, max_iter: int = 100) -> np.ndarray:
-    """Lloyd's k-means with k-means++ seeding (Arthur & Vassilvitskii 2007), one initialization."""
-    n = len(points)
-    centres = np.empty((n_clusters, points.shape[1]))
-    centres[0] = points[rng.integers(n)]
-    closest = ((points - centres[0]) ** 2).sum(axis=1)
-    for c in range(1, n_clusters):
-        total = closest.sum()
-        index = rng.choice(n, p=closest / total) if total > 0 else rng.integers(n)
-        centres[c] = points[index]
-        closest = np.minimum(closest, ((points - centres[c]) ** 2).sum(axis=1))
-    labels = np.full(n, -1)
-    squared = (points**2).sum(axis=1)[:, None]
-    for _ in range(max_iter):
-        new_labels = (squared - 2 * points @ centres.T + (centres**2).sum(axis=1)[None, :]).argmin(axis=1)
-        if np.array_equal(new_labels, labels):
-            break
-        labels = new_labels
-        one_hot = labels[:, None] == np.arange(n_clusters)[None, :]
-        counts = one_hot.sum(axis=0)
-        sums = one_hot.T.astype(float) @ points
-        filled = counts > 0  # an empty cluster keeps its old centre
-        centres[filled] = sums[filled] / counts[filled, None]
-    return labels
+def _kmeans_labels(points: np.ndarray, n_clusters: int, random_state: int) -> np.ndarray:
+    """scikit-learn's k-means (Lloyd's algorithm, k-means++ seeding, one initialization)."""
+    from sklearn.cluster import KMeans
+
+    return KMeans(n_clusters=n_clusters, n_init=1, random_state=random_state).fit(points).labels_
 
 
-def _contingency(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    _, a_codes = np.unique(a, return_inverse=True)
-    _, b_codes = np.unique(b, return_inverse=True)
-    n_b = b_codes.max() + 1
-    counts = np.bincount(a_codes * n_b + b_codes, minlength=(a_codes.max() + 1) * n_b)
-    return counts.reshape(-1, n_b).astype(float)
+def _seed(*parts: int) -> int:
+    """A 32-bit seed for scikit-learn derived from several integers."""
+    return int(np.random.default_rng(list(parts)).integers(2**31 - 1))
 
 
-def _adjusted_rand(a: np.ndarray, b: np.ndarray) -> float:
-    """Adjusted Rand index (Hubert & Arabie 1985); equals sklearn's adjusted_rand_score."""
-    table = _contingency(a, b)
-    n = table.sum()
-    pairs = lambda x: (x * (x - 1) / 2).sum()  # noqa: E731 - number of pairs within each group
-    index, rows, cols = pairs(table), pairs(table.sum(axis=1)), pairs(table.sum(axis=0))
-    expected = rows * cols / (n * (n - 1) / 2)
-    maximum = (rows + cols) / 2
-    if maximum == expected:  # both partitions trivial (one cluster, or all singletons)
-        return 1.0
-    return float((index - expected) / (maximum - expected))
-
-
-def _v_measure(truth: np.ndarray, predicted: np.ndarray) -> float:
-    """V-measure (Rosenberg & Hirschberg 2007); equals sklearn's v_measure_score."""
-    table = _contingency(truth, predicted)
-    n = table.sum()
-    joint = table[table > 0] / n
-
-    def entropy(p: np.ndarray) -> float:
-        p = p[p > 0] / p.sum()
-        return float(-(p * np.log(p)).sum())
-
-    h_truth, h_pred = entropy(table.sum(axis=1)), entropy(table.sum(axis=0))
-    mutual = float((joint * np.log(joint / np.outer(table.sum(axis=1) / n, table.sum(axis=0) / n)[table > 0])).sum())
-    homogeneity = 1.0 if h_truth == 0 else mutual / h_truth
-    completeness = 1.0 if h_pred == 0 else mutual / h_pred
-    if homogeneity + completeness == 0:
-        return 0.0
-    return float(2 * homogeneity * completeness / (homogeneity + completeness))
-
-
-def _silhouette(points: np.ndarray, labels: np.ndarray) -> float:
-    """Mean silhouette coefficient (Rousseeuw 1987); equals sklearn's silhouette_score."""
-    _, codes = np.unique(labels, return_inverse=True)
-    k = codes.max() + 1
-    if k < 2:
-        return 0.0
-    squared = (points**2).sum(axis=1)
-    distances = np.sqrt(np.maximum(squared[:, None] - 2 * points @ points.T + squared[None, :], 0.0))
-    np.fill_diagonal(distances, 0.0)
-    sizes = np.bincount(codes, minlength=k)
-    sums = np.zeros((len(points), k))
-    for c in range(k):
-        sums[:, c] = distances[:, codes == c].sum(axis=1)
-    own = sizes[codes] - 1
-    rows = np.arange(len(points))
-    a = np.where(own > 0, sums[rows, codes] / np.maximum(own, 1), 0.0)
-    means = sums / sizes[None, :]
-    means[rows, codes] = np.inf
-    b = means.min(axis=1)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        s = np.where(own > 0, (b - a) / np.maximum(a, b), 0.0)
-    return float(np.nan_to_num(s).mean())
-
-
-def _clustering_scores(points: np.ndarray, real_labels: np.ndarray, n_clusters: int, rng: np.random.Generator,
+def _clustering_scores(points: np.ndarray, real_labels: np.ndarray, n_clusters: int, random_state: int,
                        silhouette_sample: int | None) -> dict[str, float]:
-    labels = _kmeans_labels(points, n_clusters, rng)
-    if silhouette_sample is not None and silhouette_sample < len(points):
-        rows = rng.choice(len(points), silhouette_sample, replace=False)
-        silhouette = _silhouette(points[rows], labels[rows])
+    from sklearn.metrics import adjusted_rand_score, silhouette_score, v_measure_score
+
+    labels = _kmeans_labels(points, n_clusters, random_state)
+    if len(np.unique(labels)) < 2:  # k-means collapsed to one cluster: no silhouette is defined
+        silhouette = 0.0
     else:
-        silhouette = _silhouette(points, labels)
-    return {"silhouette": silhouette, "ari": _adjusted_rand(real_labels, labels),
-            "v_measure": _v_measure(real_labels, labels)}
+        sample = silhouette_sample if silhouette_sample is not None and silhouette_sample < len(points) else None
+        silhouette = float(silhouette_score(points, labels, sample_size=sample, random_state=random_state))
+    return {"silhouette": silhouette, "ari": float(adjusted_rand_score(real_labels, labels)),
+            "v_measure": float(v_measure_score(real_labels, labels))}
 
 
 def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_clusters: int = 3,
@@ -637,8 +654,8 @@ def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_
     """How well k-means on the released table reproduces k-means on the real one.
 
     Both tables are scaled by the declared bounds (to [0, 1] for the real data), k-means is
-    run on each (Lloyd's algorithm with k-means++ seeding, one initialization, fixed seed),
-    and the result has
+    run on each (scikit-learn's :class:`~sklearn.cluster.KMeans`: Lloyd's algorithm with
+    k-means++ seeding, one initialization, fixed seed), and the result has
 
     * ``silhouette``: the silhouette (Rousseeuw 1987) of the k-means clusters of the
       *released* data, on the released data (what the MIC-DP paper reports; k-means finds
@@ -647,9 +664,9 @@ def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_
       Hirschberg 2007): agreement between the clusterings of the real rows and of their
       released versions (1 = same partition, about 0 = unrelated).
 
-    The three scores equal scikit-learn's ``silhouette_score``, ``adjusted_rand_score`` and
-    ``v_measure_score``; they are computed here in NumPy because a comparison runs hundreds
-    of small clusterings.
+    The three scores are scikit-learn's ``silhouette_score``, ``adjusted_rand_score`` and
+    ``v_measure_score`` (:mod:`sklearn.metrics`). These are measurements for the analyst who
+    compares methods; the real clustering reads the private data and is not released.
 
     Parameters
     ----------
@@ -675,19 +692,21 @@ def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_
     1.0
     """
     released = check_numeric_frame(released, "released")
-    real = check_numeric_frame(real, "real")
+    real = _numeric_columns(real, list(released.columns), "real")
     if len(real) != len(released):
-        raise ValueError("real and released must hold the same rows.")
+        raise ValueError(f"real and released must hold the same rows; real has {len(real)}, released {len(released)}.")
     n_clusters = check_int_at_least(n_clusters, "n_clusters", 2)
     if silhouette_sample is not None:
         silhouette_sample = check_int_at_least(silhouette_sample, "silhouette_sample", 2)
     from threadpoolctl import threadpool_limits
 
+    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral) or random_state < 0:
+        raise ValueError(f"random_state must be a non-negative integer, got {random_state!r}.")
     columns = list(released.columns)
     with threadpool_limits(1):
-        real_labels = _kmeans_labels(_scaled(real[columns], bounds), n_clusters, as_generator(random_state))
-        return _clustering_scores(_scaled(released, bounds), real_labels, n_clusters,
-                                  np.random.default_rng([random_state, 1]), silhouette_sample)
+        real_labels = _kmeans_labels(_scaled(real[columns], bounds), n_clusters, int(random_state))
+        return _clustering_scores(_scaled(released, bounds), real_labels, n_clusters, _seed(int(random_state), 1),
+                                  silhouette_sample)
 
 
 def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bounds,
@@ -703,7 +722,12 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     :class:`~mic_dp_helpers.accounting.PrivacyAccountant` holding exactly that epsilon pays
     for each release (so no method can overspend). For a given seed and epsilon every method
     uses the same standard Laplace draws, scaled by its own noise scales: the comparison is
-    paired, which makes differences between methods much less noisy.
+    paired, which makes differences between methods much less noisy. Each release is private
+    under replace-one neighbours with the number of rows public (see :func:`release_table`);
+    the measurements read the real data and are the analyst's, not a release.
+
+    The features are the columns that ``relevance`` scores; other columns of ``train`` and
+    ``test`` (a date, a name) are ignored, and a relevance that scores the target is refused.
 
     Measured per run: ``feature_mae`` (in units of each declared range, released features
     only), ``prediction_mae`` (least squares trained on the released rows, scored on the real
@@ -736,7 +760,9 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     Returns
     -------
     pandas.DataFrame
-        One row per (method, epsilon, seed), with the budget given to each column.
+        One row per (method, epsilon, seed), with the budget given to each column;
+        ``attrs["clipped"]`` counts the training values clipped to the declared bounds per
+        column (also reported with a warning when any are).
 
     Examples
     --------
@@ -751,17 +777,29 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     from threadpoolctl import threadpool_limits
     from tqdm.auto import tqdm
 
-    train = check_numeric_frame(train, "train")
-    test = check_numeric_frame(test, "test")
-    if not isinstance(target, str) or target not in train.columns or target not in test.columns:
-        raise KeyError(f"target {target!r} must be a column of train and test.")
+    for name, table in (("train", train), ("test", test)):
+        if not isinstance(table, pd.DataFrame):
+            raise TypeError(f"{name} must be a pandas DataFrame, got {type(table).__name__}.")
+    if not isinstance(target, str):
+        raise TypeError(f"target must be a column name (str), got {target!r}.")
     if not isinstance(relevance, Mapping) or not relevance:
         raise TypeError("relevance must be a non-empty dict {method name: Series of relevance per feature}.")
-    features = [c for c in train.columns if c != target]
-    for name, scores in relevance.items():
-        scores = _as_relevance(scores, f"relevance[{name!r}]")
-        if sorted(scores.index) != sorted(features):
-            raise ValueError(f"relevance[{name!r}] must score exactly the features {features}.")
+    scored = [list(_as_relevance(scores, f"relevance[{name!r}]").index) for name, scores in relevance.items()]
+    for (name, _), names in zip(relevance.items(), scored):
+        if target in names:
+            raise ValueError(f"relevance[{name!r}] scores the target {target!r} as a feature; the target must not "
+                             "be among the features (it would leak into its own prediction). Drop it.")
+        if sorted(map(str, names)) != sorted(map(str, scored[0])):
+            raise ValueError(f"relevance[{name!r}] scores {names}, but relevance[{next(iter(relevance))!r}] scores "
+                             f"{scored[0]}; every method must score the same features.")
+    for name, table in (("train", train), ("test", test)):
+        missing = [c for c in scored[0] + [target] if c not in table.columns]
+        if missing:
+            raise KeyError(f"{name} has no column(s) {missing}, which the comparison needs (the features scored in "
+                           f"relevance and the target {target!r}); {name} has {list(table.columns)}.")
+    features = [c for c in train.columns if c in set(scored[0])]
+    train = _numeric_columns(train, features + [target], "train")  # other columns (dates, names) are ignored
+    test = _numeric_columns(test, features + [target], "test")
     if isinstance(epsilons, (str, bytes)) or not isinstance(epsilons, Sequence | np.ndarray) or len(epsilons) == 0:
         raise TypeError("epsilons must be a non-empty list of positive numbers.")
     epsilons = [check_positive_float(e, "epsilon") for e in epsilons]
@@ -772,10 +810,15 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     checked = check_bounds(bounds, columns)
     lower = np.array([checked[c][0] for c in columns])
     width = np.array([checked[c][1] - checked[c][0] for c in columns])
+    outside = count_outside_bounds(train[columns], checked)
+    if outside.any():
+        warnings.warn("train values outside the declared bounds are clipped before every release (count per "
+                      f"column: { {c: int(v) for c, v in outside.items() if v} }); check the bounds (the counts are "
+                      "not private: do not publish them).", UserWarning, stacklevel=2)
     clipped = clip_to_bounds(train[columns], checked).to_numpy()
     scaled_train = (clipped[:, :-1] - lower[:-1]) / width[:-1]
     test_x, test_y = test[features].to_numpy(dtype=float), test[target].to_numpy(dtype=float)
-    real_labels = _kmeans_labels(scaled_train, n_clusters, np.random.default_rng([seed, 2])) if clustering else None
+    real_labels = _kmeans_labels(scaled_train, n_clusters, _seed(seed, 2)) if clustering else None
     plans = {(name, e): plan_budget(scores, e, floor=floor, power=power, top_k=top_k,
                                     reserve={target: target_share})
              for name, scores in relevance.items() for e in epsilons}
@@ -787,7 +830,9 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
             rows.extend(_compare_one_run(epsilon, s, relevance, plans, columns, position, target, clipped, width,
                                          lower, test_x, test_y, scaled_train, real_labels, clustering, n_clusters,
                                          silhouette_sample, seed))
-    return pd.DataFrame(rows)
+    results = pd.DataFrame(rows)
+    results.attrs["clipped"] = {c: int(v) for c, v in outside.items()}
+    return results
 
 
 def _compare_one_run(epsilon, s, relevance, plans, columns, position, target, clipped, width, lower, test_x,
@@ -815,9 +860,8 @@ def _compare_one_run(epsilon, s, relevance, plans, columns, position, target, cl
         if clustering:
             points = (noisy_x - lower[index]) / width[index]
             labels = real_labels if len(index) == n_features else _kmeans_labels(
-                scaled_train[:, index], n_clusters, np.random.default_rng([seed, 2]))
-            row.update(_clustering_scores(points, labels, n_clusters, np.random.default_rng([seed, s, 3]),
-                                          silhouette_sample))
+                scaled_train[:, index], n_clusters, _seed(seed, 2))
+            row.update(_clustering_scores(points, labels, n_clusters, _seed(seed, s, 3), silhouette_sample))
         row.update({f"budget[{c}]": float(plan[c]) for c in plan.index})
         rows.append(row)
     return rows

@@ -26,6 +26,12 @@ is a valid lower bound: if the mechanism really is (epsilon, delta)-DP for this 
 reported bound exceeds epsilon with probability at most ``1 - confidence``. A bound below
 the claim does not prove the claim (the audit only tries one pair of datasets and a
 finite family of events); a bound above it disproves it.
+
+**Neighbours.** The audit itself releases nothing; it tests a claim about the pair it is given.
+A bound refutes a claim only if ``A`` and ``B`` are neighbours under the relation the claim is
+made for: add/remove one record (lessons 02-04) or replace one record with the number of
+records public (lessons 05-06). Feeding a replace-one pair to an add/remove claim (or the
+reverse) tests a different claim.
 """
 
 from __future__ import annotations

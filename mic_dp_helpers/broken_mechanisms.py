@@ -9,6 +9,12 @@ claims and a pair of neighbouring datasets on which an audit exposes it.
 The bugs are deliberate. All noise is NumPy noise, for teaching only (Mironov 2012);
 production code uses a library such as PyDP.
 
+**Neighbours.** Every mechanism here is stated for **add/remove one record** neighbours (the
+convention of lessons 02-04, nothing assumed public), except the two means
+(:func:`laplace_clipped_mean`, :func:`mean_clamped_to_data_range`), which are stated for
+**replace one record** with the number of records ``n`` public: their sensitivity
+``(upper - lower) / n`` divides by ``n``. Each docstring says which; :class:`PlantedBug` records it.
+
 Examples
 --------
 >>> from mic_dp_helpers.audit import audit_epsilon
@@ -53,6 +59,8 @@ def _records(data) -> np.ndarray:
 def laplace_count(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
     """Correct: number of nonzero records (e.g. patients with a condition) + Laplace(1/epsilon).
 
+    Neighbours: add/remove one record (sensitivity 1); nothing is assumed public.
+
     Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
     Examples
@@ -69,6 +77,8 @@ def laplace_bounded_sum(data, size: int, rng=None, *, epsilon: float = 1.0, lowe
                         upper: float = 10.0) -> np.ndarray:
     """Correct: sum of records clipped to ``[lower, upper]`` + Laplace(max(|lower|, |upper|) / epsilon).
 
+    Neighbours: add/remove one record; the bounds are public (declared, not read from the data).
+
     Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
     Examples
@@ -83,9 +93,12 @@ def laplace_bounded_sum(data, size: int, rng=None, *, epsilon: float = 1.0, lowe
 
 def laplace_clipped_mean(data, size: int, rng=None, *, epsilon: float = 1.0, lower: float = 0.0,
                          upper: float = 1.0) -> np.ndarray:
-    """Correct: mean of ``n`` records clipped to public bounds, for a public ``n`` (replace-one
-    neighbours, sensitivity ``(upper - lower) / n``); the noisy mean is clamped to the *declared*
-    bounds, which is free post-processing.
+    """Correct: mean of ``n`` records clipped to public bounds, for a public ``n``; the noisy mean is
+    clamped to the *declared* bounds, which is free post-processing.
+
+    Neighbours: **replace one record** (not add/remove), with ``n`` and the bounds public; the
+    sensitivity is ``(upper - lower) / n``. Under add/remove neighbours ``n`` changes and this
+    calibration does not hold: a private mean then needs a private count too (lesson 04).
 
     Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
@@ -106,6 +119,8 @@ def laplace_histogram(data, size: int, rng=None, *, epsilon: float = 1.0, n_cate
     """Correct: counts of labels ``0 .. n_categories-1``, independent Laplace(1/epsilon) noise per count
     (one record changes one count: parallel composition).
 
+    Neighbours: add/remove one record; the set of categories is public.
+
     Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
     Examples
@@ -124,7 +139,7 @@ def sum_with_count_sensitivity(data, size: int, rng=None, *, epsilon: float = 1.
     """BUG (sensitivity too small): a bounded sum calibrated with sensitivity 1, as if it were a count.
 
     One record can move the sum by up to ``max(|lower|, |upper|) = 10``, so the real epsilon
-    is 10 times the claim.
+    is 10 times the claim. Neighbours: add/remove one record; the bounds are public.
 
     Examples
     --------
@@ -141,6 +156,7 @@ def count_with_inverted_scale(data, size: int, rng=None, *, epsilon: float = 0.5
 
     With sensitivity 1 and epsilon 0.5 the scale is 0.5 instead of 2: the real epsilon is
     ``1 / 0.5 = 2``, four times the claim (and the mistake gets worse as epsilon shrinks).
+    Neighbours: add/remove one record.
 
     Examples
     --------
@@ -157,7 +173,8 @@ def count_without_noise_at_zero(data, size: int, rng=None, *, epsilon: float = 1
     """BUG (no noise at zero): a count that is released exactly when it is 0 ("nothing to hide").
 
     The output 0.0 then occurs with probability 1 on a dataset with no matching record and
-    probability 0 on its neighbour with one: the real epsilon is infinite.
+    probability 0 on its neighbour with one: the real epsilon is infinite. Neighbours: add/remove
+    one record.
 
     Examples
     --------
@@ -178,7 +195,8 @@ def mean_clamped_to_data_range(data, size: int, rng=None, *, epsilon: float = 1.
 
     The released value never exceeds the largest record, so an output above it reveals that a
     larger record is present; outputs also pile up exactly on the data's min and max. The
-    real epsilon is infinite.
+    real epsilon is infinite. Neighbours: replace one record, ``n`` and the bounds public (as
+    for :func:`laplace_clipped_mean`).
 
     Examples
     --------
@@ -199,7 +217,7 @@ def histogram_with_shared_noise(data, size: int, rng=None, *, epsilon: float = 1
 
     Differences between released counts are then exact (``(c0 + z) - (c1 + z) = c0 - c1``),
     so adding one record to category 0 changes ``output[0] - output[1]`` deterministically:
-    the real epsilon is infinite.
+    the real epsilon is infinite. Neighbours: add/remove one record; the categories are public.
 
     Examples
     --------

@@ -6,6 +6,12 @@
    produce (Mironov, "On significance of the least significant bits for differential
    privacy", CCS 2012). Production code must use a library with secure noise, such as
    PyDP (Google's differential privacy library).
+
+**Neighbours.** A mechanism here is as private as its ``sensitivity`` argument is right: the
+guarantee holds for whatever neighbour relation the sensitivity was computed under. The course
+uses **add/remove one record** (lessons 02-04: a count has sensitivity 1, a sum clipped to
+``[l, u]`` has ``max(|l|, |u|)``); under replace-one neighbours (used in lessons 05-06, with the
+number of records public) the clipped sum's sensitivity is ``u - l``. Say which one you used.
 """
 
 from __future__ import annotations
@@ -82,6 +88,9 @@ def laplace_mechanism(value, sensitivity: float, epsilon: float, rng=None):
 
     For teaching only: NumPy's floating-point Laplace sampler is not safe against
     floating-point attacks (Mironov 2012); production code uses a library such as PyDP.
+
+    The release is epsilon-DP under the neighbour relation for which ``sensitivity`` bounds the
+    change of ``value`` (the course's default: add/remove one record; see the module docstring).
 
     Parameters
     ----------
@@ -263,6 +272,9 @@ def gaussian_mechanism(value, sensitivity: float, epsilon: float, delta: float, 
 
     For teaching only: NumPy's floating-point Gaussian sampler is not safe against
     floating-point attacks (Mironov 2012); production code uses a library such as PyDP.
+
+    The release is (epsilon, delta)-DP under the neighbour relation for which ``sensitivity``
+    bounds the L2 change of ``value`` (the course's default: add/remove one record).
 
     Parameters
     ----------

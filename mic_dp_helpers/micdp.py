@@ -1,9 +1,20 @@
 """The MIC-DP method **as published**, re-implemented for an audit. NOT DIFFERENTIALLY PRIVATE.
 
-Lesson 05 audits the claim of the ``mic_dp`` package (2025) that noise guided by the
-Maximal Information Coefficient beats uniform noise. This module re-implements the method
-from its description (not from its code), flaws included, so that each flaw can be
-measured. **Never use it to protect data**: use :mod:`mic_dp_helpers.allocation`.
+Lesson 05 audits the claim of the ``mic_dp`` package (Yang, Al-masri & Kotevska, "mic_dp: A
+Python package for maximum information coefficient differential privacy", JOSS submission
+dated 14 April 2025) that noise guided by the Maximal Information Coefficient beats uniform
+noise, "by up to 40%" at epsilon = 0.1. What was read: the paper text ``paper.md`` at commit
+``0d1161a8eb8b46f18aff906835a02404f064635c`` and the code ``mic_dp/core.py`` at commit
+``d5fbaec89c93917dca09a1b77e3dfc6cec100e7b`` of github.com/aeris-lab/mic-dp, and
+``examples/supervised_experiment.py`` at commit ``0f80bca5f8e395d31b9e38dcaa686e0124a92b65``.
+The PyPI release ``mic-dp`` 0.3 (April 2025) was also downloaded: its wheel holds only
+metadata, no module. This module re-implements the method in the course's own code, flaws
+included, so that each flaw can be measured. **Never use it to protect data**: use
+:mod:`mic_dp_helpers.allocation`.
+
+**Neighbours.** The published release perturbs every row on its own, so the only relation under
+which it could be DP is replace one row, with the number of rows public; even then it is not
+(the steps below).
 
 The published pipeline, step by step (each step's flaw in brackets):
 
@@ -197,6 +208,10 @@ def published_release(X_scaled: pd.DataFrame, factors: pd.Series, epsilon: float
                       mechanism: str = "gaussian", rng=None, size: int | None = None):
     """FLAWED: release every value as ``x + f * (x + noise)`` (the value added twice).
 
+    Not DP under any neighbour relation (a column with ``f = 0`` is released exactly; the scaling
+    and sensitivity come from the data). The relation it would have to satisfy is replace one
+    row, with the number of rows public.
+
     Parameters
     ----------
     X_scaled : pandas.DataFrame
@@ -258,7 +273,9 @@ def effective_epsilons(factors: pd.Series, epsilon: float) -> pd.Series:
     Against Laplace noise calibrated for ``epsilon`` that is ``epsilon (1 + f) / f``-DP per
     column, and infinite for ``f = 0``. (For Gaussian noise the same ratio of sensitivity to
     noise holds, with the classic calibration's caveat that it is only proved for effective
-    epsilons below 1.) A record's row costs the sum over its columns.
+    epsilons below 1.) A record's row costs the sum over its columns. Neighbours: replace one
+    row (number of rows public), and this assumes the sensitivity were a real bound, which in the
+    published code it is not (:func:`published_sensitivity`).
 
     Examples
     --------
@@ -282,6 +299,8 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
                        holdout: Sequence[int] | np.ndarray | None = None, rng=None,
                        random_state: int = 0, factors: pd.Series | None = None) -> dict:
     """Run the published experiment once: scale, score, factor, release, fit, evaluate.
+
+    Not differentially private under any neighbour relation (see the module docstring).
 
     Parameters
     ----------
@@ -358,7 +377,8 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
 
     Returns ``sampler(data, size, rng)``, which runs the published pipeline on the DataFrame
     ``data`` (scaling, relevance and factors are computed once, as they are deterministic)
-    and returns ``size`` independent releases of row number ``row``: an array of shape
+    and returns ``size`` independent releases of row number ``row`` (audit it on two tables that
+    differ in one row, replace-one neighbours, the number of rows public): an array of shape
     ``(size, n_columns)``.
 
     Examples
@@ -393,7 +413,7 @@ def data_range_release(values, epsilon: float, size: int, rng=None) -> np.ndarra
     released with Laplace noise of scale ``1 / epsilon`` (the scaled range). Noise is added
     correctly, once; the only flaw left is that the scaling depends on everybody's data: one
     person's value moves everyone else's release. Returns ``size`` releases, shape
-    ``(size, n)``.
+    ``(size, n)``. The claim it breaks is epsilon-DP under replace-one neighbours (``n`` public).
 
     Examples
     --------

@@ -7,7 +7,7 @@ import textwrap
 import matplotlib as mpl
 import matplotlib.pyplot as plt
 
-__all__ = ["OKABE_ITO", "use_course_style", "add_takeaway", "show_figure", "FIGURE_DPI"]
+__all__ = ["OKABE_ITO", "use_course_style", "add_takeaway", "show_figure", "figure_bundle", "FIGURE_DPI"]
 
 #: Resolution of every figure a lesson shows: sharp on a projector.
 FIGURE_DPI = 130
@@ -52,10 +52,41 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
     """
     if not isinstance(text, str) or not text.strip():
         raise ValueError("text must be a non-empty sentence that says what the figure shows.")
+    width, height = fig.get_size_inches()
+    lines = textwrap.wrap("Takeaway: " + text, max(60, min(130, int(width * 14))))
     fig.tight_layout()
-    fig.subplots_adjust(bottom=fig.subplotpars.bottom + 0.08)
-    fig.text(0.5, 0.01, "\n".join(textwrap.wrap("Takeaway: " + text, 110)), ha="center", va="bottom", fontsize=10.5, style="italic")
+    # room for the wrapped lines (about 0.19 inch each at 10.5 pt) under the axes' labels
+    fig.subplots_adjust(bottom=min(0.6, fig.subplotpars.bottom + (0.19 * len(lines) + 0.06) / height))
+    fig.text(0.5, 0.01, "\n".join(lines), ha="center", va="bottom", fontsize=10.5, style="italic")
     return fig
+
+
+def figure_bundle(fig: plt.Figure, takeaway: str, alt: str) -> tuple[dict, dict]:
+    """Render ``fig`` with its takeaway into a display bundle: a PNG with ``alt`` as its text form.
+
+    Returns ``(data, metadata)`` for ``IPython.display.display(data, raw=True, metadata=metadata)``
+    or a display handle's ``update``: what :func:`show_figure` shows, without the Markdown
+    description, for a figure that a widget redraws in place. The figure is closed.
+
+    Examples
+    --------
+    >>> fig, ax = plt.subplots()
+    >>> data, metadata = figure_bundle(fig, "Nothing yet.", "An empty set of axes.")
+    >>> sorted(data), metadata["image/png"]["alt"]
+    (['image/png', 'text/plain'], 'An empty set of axes.')
+    """
+    import base64
+    import io
+
+    for name, value in (("takeaway", takeaway), ("alt", alt)):
+        if not isinstance(value, str) or not value.strip():
+            raise ValueError(f"{name} must be a non-empty sentence; got {value!r}.")
+    add_takeaway(fig, takeaway)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=FIGURE_DPI, bbox_inches="tight")
+    plt.close(fig)
+    png = base64.b64encode(buffer.getvalue()).decode("ascii")
+    return {"image/png": png, "text/plain": f"Figure: {alt}"}, {"image/png": {"alt": alt}}
 
 
 def show_figure(fig: plt.Figure, takeaway: str, alt: str) -> None:
@@ -82,20 +113,10 @@ def show_figure(fig: plt.Figure, takeaway: str, alt: str) -> None:
     >>> _ = ax.plot([0, 1], [0, 1])
     >>> show_figure(fig, "A straight line.", "A line rising from (0, 0) to (1, 1).")  # doctest: +SKIP
     """
-    import base64
-    import io
-
     from IPython.display import Markdown, display
 
-    for name, value in (("takeaway", takeaway), ("alt", alt)):
-        if not isinstance(value, str) or not value.strip():
-            raise ValueError(f"{name} must be a non-empty sentence; got {value!r}.")
-    add_takeaway(fig, takeaway)
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=FIGURE_DPI, bbox_inches="tight")
-    plt.close(fig)
-    png = base64.b64encode(buffer.getvalue()).decode("ascii")
-    display({"image/png": png, "text/plain": f"Figure: {alt}"}, raw=True, metadata={"image/png": {"alt": alt}})
+    data, metadata = figure_bundle(fig, takeaway, alt)
+    display(data, raw=True, metadata=metadata)
     display(Markdown(f"**Takeaway:** {takeaway.strip()}\n\n*Figure description:* {alt.strip()}"))
 
 

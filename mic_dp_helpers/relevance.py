@@ -15,9 +15,13 @@ function takes a table of features ``X`` (a DataFrame) and a target ``y`` and re
   standard deviation. It does not depend on the units of the feature or the target.
 * :func:`uniform_relevance`: every feature equally relevant (the baseline).
 
-These scores read the data they are computed on. Computed on private data, they are a
-release like any other and must be paid for (see
-:func:`mic_dp_helpers.allocation.private_relevance`) or computed on public data.
+These scores read the data they are computed on. **None of them is differentially private**:
+computed on private data, a score is a release like any other (one changed row can move it)
+and must be paid for (see :func:`mic_dp_helpers.allocation.private_relevance`, private under
+replace-one neighbours with n public) or computed on public data, as lesson 05 does.
+
+``y`` is matched to ``X`` by index when it is a Series (see :func:`align_target`), and a target
+left among the features is refused.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ __all__ = [
     "mahalanobis_relevance",
     "uniform_relevance",
     "relevance_scores",
+    "align_target",
 ]
 
 #: The minepy estimators :func:`mic_relevance` accepts.
@@ -70,14 +75,49 @@ def _as_vector(values, name: str) -> np.ndarray:
     return array
 
 
+def align_target(X: pd.DataFrame, y):
+    """Match ``y`` to the rows of ``X``: by index when ``y`` is a Series, else by position.
+
+    A :class:`pandas.Series` ``y`` whose index holds the same labels as ``X``'s (in any order)
+    is reordered to ``X``'s rows, as pandas aligns on labels. A Series with other labels is
+    refused rather than matched by position, because a shuffled or re-indexed target would
+    silently give wrong scores. Arrays and lists are matched by position.
+
+    Examples
+    --------
+    >>> X = pd.DataFrame({"a": [1.0, 2.0, 3.0]}, index=[10, 11, 12])
+    >>> align_target(X, pd.Series([30.0, 10.0, 20.0], index=[12, 10, 11])).tolist()
+    [10.0, 20.0, 30.0]
+    """
+    if not isinstance(y, pd.Series) or y.index.equals(X.index):
+        return y
+    if not (X.index.is_unique and y.index.is_unique) or len(y) != len(X) or not y.index.isin(X.index).all():
+        raise ValueError(
+            "y is a Series whose index does not match X's index (different labels), so its rows cannot be "
+            "matched to X's. Align them first (for example y = y.loc[X.index]), or pass y.to_numpy() if "
+            "they really are in the same order.")
+    return y.reindex(X.index)
+
+
+def _refuse_target_among_features(X: pd.DataFrame, y, target: np.ndarray) -> None:
+    """Refuse a feature equal to the target value for value: the target left among the features."""
+    for column in X.columns:
+        if np.array_equal(X[column].to_numpy(dtype=float), target):
+            named = f" (y is named {y.name!r})" if isinstance(y, pd.Series) and y.name is not None else ""
+            raise ValueError(f"feature {column!r} equals the target y value for value{named}: the target is still "
+                             f"among the features. Drop it from X (X.drop(columns={column!r})); a target scored "
+                             "against itself leaks into the plan.")
+
+
 def _features_and_target(X, y) -> tuple[pd.DataFrame, np.ndarray]:
-    """Validate ``X`` (a numeric DataFrame) and ``y`` (one value per row of X)."""
+    """Validate ``X`` (a numeric DataFrame) and ``y`` (one value per row of X, aligned on the index)."""
     if not isinstance(X, pd.DataFrame):
         raise TypeError(f"X must be a pandas DataFrame of features (one column per feature), got {type(X).__name__}.")
     if X.shape[1] == 0:
         raise ValueError("X has no columns; pass at least one feature.")
     if len(set(X.columns)) != X.shape[1]:
         raise ValueError(f"X has duplicate column names: {list(X.columns)}.")
+    y = align_target(X, y)
     target = _as_vector(y, "y")
     if len(target) != len(X):
         raise ValueError(f"X has {len(X)} rows but y has {len(target)} values; they must match row by row.")
@@ -86,6 +126,7 @@ def _features_and_target(X, y) -> tuple[pd.DataFrame, np.ndarray]:
         if pd.api.types.is_bool_dtype(series) or not pd.api.types.is_numeric_dtype(series):
             raise TypeError(f"feature {column!r} must be numeric, got dtype {series.dtype}.")
         _as_vector(series.to_numpy(dtype=float), f"feature {column!r}")
+    _refuse_target_among_features(X, y, target)
     return X, target
 
 
@@ -183,7 +224,7 @@ def pearson_relevance(X: pd.DataFrame, y) -> pd.Series:
     Examples
     --------
     >>> X = pd.DataFrame({"up": [1.0, 2, 3, 4], "down": [4.0, 3, 2, 2]})
-    >>> pearson_relevance(X, [1.0, 2, 3, 4]).round(3).tolist()
+    >>> pearson_relevance(X, [2.0, 4, 6, 8]).round(3).tolist()
     [1.0, 0.944]
     """
     X, target = _features_and_target(X, y)

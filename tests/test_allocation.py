@@ -20,6 +20,7 @@ from mic_dp_helpers.allocation import (
     clip_to_bounds,
     clustering_utility,
     compare_allocations,
+    count_outside_bounds,
     epsilon_to_rho,
     feature_mae,
     plan_budget,
@@ -163,12 +164,92 @@ def test_laplace_release_has_the_right_noise_and_clips_first():
     n = 20_000
     X = pd.DataFrame({"a": np.full(n, 5.0), "b": np.full(n, -3.0)})  # b lies below its bounds
     bounds = {"a": (0.0, 10.0), "b": (0.0, 2.0)}
-    out = release_table(X, bounds, {"a": 0.5, "b": 0.25}, rng=0)
+    with pytest.warns(UserWarning, match="clipped"):
+        out = release_table(X, bounds, {"a": 0.5, "b": 0.25}, rng=0)
     # noise scale (upper - lower) / epsilon: 20 for a, 8 for b; the mean absolute noise equals the scale,
     # with a relative standard error of 1/sqrt(n) = 0.7%: 5% is a wide tolerance.
     assert np.mean(np.abs(out["a"] - 5.0)) == pytest.approx(20.0, rel=0.05)
     assert np.mean(np.abs(out["b"] - 0.0)) == pytest.approx(8.0, rel=0.05)
     assert abs(np.median(out["b"])) < 0.5  # centred on the clipped value 0, not on -3
+
+
+def test_release_reports_how_many_values_were_clipped_per_column():
+    X = pd.DataFrame({"a": [-1.0, 0.5, 2.0, 3.0, 0.2], "b": [1.0, 2.0, 3.0, 4.0, 5.0], "c": [9.0] * 5})
+    bounds = {"a": (0.0, 1.0), "b": (0.0, 10.0), "c": (0.0, 5.0)}
+    with pytest.warns(UserWarning, match=r"clipped \(count per column: \{'a': 3, 'c': 5\}\)"):
+        out = release_table(X, bounds, {"a": 0.3, "b": 0.3, "c": 0.4}, rng=0)
+    assert out.attrs["clipped"] == {"a": 3, "b": 0, "c": 5}
+    assert "replace one" in out.attrs["neighbours"]
+    assert count_outside_bounds(X, bounds).to_dict() == {"a": 3, "b": 0, "c": 5}
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # nothing clipped: no warning
+        inside = release_table(X[["b"]], bounds, {"b": 1.0}, rng=0)
+    assert inside.attrs["clipped"] == {"b": 0}
+
+
+def test_release_ignores_non_numeric_columns_that_are_not_released():
+    X = pd.DataFrame({"day": pd.date_range("2025-01-01", periods=4), "name": list("wxyz"),
+                      "a": [0.1, 0.2, 0.3, 0.4]})
+    accountant = PrivacyAccountant(1.0)
+    out = release_table(X, {"a": (0, 1)}, {"a": 1.0}, accountant=accountant, rng=0)
+    assert list(out.columns) == ["a"] and accountant.spent_epsilon == 1.0
+    with pytest.raises(TypeError, match="column 'name' of X must be numeric"):
+        release_table(X, {"name": (0, 1)}, {"name": 1.0}, rng=0)
+
+
+def test_plan_budget_catches_a_misspelt_reserve_where_it_is_made():
+    relevance = {"Number_of_Customers_Per_Day": 0.8, "Average_Order_Value": 0.3}
+    columns = list(relevance) + ["Daily_Revenue"]
+    with pytest.raises(KeyError, match=r"'Daily_Revenu'.*did you mean 'Daily_Revenue'"):
+        plan_budget(relevance, 1.0, reserve={"Daily_Revenu": 0.25}, columns=columns)
+    with pytest.raises(KeyError, match="relevance names column"):
+        plan_budget({**relevance, "Staff": 0.1}, 1.0, reserve={"Daily_Revenue": 0.25}, columns=columns)
+    with pytest.raises(ValueError, match="looks like the feature 'Average_Order_Value'"):
+        plan_budget(relevance, 1.0, reserve={"Average_Order_Valeu": 0.25})
+    with pytest.raises(TypeError, match="reserve must be a dict"):
+        plan_budget(relevance, 1.0, reserve=[("Daily_Revenue", 0.25)])
+    plan = plan_budget(relevance, 1.0, reserve={"Daily_Revenue": 0.25}, columns=columns)
+    assert plan["Daily_Revenue"] == pytest.approx(0.25)
+    unchecked = plan_budget(relevance, 1.0, reserve={"Daily_Revenu": 0.25})  # without columns: caught at the release
+    table = pd.DataFrame({c: [1.0, 2.0] for c in columns})
+    with pytest.raises(KeyError, match="did you mean 'Daily_Revenue'"):
+        release_table(table, {c: (0, 10) for c in columns}, unchecked, rng=0)
+
+
+def test_comparison_names_the_missing_column_and_refuses_the_target_as_a_feature(small_comparison):
+    data, relevance, _ = small_comparison
+    test = data.drop(columns="Average_Order_Value")
+    with pytest.raises(KeyError, match=r"test has no column\(s\) \['Average_Order_Value'\]"):
+        compare_allocations(data, test, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, relevance, [1.0], n_seeds=1,
+                            progress=False)
+    leaky = {"uniform": pd.Series(1.0, index=list(relevance["uniform"].index) + [COFFEE_SHOP_TARGET])}
+    with pytest.raises(ValueError, match="must not be among the features"):
+        compare_allocations(data, data, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, leaky, [1.0], n_seeds=1,
+                            progress=False)
+    too_big = data.copy()
+    too_big.loc[too_big.index[:3], "Average_Order_Value"] = 1e6
+    with pytest.warns(UserWarning, match=r"count per column: \{'Average_Order_Value': 3\}"):
+        clipped = compare_allocations(too_big, data, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, relevance, [1.0],
+                                      n_seeds=1, clustering=False, progress=False)
+    assert clipped.attrs["clipped"]["Average_Order_Value"] == 3
+    with_text = data.assign(shop_name="Bean There", day=pd.Timestamp("2025-01-01"))
+    results = compare_allocations(with_text, with_text, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, relevance, [1.0],
+                                  n_seeds=1, clustering=False, progress=False)
+    assert len(results) == len(relevance)
+
+
+def test_private_relevance_aligns_y_on_the_index_and_refuses_the_target_among_features():
+    data = coffee_shop_revenue(400, random_state=8)
+    X, y = data.drop(columns=COFFEE_SHOP_TARGET), data[COFFEE_SHOP_TARGET]
+    shuffled = y.sample(frac=1.0, random_state=0)
+    aligned = private_relevance(X, shuffled, "pearson", 1000.0, rng=0)
+    assert np.allclose(aligned, private_relevance(X, y, "pearson", 1000.0, rng=0))
+    with pytest.raises(ValueError, match="index does not match"):
+        private_relevance(X, y.reset_index(drop=True).set_axis(range(1000, 1400)), "pearson", 1.0, rng=0)
+    with pytest.raises(ValueError, match="the target is still among the features"):
+        private_relevance(data, y, "pearson", 1.0, rng=0)
 
 
 def test_gaussian_release_has_the_right_noise_and_charges_the_converted_epsilon():
@@ -276,17 +357,19 @@ def test_feature_and_prediction_mae():
     assert prediction_mae(X[:60], y[:60], X[60:], y[60:]) == pytest.approx(expected)
 
 
-@pytest.mark.parametrize("seed", range(5))
-def test_clustering_scores_equal_scikit_learns(seed):
-    rng = np.random.default_rng(seed)
-    points = rng.normal(size=(150, 3))
-    a, b = rng.integers(0, 3, 150), rng.integers(0, 4, 150)
-    assert allocation._adjusted_rand(a, b) == pytest.approx(adjusted_rand_score(a, b), abs=1e-12)
-    assert allocation._v_measure(a, b) == pytest.approx(v_measure_score(a, b), abs=1e-12)
-    assert allocation._silhouette(points, b) == pytest.approx(silhouette_score(points, b), abs=1e-10)
-    same = np.zeros(150, dtype=int)
-    assert allocation._adjusted_rand(same, same) == adjusted_rand_score(same, same)
-    assert allocation._v_measure(same, a) == pytest.approx(v_measure_score(same, a))
+def test_clustering_utility_uses_scikit_learns_kmeans_and_scores():
+    rng = np.random.default_rng(3)
+    real = pd.DataFrame(rng.uniform(0, 1, (200, 2)), columns=["a", "b"])
+    released = real + rng.laplace(0, 0.2, real.shape)
+    bounds = {"a": (0, 1), "b": (0, 1)}
+    got = clustering_utility(real, released, bounds, n_clusters=3, random_state=4, silhouette_sample=None)
+    from sklearn.cluster import KMeans
+
+    real_labels = KMeans(3, n_init=1, random_state=4).fit(real.to_numpy()).labels_
+    labels = KMeans(3, n_init=1, random_state=allocation._seed(4, 1)).fit(released.to_numpy()).labels_
+    assert got["ari"] == pytest.approx(adjusted_rand_score(real_labels, labels), abs=1e-12)
+    assert got["v_measure"] == pytest.approx(v_measure_score(real_labels, labels), abs=1e-12)
+    assert got["silhouette"] == pytest.approx(silhouette_score(released.to_numpy(), labels), abs=1e-12)
 
 
 def test_kmeans_finds_well_separated_clusters():
@@ -294,7 +377,7 @@ def test_kmeans_finds_well_separated_clusters():
     centres = np.array([[0.0, 0.0], [5.0, 5.0], [0.0, 5.0]])
     truth = np.repeat([0, 1, 2], 50)
     points = centres[truth] + rng.normal(0, 0.3, (150, 2))
-    labels = allocation._kmeans_labels(points, 3, np.random.default_rng(1))
+    labels = allocation._kmeans_labels(points, 3, 1)
     assert adjusted_rand_score(truth, labels) == 1.0
 
 
@@ -345,9 +428,10 @@ def test_comparison_matches_release_table_and_theory(small_comparison):
 
 def test_comparison_validates_its_inputs(small_comparison):
     data, relevance, _ = small_comparison
-    with pytest.raises(ValueError, match="must score exactly the features"):
+    with pytest.raises(ValueError, match="every method must score the same features"):
         compare_allocations(data, data, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS,
-                            {"bad": relevance["top"].iloc[:3]}, [1.0], n_seeds=1, progress=False)
+                            {"uniform": relevance["uniform"], "bad": relevance["top"].iloc[:3]}, [1.0], n_seeds=1,
+                            progress=False)
     with pytest.raises(KeyError, match="target"):
         compare_allocations(data, data, "profit", COFFEE_SHOP_BOUNDS, relevance, [1.0], n_seeds=1, progress=False)
     with pytest.raises(TypeError, match="epsilons must be"):

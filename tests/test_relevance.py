@@ -169,3 +169,25 @@ def test_mic_score_errors():
         mic_score([1.0, 1.0, 1.0], [1.0, 2.0, 3.0])
     with pytest.raises(TypeError, match="must be a sequence of numbers"):
         mic_score("abc", [1.0, 2.0, 3.0])
+
+
+@pytest.mark.parametrize("method", ["mic", "pearson", "mahalanobis"])
+def test_y_is_matched_to_X_by_index_not_by_position(table, method):
+    X, y = table
+    y = y.rename("target")
+    expected = relevance_scores(X, y, method)
+    shuffled = y.sample(frac=1.0, random_state=1)  # same labels, another order
+    assert np.allclose(relevance_scores(X, shuffled, method), expected)
+    assert np.allclose(relevance_scores(X, y.to_numpy(), method), expected)  # an array: by position
+    relabelled = pd.Series(y.to_numpy(), index=np.arange(len(y)) + 10_000)
+    with pytest.raises(ValueError, match="index does not match X's index"):
+        relevance_scores(X, relabelled, method)
+
+
+def test_a_target_left_among_the_features_is_refused(table):
+    X, y = table
+    y = y.rename("target")
+    with pytest.raises(ValueError, match="feature 'target' equals the target"):
+        pearson_relevance(X.assign(target=y), y)
+    with pytest.raises(ValueError, match="equals the target"):
+        mic_relevance(X.assign(copy=y), y.to_numpy())
