@@ -9,7 +9,7 @@ except that they answered. The analyst then de-biases the noisy reports.
 * **Randomized response** (Warner 1965) for a yes/no question: tell the truth with probability
   ``p = e^epsilon / (1 + e^epsilon)``, otherwise the opposite. The share of "yes" reports ``y``
   has mean ``(2p - 1) pi + (1 - p)``, so ``(y - (1 - p)) / (2p - 1)`` estimates the true share
-  ``pi`` without bias, with standard error ``sqrt(lambda (1 - lambda) / n) / (2p - 1)``.
+  ``pi`` of the ``n`` people without bias, with standard error ``sqrt(p (1 - p) / n) / (2p - 1)``.
 * **Generalized randomized response** (k-RR; Kairouz, Oh & Viswanath 2014; Wang et al. 2017)
   for ``k`` categories: keep the value with probability ``e^epsilon / (e^epsilon + k - 1)``,
   otherwise report one of the other ``k - 1`` uniformly.
@@ -19,6 +19,8 @@ except that they answered. The analyst then de-biases the noisy reports.
   sends a 1 as 1 with probability 1/2 and a 0 as 1 with probability ``1 / (e^epsilon + 1)``.
 
 Frequencies are estimated without bias by ``(share of reports supporting v - q) / (p - q)``.
+Standard errors here are those of the randomization, for the people who answered (their true
+values fixed); to infer a wider population from a random sample, add the sampling error.
 
 .. warning::
    The coins here are NumPy floating-point randomness, for teaching only. OpenDP's
@@ -153,7 +155,9 @@ def rr_estimate(reports, epsilon: float) -> Estimate:
     """Unbiased estimate of the true share of "yes" from randomized-response reports, and its SE.
 
     ``share = (y - (1 - p)) / (2p - 1)`` where ``y`` is the share of "yes" reports and
-    ``p = e^epsilon / (1 + e^epsilon)``; standard error ``sqrt(y (1 - y) / n) / (2p - 1)``.
+    ``p = e^epsilon / (1 + e^epsilon)``; its standard error, ``sqrt(p (1 - p) / n) / (2p - 1)``
+    (:func:`rr_standard_error`), does not depend on the answers: each report is flipped with the
+    same probability whatever the truth.
 
     Parameters
     ----------
@@ -177,20 +181,19 @@ def rr_estimate(reports, epsilon: float) -> Estimate:
     answers = _answers(reports)
     p = rr_keep_probability(epsilon)
     y = float(answers.mean())
-    return Estimate((y - (1.0 - p)) / (2.0 * p - 1.0), math.sqrt(y * (1.0 - y) / answers.size) / (2.0 * p - 1.0))
+    return Estimate((y - (1.0 - p)) / (2.0 * p - 1.0), rr_standard_error(answers.size, epsilon))
 
 
-def rr_standard_error(share, n, epsilon: float):
-    """Exact standard error of :func:`rr_estimate` for a true ``share`` among ``n`` people.
+def rr_standard_error(n, epsilon: float):
+    """Standard error ``sqrt(p (1 - p) / n) / (2p - 1)`` of :func:`rr_estimate` for ``n`` people.
 
-    ``sqrt(lambda (1 - lambda) / n) / (2p - 1)`` with ``lambda = (2p - 1) share + 1 - p``.
-    At small epsilon it is about ``1 / (epsilon sqrt(n))``, against ``sqrt(2) / (epsilon n)`` for a
-    central Laplace count: local DP needs about ``n`` times more people for the same error.
+    The randomization flips each of the ``n`` answers independently with probability ``1 - p``,
+    whatever the answer, so the error does not depend on the true share. At small epsilon it is
+    about ``1 / (epsilon sqrt(n))``, against ``sqrt(2) / (epsilon n)`` for a central Laplace count
+    divided by ``n``: local DP needs far more people for the same error.
 
     Parameters
     ----------
-    share : float or array_like
-        True share of "yes" in [0, 1].
     n : int or array_like
         Number of people (>= 1).
     epsilon : float
@@ -202,18 +205,14 @@ def rr_standard_error(share, n, epsilon: float):
 
     Examples
     --------
-    >>> round(rr_standard_error(0.3, 10_000, 1.0), 4)
-    0.0106
+    >>> round(rr_standard_error(10_000, 1.0), 4)
+    0.0096
     """
-    pi = np.asarray(share, dtype=float)
     size = np.asarray(n, dtype=float)
-    if not np.isfinite(pi).all() or (pi < 0).any() or (pi > 1).any():
-        raise ValueError("share must lie in [0, 1].")
     if not np.isfinite(size).all() or (size < 1).any():
-        raise ValueError("n must be at least 1.")
+        raise ValueError(f"n must be at least 1 (the number of people), got {n!r}.")
     p = rr_keep_probability(epsilon)
-    lam = (2 * p - 1) * pi + 1 - p
-    result = np.sqrt(lam * (1 - lam) / size) / (2 * p - 1)
+    result = np.sqrt(p * (1 - p) / size) / (2 * p - 1)
     return float(result) if result.ndim == 0 else result
 
 
@@ -274,8 +273,10 @@ def generalized_randomized_response(values, k: int, epsilon: float, rng=None) ->
 
 
 def _frequency_estimate(support_share: np.ndarray, n: int, p: float, q: float) -> Estimate:
+    """``(share - q) / (p - q)``; its SE from ``f p (1 - p) + (1 - f) q (1 - q)`` with ``f`` the estimate in [0, 1]."""
     value = (support_share - q) / (p - q)
-    standard_error = np.sqrt(support_share * (1 - support_share) / n) / (p - q)
+    f = np.clip(value, 0.0, 1.0)
+    standard_error = np.sqrt((f * p * (1 - p) + (1 - f) * q * (1 - q)) / n) / (p - q)
     return Estimate(value, standard_error)
 
 
