@@ -64,6 +64,24 @@ def test_probability_ratio_on_neighbours_is_at_most_e_epsilon():
         assert np.all(np.abs(np.log(ratio)) <= epsilon + 1e-9)
 
 
+def test_monotonic_weights_are_private_for_monotonic_changes_only():
+    rng = np.random.default_rng(1)
+    worst_opposite = 0.0
+    for _ in range(300):
+        u = rng.normal(0, 5, 5)
+        epsilon = rng.uniform(0.1, 3)
+        same_sign = rng.uniform(0, 1, 5) * rng.choice([-1, 1])  # every utility moves the same way, by <= 1
+        ratio = (selection_probabilities(u, 1.0, epsilon, monotonic=True)
+                 / selection_probabilities(u + same_sign, 1.0, epsilon, monotonic=True))
+        assert np.all(np.abs(np.log(ratio)) <= epsilon + 1e-9)
+        opposite = np.zeros(5)
+        opposite[0], opposite[1:] = 1.0, -1.0  # one up, the others down: not monotonic
+        ratio = (selection_probabilities(u, 1.0, epsilon, monotonic=True)
+                 / selection_probabilities(u + opposite, 1.0, epsilon, monotonic=True))
+        worst_opposite = max(worst_opposite, float(np.max(np.abs(np.log(ratio))) / epsilon))
+    assert worst_opposite > 1.5, "without monotonicity the dropped factor 2 is really needed"
+
+
 # ---------------------------------------------------------------------- sampling
 @pytest.mark.parametrize("seed", SEEDS)
 def test_exponential_mechanism_samples_its_probabilities(seed):
