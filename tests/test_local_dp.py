@@ -161,3 +161,11 @@ def test_unary_encoding_with_epsilon_per_bit_is_caught(seed):
 def test_bad_input_is_named(call, match):
     with pytest.raises((TypeError, ValueError), match=match):
         call()
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from mic_dp_helpers import local_dp
+
+    assert doctest.testmod(local_dp, optionflags=doctest.ELLIPSIS).failed == 0

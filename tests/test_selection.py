@@ -228,3 +228,12 @@ def test_halving_the_noise_of_a_non_monotonic_selection_is_caught(seed):
         return report_noisy_max(np.asarray(counts, float), 1.0, 1.0, rng, monotonic=True, size=size)
 
     assert audit_epsilon(mechanism, [0, 3], [1, 2], n_samples=100_000, rng=seed).refutes(1.0)
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from mic_dp_helpers import broken_selection, selection
+
+    for module in (selection, broken_selection):
+        assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
