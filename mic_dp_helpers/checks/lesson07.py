@@ -383,24 +383,39 @@ def _candidate_pool():
     return pool
 
 
+def _round_picks(seed: int, pool_size: int, fine: list[bool]) -> np.ndarray:
+    """Which pool entries a round uses (at least one within its claim and one not), from its seed alone."""
+    generator = _default_rng(seed)
+    picks = generator.choice(pool_size, size=int(generator.integers(4, 7)), replace=False)
+    if len({fine[i] for i in picks}) == 1:
+        other = next(i for i in range(pool_size) if fine[i] != fine[picks[0]])
+        picks = _concatenate([picks[:3], [other]])
+    return picks
+
+
+def _round_samples(seed: int, pool) -> dict:
+    """The outputs handed to the student for one round: {name: (outputs_a, outputs_b, claimed_epsilon)}."""
+    picks = _round_picks(seed, len(pool), [entry[4] for entry in pool])
+    generator = _default_rng(seed + 1)
+    samples = {}
+    for j, i in enumerate(picks):
+        sampler, a, b, claim, _ = pool[i]
+        rng = _default_rng(int(generator.integers(2**31)))
+        samples[f"mechanism_{chr(65 + j)}"] = (_outputs(sampler, a, 100_000, rng), _outputs(sampler, b, 100_000, rng),
+                                               float(claim))
+    return samples
+
+
 @exercise("07.5", title="Which 'private' selections are not? Audit them", answer_name="not_private")
 def check_not_private(answer) -> None:
-    generator = _default_rng(7005)
     pool = _candidate_pool()
-    size = 100_000
-    for round_number in range(3):
-        picks = generator.choice(len(pool), size=int(generator.integers(4, 7)), replace=False)
-        if all(pool[i][4] for i in picks) or not any(pool[i][4] for i in picks):
-            picks = _concatenate([picks[:3], [next(i for i in range(len(pool)) if pool[i][4] != pool[picks[0]][4])]])
-        names = [f"mechanism_{chr(65 + j)}" for j in range(len(picks))]
-        samples, broken = {}, set()
-        for name, i in zip(names, picks):
-            sampler, a, b, claim, fine = pool[i]
-            rng = _default_rng(int(generator.integers(2**31)))
-            samples[name] = (_outputs(sampler, a, size, rng), _outputs(sampler, b, size, rng), float(claim))
-            if not fine:
-                broken.add(name)
-        raw = answer({k: (v[0].copy(), v[1].copy(), v[2]) for k, v in samples.items()})
+    for seed in (7005, 7105, 7205):
+        samples = _round_samples(seed, pool)
+        names = list(samples)
+        raw = answer(samples)
+        # Only now: which of the mechanisms really break their claim.
+        picks = _round_picks(seed, len(pool), [entry[4] for entry in pool])
+        broken = {f"mechanism_{chr(65 + j)}" for j, i in enumerate(picks) if not pool[i][4]}
         if isinstance(raw, (str, bytes)) or raw is None:
             raise CheckFailed("it should return a list (or set) of the names whose claim the audit refutes.")
         try:
