@@ -1,0 +1,436 @@
+"""Checks for lesson 07 (choosing privately, local DP). Each calls the student's function on inputs it makes.
+
+Every input is drawn fresh from a seeded generator over wide ranges (sizes that are small and
+large, shares of 0 and 1, scores with ties and huge values). Random answers are checked on their
+distribution: the exact distribution is computed by the check *after* the student's calls, and
+compared with binomial z-tests, chi-square and Kolmogorov-Smirnov tests. Each test rejects a
+correct answer with probability at most about 1e-6 (stated next to it), so a correct answer
+fails a whole check far less often than 1 time in 1000. The student's function is called only
+positionally, with plain data (NumPy arrays, numbers, dicts of arrays, a NumPy Generator), and
+many calls go through ``call_repeatedly``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from mic_dp_helpers import broken_selection as _broken
+from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
+
+# References bound at import: patching numpy, scipy or the course package later changes nothing here.
+_exp, _log, _sqrt, _log1p = math.exp, math.log, math.sqrt, math.log1p
+_asarray, _sort, _clip, _diff, _arange, _cumsum = np.asarray, np.sort, np.clip, np.diff, np.arange, np.cumsum
+_concatenate, _searchsorted, _bincount, _array_equal = np.concatenate, np.searchsorted, np.bincount, np.array_equal
+_default_rng = np.random.default_rng
+_kstest, _chi2_sf, _laplace_cdf, _spearmanr = stats.kstest, stats.chi2.sf, stats.laplace.cdf, stats.spearmanr
+_SAMPLERS = {name: getattr(_broken, name) for name in _broken.__all__ if callable(getattr(_broken, name))}
+
+#: z beyond which a binomial share is declared off: two-sided probability 5.7e-7 for a correct answer.
+Z_LIMIT = 5.0
+#: p-value below which a chi-square or KS test rejects (a correct answer: probability 1e-6 per test).
+P_LIMIT = 1e-6
+
+
+def _keep_probability(epsilon: float) -> float:
+    return 1.0 / (1.0 + _exp(-epsilon))
+
+
+def _z_off(successes: float, trials: float, p: float) -> float:
+    return abs(successes - trials * p) / _sqrt(trials * p * (1 - p))
+
+
+# --------------------------------------------------------------------------------------- 07.1
+def _reports(raw, n: int, where: str) -> np.ndarray:
+    try:
+        reports = _asarray(raw)
+    except Exception:  # noqa: BLE001 - any failure to convert is the student's
+        raise CheckFailed(f"{where} it should return an array of reports, got {type(raw).__name__}.") from None
+    if reports.shape != (n,):
+        raise CheckFailed(f"{where} it should return one report per person ({n}), got shape {reports.shape}.")
+    if reports.dtype == bool:
+        return reports.astype(int)
+    if reports.dtype.kind not in "iuf" or not np.isin(reports, (0, 1)).all():
+        raise CheckFailed(f"{where} every report must be a yes/no answer (True/False or 1/0).")
+    return reports.astype(int)
+
+
+def _rr_cases(generator):
+    """(truth, epsilon) cases: sizes 1 to 3,000, shares 0, 1 and in between, epsilons 0.05 to 6."""
+    cases = []
+    for n, share, epsilon in [(1, 1.0, 1.0), (7, 0.0, 0.05), (3000, 0.3, 0.5), (501, 1.0, 6.0),
+                              (int(generator.integers(200, 2000)), float(generator.uniform(0.05, 0.95)),
+                               float(generator.uniform(0.1, 4.0)))]:
+        truth = generator.random(n) < share
+        cases.append((truth, epsilon))
+    return cases
+
+
+@exercise("07.1", title="Randomized response", answer_name="randomized_response")
+def check_randomized_response(answer) -> None:
+    generator = _default_rng(7001)
+    # Shape, input left alone, reproducible from the rng alone.
+    for truth, epsilon in _rr_cases(generator):
+        given = truth.copy()
+        where = f"For {len(truth)} answers at epsilon={epsilon:.3g}:"
+        first = _reports(answer(given, epsilon, _default_rng(11)), len(truth), where)
+        if not _array_equal(given, truth):
+            raise CheckFailed(f"{where} your function changed the `truth` array it was given.")
+        again = _reports(answer(given, epsilon, _default_rng(11)), len(truth), where)
+        if not _array_equal(first, again):
+            raise CheckFailed("two calls with identically seeded generators gave different reports: draw every coin "
+                              "from the `rng` argument, not from np.random or a new generator.")
+
+    # Distribution over 400 calls on the same people: independence, then the rate.
+    for truth, epsilon in _rr_cases(generator)[2:]:
+        n = len(truth)
+        where = f"For {n} answers at epsilon={epsilon:.3g}:"
+        calls = 400
+        runs = [_reports(r, n, where) for r in call_repeatedly(answer, calls, truth.copy(), epsilon,
+                                                              _default_rng(int(generator.integers(2**31))))]
+        reports = np.stack(runs)
+        p = _keep_probability(epsilon)
+        kept = reports == truth.astype(int)[None, :]
+        if kept.all():
+            raise CheckFailed(f"{where} every report is the true answer: nothing is randomized, so nothing is private.")
+        if not kept.any():
+            raise CheckFailed(f"{where} every report is the opposite of the truth: anyone can flip it back.")
+        # Independence first: the number of flips per call is Binomial(n, f) for the flip rate f. Its sample
+        # variance over 400 calls has a relative standard error of about 7%; outside [0.6, 1.5] is over 5 of them.
+        flips = (~kept).sum(axis=1)
+        f = float(flips.mean()) / n  # the observed flip rate: this test is about independence, not the rate
+        ratio = flips.var(ddof=1) / (n * f * (1 - f)) if 0 < f < 1 else 1.0
+        if n * f * (1 - f) >= 5 and not 0.6 <= ratio <= 1.5:  # below 5 expected flips the variance is too skewed
+            raise CheckFailed(f"{where} the coins are not independent: the number of flipped answers varies "
+                              f"{'too much' if ratio > 1 else 'too little'} from call to call. Draw one coin per "
+                              "person, independently.")
+        # Independence of neighbours: flips of person i and person i + 1, each centred on that person's own
+        # flip rate over the calls, are uncorrelated (|z| < 5).
+        centred = (~kept).astype(float) - (~kept).mean(axis=0, keepdims=True)
+        a, b = centred[:, :-1].ravel(), centred[:, 1:].ravel()
+        if a.std() > 0 and b.std() > 0:
+            correlation = float(np.corrcoef(a, b)[0, 1])
+            if abs(correlation) * _sqrt(a.size) > Z_LIMIT:
+                raise CheckFailed(f"{where} neighbouring people's coins are correlated: each person's randomness "
+                                  "must be independent of everyone else's.")
+        # The rate: 400 calls on the same people. For true-yes and true-no separately, and for each quarter of
+        # the positions, the share of kept answers must be p = e^eps / (1 + e^eps) within 5 binomial standard
+        # errors (a correct answer fails one of these tests with probability < 5e-6).
+        for label, mask in (("true yes", truth), ("true no", ~truth)):
+            if mask.sum() == 0:
+                continue
+            trials = calls * int(mask.sum())
+            share = kept[:, mask].mean()
+            if _z_off(kept[:, mask].sum(), trials, p) > Z_LIMIT:
+                direction = "too often" if share > p else "too rarely"
+                raise CheckFailed(f"{where} answers that are {label} are kept {direction} ({share:.3f}). Each person "
+                                  "must tell the truth with the probability that makes the ratio of the chances of a "
+                                  "'yes' report for a true yes and a true no exactly e^epsilon, whatever their answer.")
+        for quarter in np.array_split(_arange(n), 4):
+            if _z_off(kept[:, quarter].sum(), calls * len(quarter), p) > Z_LIMIT:
+                raise CheckFailed(f"{where} people in different positions are treated differently: every person "
+                                  "must flip their own coin with the same probability.")
+
+
+# --------------------------------------------------------------------------------------- 07.2
+def _pair(raw, where: str) -> tuple[float, float]:
+    if isinstance(raw, dict) or isinstance(raw, (str, bytes)):
+        raise CheckFailed(f"{where} it should return two numbers: (estimate, standard_error).")
+    try:
+        items = list(raw)
+    except TypeError:
+        raise CheckFailed(f"{where} it should return two numbers, (estimate, standard_error), not one.") from None
+    if len(items) != 2:
+        raise CheckFailed(f"{where} it should return exactly two numbers, (estimate, standard_error); got {len(items)}.")
+    return expect_number(items[0], "the estimated share"), expect_number(items[1], "its standard error")
+
+
+@exercise("07.2", title="De-biasing randomized response, with a standard error", answer_name="estimate_share")
+def check_estimate_share(answer) -> None:
+    generator = _default_rng(7002)
+    cases = [(int(generator.integers(2, 20_000)), float(generator.random()), float(generator.uniform(0.05, 8)))
+             for _ in range(12)]
+    cases += [(40, 0.5, 3.0), (10_000, 0.93, 0.7), (5, 0.0, 0.2), (1, 1.0, 1.0)]  # boundaries: all no, all yes
+    for n, yes_share, epsilon in cases:
+        reports = generator.random(n) < yes_share
+        given = reports.copy()
+        where = f"For {n} reports ({reports.mean():.1%} yes) at epsilon={epsilon:.3g}:"
+        estimate, standard_error = _pair(answer(given, epsilon), where)
+        if not _array_equal(given, reports):
+            raise CheckFailed(f"{where} your function changed the reports it was given.")
+        p = _keep_probability(epsilon)
+        y = float(reports.mean())
+        expected = (y - (1 - p)) / (2 * p - 1)
+        expected_se = _sqrt(p * (1 - p) / n) / (2 * p - 1)
+        if not math.isclose(estimate, expected, rel_tol=1e-7, abs_tol=1e-10):
+            if 0 <= estimate <= 1 and math.isclose(estimate, min(max(expected, 0.0), 1.0), rel_tol=1e-7, abs_tol=1e-10):
+                raise CheckFailed(f"{where} the estimate was clipped into [0, 1]. Clipping biases it; report the "
+                                  "unbiased value even when it falls outside.")
+            if math.isclose(estimate, y, rel_tol=1e-9, abs_tol=1e-12):
+                raise CheckFailed(f"{where} that is the raw share of 'yes' reports; it is pulled towards 1/2 by the "
+                                  "flips. Solve E[share of yes reports] = (2p - 1) * pi + (1 - p) for pi.")
+            raise CheckFailed(f"{where} the estimate is off. Its expected value must be the true share of yes: "
+                              "check p = e^epsilon / (1 + e^epsilon) and how you undo the flips.")
+        if not math.isclose(standard_error, expected_se, rel_tol=1e-7):
+            plug_in = _sqrt(y * (1 - y) / n) / (2 * p - 1)
+            if n > 1 and math.isclose(standard_error, plug_in, rel_tol=1e-7):
+                raise CheckFailed(f"{where} that standard error uses the share of yes reports; the only randomness "
+                                  "is the coins, each kept with probability p whatever the answer: use p(1 - p).")
+            if math.isclose(standard_error, expected_se * (2 * p - 1), rel_tol=1e-7):
+                raise CheckFailed(f"{where} the standard error forgets that de-biasing divides by (2p - 1), which "
+                                  "multiplies the error too.")
+            raise CheckFailed(f"{where} the standard error is off: it is the standard deviation of your estimate "
+                              "over the coin flips, for these n people.")
+
+
+# --------------------------------------------------------------------------------------- 07.3
+def _exact_em(scores: np.ndarray, sensitivity: float, epsilon: float) -> np.ndarray:
+    logits = epsilon * scores / (2 * sensitivity)
+    weights = np.exp(logits - logits.max())
+    return weights / weights.sum()
+
+
+def _index(raw, k: int, where: str) -> int:
+    if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)):
+        if isinstance(raw, (float, np.floating)) and float(raw).is_integer():
+            raw = int(raw)
+        else:
+            raise CheckFailed(f"{where} it should return the index of the chosen candidate (an int), got "
+                              f"{type(raw).__name__} {raw!r}. Release the index, never the noisy score.")
+    if not 0 <= int(raw) < k:
+        raise CheckFailed(f"{where} it returned {raw}, which is not an index of the {k} candidates.")
+    return int(raw)
+
+
+def _rnm_cases(generator):
+    cases = [(np.array([3.0, 0.0]), 1.0, 1.0), (np.array([2.0, 2.0, 2.0]), 1.0, 0.5),
+             (np.array([0.0] * 9 + [4.0]), 1.0, 1.0),  # separates Gumbel (0.452 for the best) from Laplace (0.500)
+             (np.array([10.0, 9.0, 7.0, 3.0, 0.0]), 2.0, 2.0), (np.array([1e6, 1e6 - 4.0, 1e6 - 8.0]), 4.0, 1.5)]
+    k = int(generator.integers(4, 13))
+    cases.append((np.round(generator.normal(0, 3, k), 1), float(generator.uniform(0.5, 3)),
+                  float(generator.uniform(0.3, 3))))
+    return cases
+
+
+@exercise("07.3", title="Report-noisy-max with Gumbel noise", answer_name="report_noisy_max")
+def check_report_noisy_max(answer) -> None:
+    generator = _default_rng(7003)
+    for scores, sensitivity, epsilon in _rnm_cases(generator):
+        where = f"For scores {scores.tolist()}, sensitivity={sensitivity:g}, epsilon={epsilon:.3g}:"
+        given = scores.copy()
+        first = _index(answer(given, sensitivity, epsilon, _default_rng(5)), len(scores), where)
+        if not _array_equal(given, scores):
+            raise CheckFailed(f"{where} your function changed the scores it was given; add noise to a copy.")
+        if _index(answer(given, sensitivity, epsilon, _default_rng(5)), len(scores), where) != first:
+            raise CheckFailed("two calls with identically seeded generators chose differently: draw the noise from "
+                              "the `rng` argument.")
+        calls = 10_000
+        outputs = call_repeatedly(answer, calls, given, sensitivity, epsilon, _default_rng(int(generator.integers(2**31))))
+        chosen = np.array([_index(o, len(scores), where) for o in outputs])
+        if np.ptp(chosen) == 0 and len(scores) > 1:
+            raise CheckFailed(f"{where} the same candidate is chosen every time: the choice must be random (a noiseless "
+                              "argmax is not private for any epsilon).")
+        # Goodness of fit to the exponential mechanism exp(eps * u / (2 * sensitivity)): chi-square over the
+        # candidates with expected count >= 5 (others pooled); p < 1e-6 rejects a correct answer once in 1e6.
+        expected = _exact_em(scores, sensitivity, epsilon) * calls
+        observed = _bincount(chosen, minlength=len(scores)).astype(float)
+        big = expected >= 5
+        exp_cells = _concatenate([expected[big], [expected[~big].sum()]]) if (~big).any() else expected[big]
+        obs_cells = _concatenate([observed[big], [observed[~big].sum()]]) if (~big).any() else observed[big]
+        keep = exp_cells > 0
+        statistic = float(((obs_cells[keep] - exp_cells[keep]) ** 2 / exp_cells[keep]).sum())
+        best = int(np.argmax(scores))
+        best_off = _z_off(observed[best], calls, expected[best] / calls) > Z_LIMIT if 0 < expected[best] < calls else False
+        if (obs_cells[~keep] > 0).any() or best_off or (keep.sum() > 1 and _chi2_sf(statistic, keep.sum() - 1) < P_LIMIT):
+            share, target = observed[best] / calls, expected[best] / calls
+            if share > target:
+                raise CheckFailed(f"{where} the best candidate is chosen too often ({share:.3f}): too little noise, "
+                                  "so the choice is less private than epsilon. The Gumbel scale must be "
+                                  "2 * sensitivity / epsilon.")
+            raise CheckFailed(f"{where} the choices do not follow the exponential mechanism's distribution (best "
+                              f"candidate chosen {share:.3f} of the time). Use Gumbel noise of scale "
+                              "2 * sensitivity / epsilon on every score, then report the index of the largest.")
+        # Independence across calls: consecutive choices are independent, so P(same twice) = sum p_i^2.
+        same = float((chosen[1:] == chosen[:-1]).sum())
+        p_same = float(((observed / calls) ** 2).sum())  # from the observed shares: this tests independence only
+        if 0 < p_same < 1 and _z_off(same, calls - 1, p_same) > 6.0:
+            raise CheckFailed(f"{where} consecutive choices depend on each other: draw fresh noise on every call.")
+
+
+# --------------------------------------------------------------------------------------- 07.4
+def _quantile_intervals(values: np.ndarray, level: float, high: float, epsilon: float):
+    """The exact interval end points and probabilities of Smith's DP quantile on [0, high]."""
+    data = _sort(_clip(values, 0.0, high))
+    edges = _concatenate([[0.0], data, [high]])
+    widths = _diff(edges)
+    utility = -np.abs(_arange(data.size + 1) - level * data.size)
+    with np.errstate(divide="ignore"):
+        logits = np.log(widths) + epsilon * utility / 2.0
+    weights = np.exp(logits - logits.max())
+    return edges, weights / weights.sum()
+
+
+def _quantile_cdf(edges: np.ndarray, probabilities: np.ndarray):
+    left, right = edges[:-1], edges[1:]
+    positive = probabilities > 0
+
+    def cdf(x):
+        x = _asarray(x, dtype=float)[..., None]
+        inside = _clip((x - left[positive]) / (right[positive] - left[positive]), 0.0, 1.0)
+        return (inside * probabilities[positive]).sum(axis=-1)
+
+    return cdf
+
+
+def _bound_and_mean(raw, where: str) -> tuple[float, float]:
+    if isinstance(raw, (dict, str, bytes)):
+        raise CheckFailed(f"{where} it should return two numbers: (upper_bound, dp_mean).")
+    try:
+        items = list(raw)
+    except TypeError:
+        raise CheckFailed(f"{where} it should return two numbers, (upper_bound, dp_mean), not one.") from None
+    if len(items) != 2:
+        raise CheckFailed(f"{where} it should return exactly two numbers, (upper_bound, dp_mean); got {len(items)}.")
+    return expect_number(items[0], "the private upper bound"), expect_number(items[1], "the DP mean")
+
+
+def _clipping_cases(generator):
+    cases = []
+    for n, level, high, epsilon, share in [(60, 0.9, 1000.0, 0.5, 0.4), (250, 0.99, 5000.0, 0.2, 0.25),
+                                           (int(generator.integers(80, 400)), float(generator.uniform(0.6, 0.98)),
+                                            float(generator.uniform(200, 2000)), float(generator.uniform(0.1, 0.8)),
+                                            float(generator.uniform(0.2, 0.6)))]:
+        values = np.round(generator.lognormal(3.0, 0.8, n), 2)  # most below 100, public bound far above
+        cases.append((values, level, high, epsilon, share))
+    return cases
+
+
+@exercise("07.4", title="A private clipping bound, then the mean", answer_name="private_bound_and_mean")
+def check_private_bound_and_mean(answer) -> None:
+    generator = _default_rng(7004)
+    for values, level, high, epsilon, share in _clipping_cases(generator):
+        n = len(values)
+        where = (f"For {n} values, level={level:.3g}, public_high={high:.4g}, epsilon={epsilon:.3g}, "
+                 f"bound_share={share:.3g}:")
+        given = values.copy()
+        first = _bound_and_mean(answer(given, level, high, epsilon, share, _default_rng(3)), where)
+        if not _array_equal(given, values):
+            raise CheckFailed(f"{where} your function changed the values it was given.")
+        if _bound_and_mean(answer(given, level, high, epsilon, share, _default_rng(3)), where) != first:
+            raise CheckFailed("two calls with identically seeded generators gave different results: draw all noise "
+                              "from the `rng` argument.")
+        calls = 2000
+        results = [_bound_and_mean(r, where) for r in call_repeatedly(
+            answer, calls, given, level, high, epsilon, share, _default_rng(int(generator.integers(2**31))))]
+        uppers = np.array([r[0] for r in results])
+        means = np.array([r[1] for r in results])
+        # Everything expected is computed now, after the student's calls.
+        if np.ptp(uppers) == 0:
+            raise CheckFailed(f"{where} the upper bound is the same on every call: it is computed from the data "
+                              "without noise, so it leaks. Choose it with a DP quantile.")
+        if uppers.min() < 0 or uppers.max() > high:
+            raise CheckFailed(f"{where} an upper bound fell outside the public range [0, public_high].")
+        edges, probabilities = _quantile_intervals(values, level, high, share * epsilon)
+        # KS test of the bounds against the exact distribution of Smith's DP quantile with
+        # epsilon * bound_share and public bounds [0, public_high] (p < 1e-6 rejects a correct answer 1e-6).
+        if _kstest(uppers, _quantile_cdf(edges, probabilities)).pvalue < P_LIMIT:
+            above = float(np.mean(uppers > values.max()))
+            expected_above = float(probabilities[-1])
+            if above < expected_above / 3:
+                raise CheckFailed(f"{where} the bound almost never lands above the largest value: the quantile's "
+                                  "range must be the declared public one [0, public_high], not taken from the data.")
+            raise CheckFailed(f"{where} the bounds do not follow the DP quantile's distribution with "
+                              "epsilon * bound_share and public range [0, public_high]. Spend exactly that part of "
+                              "the budget on the bound.")
+        clipped_means = np.array([float(_clip(values, 0.0, u).mean()) for u in uppers])
+        scales = uppers / (n * (1 - share) * epsilon)
+        noise = means - clipped_means
+        if np.all(np.abs(noise) <= 1e-9 * np.maximum(1.0, np.abs(clipped_means))):
+            raise CheckFailed(f"{where} the mean is released without noise: add Laplace noise to it.")
+        standardized = noise / scales
+        if _kstest(standardized, _laplace_cdf).pvalue < P_LIMIT:
+            centre = float(np.median(standardized))
+            spread = float(np.median(np.abs(standardized - centre)) / _log(2.0))  # about 1 for the right scale
+            if 0.8 < spread < 1.25:
+                raise CheckFailed(f"{where} the DP mean is not centred on the mean of the values clipped to the "
+                                  "released bound [0, upper]: clip to the bound you release.")
+            amount = "too little" if spread < 1 else "too much"
+            raise CheckFailed(f"{where} the mean has {amount} noise for the budget left. With n public and one "
+                              "person's value replaced, the clipped mean moves by at most upper / n; use the rest of "
+                              "epsilon, (1 - bound_share) * epsilon, for it.")
+        rho = _spearmanr(uppers, np.abs(standardized)).statistic
+        if abs(rho) * _sqrt(calls) > Z_LIMIT:
+            raise CheckFailed(f"{where} the DP mean's error depends on the released bound: clip to the bound you "
+                              "release, scale the noise with it (upper / n) and draw the noise independently.")
+
+
+# --------------------------------------------------------------------------------------- 07.5
+def _outputs(sampler_name: str, dataset, size: int, rng) -> np.ndarray:
+    out = _asarray(_SAMPLERS[sampler_name](dataset, size, rng, epsilon=1.0), dtype=float)
+    return out.reshape(size, -1)[:, 0] if out.ndim > 1 else out
+
+
+def _candidate_pool():
+    """(sampler, dataset_a, dataset_b, claimed epsilon, truly within the claim?) for each candidate kind."""
+    pool = []
+    for bug in _broken.planted_selection_bugs():
+        pool.append((bug.mechanism.__name__, bug.dataset_a, bug.dataset_b, bug.claimed_epsilon, False))
+        if bug.fixed.__name__ != "randomized_response_one":  # its audit is tight at 1; use it with a margin below
+            pool.append((bug.fixed.__name__, bug.dataset_a, bug.dataset_b, bug.claimed_epsilon, True))
+    pool.append(("randomized_response_one", np.array([True]), np.array([False]), 1.6, True))
+    return pool
+
+
+def _round_picks(seed: int, pool_size: int, fine: list[bool]) -> np.ndarray:
+    """Which pool entries a round uses (at least one within its claim and one not), from its seed alone."""
+    generator = _default_rng(seed)
+    picks = generator.choice(pool_size, size=int(generator.integers(4, 7)), replace=False)
+    if len({fine[i] for i in picks}) == 1:
+        other = next(i for i in range(pool_size) if fine[i] != fine[picks[0]])
+        picks = _concatenate([picks[:3], [other]])
+    return picks
+
+
+def _round_samples(seed: int, pool) -> dict:
+    """The outputs handed to the student for one round: {name: (outputs_a, outputs_b, claimed_epsilon)}."""
+    picks = _round_picks(seed, len(pool), [entry[4] for entry in pool])
+    generator = _default_rng(seed + 1)
+    samples = {}
+    for j, i in enumerate(picks):
+        sampler, a, b, claim, _ = pool[i]
+        rng = _default_rng(int(generator.integers(2**31)))
+        samples[f"mechanism_{chr(65 + j)}"] = (_outputs(sampler, a, 100_000, rng), _outputs(sampler, b, 100_000, rng),
+                                               float(claim))
+    return samples
+
+
+@exercise("07.5", title="Which 'private' selections are not? Audit them", answer_name="not_private")
+def check_not_private(answer) -> None:
+    pool = _candidate_pool()
+    for seed in (7005, 7105, 7205):
+        samples = _round_samples(seed, pool)
+        names = list(samples)
+        raw = answer(samples)
+        # Only now: which of the mechanisms really break their claim.
+        picks = _round_picks(seed, len(pool), [entry[4] for entry in pool])
+        broken = {f"mechanism_{chr(65 + j)}" for j, i in enumerate(picks) if not pool[i][4]}
+        if isinstance(raw, (str, bytes)) or raw is None:
+            raise CheckFailed("it should return a list (or set) of the names whose claim the audit refutes.")
+        try:
+            flagged = set(raw)
+        except TypeError:
+            raise CheckFailed(f"it should return a list of names, got {type(raw).__name__}.") from None
+        unknown = flagged - set(names)
+        if unknown:
+            raise CheckFailed(f"it returned names that are not among the mechanisms given: {sorted(map(str, unknown))}.")
+        if flagged == set(names) and len(broken) < len(names):
+            raise CheckFailed("it flags every mechanism; flag only those whose audit bound exceeds their claimed "
+                              "epsilon.")
+        if flagged - broken:
+            raise CheckFailed("it flags a mechanism whose outputs do not refute its claim. Use the audit's 95% lower "
+                              "bound, compared with that mechanism's claimed epsilon, not a guess from the outputs.")
+        if broken - flagged:
+            raise CheckFailed("it misses a mechanism whose outputs refute its claim. Audit every mechanism with all "
+                              "the samples you are given (the audit needs many to be sharp).")

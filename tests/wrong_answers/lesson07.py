@@ -1,0 +1,144 @@
+"""Wrong answers to lesson 07's exercises: each a mistake a student could make, and each must be rejected.
+
+Release exercises (07.1, 07.3, 07.4) include non-private answers (marked "non-private").
+"""
+
+import math
+
+import numpy as np
+
+from mic_dp_helpers.audit import audit_epsilon
+from mic_dp_helpers.selection import dp_quantile
+
+
+# ------------------------------------------------------------------ 07.1 randomized response
+def _rr(truth, epsilon, rng, *, keep=None, shared=False, only_yes=False, use_global=False):
+    truth = np.asarray(truth, dtype=bool)
+    p = 1 / (1 + math.exp(-epsilon)) if keep is None else keep(epsilon)
+    if shared:
+        coins = np.full(truth.size, rng.random())
+    elif use_global:
+        coins = np.random.random(truth.size)
+    else:
+        coins = rng.random(truth.size)
+    kept = coins < p
+    if only_yes:
+        kept = kept | ~truth
+    return np.where(kept, truth, ~truth)
+
+
+# ------------------------------------------------------------------ 07.2 estimate
+def _estimate(reports, epsilon, *, p_of=None, clip=False, plug_in=False, undivided_se=False):
+    reports = np.asarray(reports, dtype=float)
+    p = 1 / (1 + math.exp(-epsilon)) if p_of is None else p_of(epsilon)
+    y = reports.mean()
+    estimate = (y - (1 - p)) / (2 * p - 1)
+    if clip:
+        estimate = min(max(estimate, 0.0), 1.0)
+    spread = y * (1 - y) if plug_in else p * (1 - p)
+    se = math.sqrt(spread / reports.size) / (1 if undivided_se else (2 * p - 1))
+    return estimate, se
+
+
+# ------------------------------------------------------------------ 07.3 report-noisy-max
+def _rnm(scores, sensitivity, epsilon, rng, *, noise="gumbel", scale_factor=2.0, ignore_sensitivity=False,
+         release_score=False):
+    scores = np.asarray(scores, dtype=float)
+    scale = scale_factor * (1.0 if ignore_sensitivity else sensitivity) / epsilon
+    if noise == "gumbel":
+        noisy = scores + rng.gumbel(0, scale, scores.size)
+    elif noise == "exponential":
+        noisy = scores + rng.exponential(scale, scores.size)
+    elif noise == "laplace":
+        noisy = scores + rng.laplace(0, scale, scores.size)
+    else:
+        noisy = scores
+    return float(noisy.max()) if release_score else int(np.argmax(noisy))
+
+
+# ------------------------------------------------------------------ 07.4 bound and mean
+def _bound_mean(values, level, high, epsilon, share, rng, *, exact_bound=False, data_high=False, full_mean=False,
+                no_noise=False, scale_with_high=False, forget_n=False, swap_share=False, clip_to_high=False):
+    values = np.asarray(values, dtype=float)
+    bound_share = 1 - share if swap_share else share
+    if exact_bound:
+        upper = float(np.quantile(values, level))
+    else:
+        upper = dp_quantile(values, level, 0.0, float(values.max()) if data_high else high, bound_share * epsilon, rng)
+    mean_epsilon = epsilon if full_mean else (1 - bound_share) * epsilon
+    sensitivity = (high if scale_with_high else upper) / (1 if forget_n else len(values))
+    clipped = np.clip(values, 0.0, high if clip_to_high else upper).mean()
+    noise = 0.0 if no_noise else rng.laplace(0.0, sensitivity / mean_epsilon)
+    return upper, float(clipped + noise)
+
+
+# ------------------------------------------------------------------ 07.5 audits
+def _audit_all(samples, *, n=None, threshold=None, invert=False):
+    flagged = []
+    for name, (a, b, claimed) in samples.items():
+        size = len(a) if n is None else n
+        bound = audit_epsilon(lambda data, k, rng: np.asarray(data)[:k], a, b, n_samples=size, rng=0).epsilon_lower_bound
+        refuted = bound > (claimed if threshold is None else threshold(claimed))
+        if refuted != invert:
+            flagged.append(name)
+    return flagged
+
+
+def _by_mean_difference(samples):
+    return [name for name, (a, b, claimed) in samples.items() if abs(np.mean(a) - np.mean(b)) > 0.1]
+
+
+WRONG_ANSWERS = {
+    "07.1": {
+        "non-private: returns the truth": lambda truth, eps, rng: np.asarray(truth, dtype=bool).copy(),
+        "non-private: flips every answer": lambda truth, eps, rng: ~np.asarray(truth, dtype=bool),
+        "non-private: flips too rarely (e^-eps / 2)": lambda t, e, rng: _rr(t, e, rng, keep=lambda eps: 1 - math.exp(-eps) / 2),
+        "non-private: one coin for everybody": lambda t, e, rng: _rr(t, e, rng, shared=True),
+        "non-private: only yes answers are randomized": lambda t, e, rng: _rr(t, e, rng, only_yes=True),
+        "keeps with 1 / (1 + e^eps)": lambda t, e, rng: _rr(t, e, rng, keep=lambda eps: 1 / (1 + math.exp(eps))),
+        "epsilon halved": lambda t, e, rng: _rr(t, e, rng, keep=lambda eps: 1 / (1 + math.exp(-eps / 2))),
+        "Warner's fixed 3/4, ignoring epsilon": lambda t, e, rng: _rr(t, e, rng, keep=lambda eps: 0.75),
+        "global random state": lambda t, e, rng: _rr(t, e, rng, use_global=True),
+    },
+    "07.2": {
+        "raw share": lambda r, e: (float(np.mean(r)), _estimate(r, e)[1]),
+        "clipped into [0, 1]": lambda r, e: _estimate(r, e, clip=True),
+        "plug-in standard error": lambda r, e: _estimate(r, e, plug_in=True),
+        "standard error not divided by 2p - 1": lambda r, e: _estimate(r, e, undivided_se=True),
+        "p with epsilon / 2": lambda r, e: _estimate(r, e, p_of=lambda eps: 1 / (1 + math.exp(-eps / 2))),
+        "p = 1 / (1 + e^eps)": lambda r, e: _estimate(r, e, p_of=lambda eps: 1 / (1 + math.exp(eps))),
+        "estimate only": lambda r, e: _estimate(r, e)[0],
+        "constant": lambda r, e: (0.3, 0.01),
+    },
+    "07.3": {
+        "non-private: exact argmax": lambda s, d, e, rng: _rnm(s, d, e, rng, noise="none"),
+        "non-private: scale sensitivity / epsilon (monotonic only)": lambda s, d, e, rng: _rnm(s, d, e, rng, scale_factor=1.0),
+        "non-private: ignores the sensitivity": lambda s, d, e, rng: _rnm(s, d, e, rng, ignore_sensitivity=True),
+        "exponential noise (permute-and-flip, not what is asked)": lambda s, d, e, rng: _rnm(s, d, e, rng, noise="exponential"),
+        "Laplace noise": lambda s, d, e, rng: _rnm(s, d, e, rng, noise="laplace"),
+        "releases the noisy score": lambda s, d, e, rng: _rnm(s, d, e, rng, release_score=True),
+        "argmin": lambda s, d, e, rng: int(np.argmin(np.asarray(s, float) + rng.gumbel(0, 2 * d / e, len(s)))),
+        "scale too large (4 sensitivity / epsilon)": lambda s, d, e, rng: _rnm(s, d, e, rng, scale_factor=4.0),
+    },
+    "07.4": {
+        "non-private: exact quantile as the bound": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, exact_bound=True),
+        "non-private: quantile bounds from the data's max": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, data_high=True),
+        "non-private: whole epsilon again for the mean": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, full_mean=True),
+        "non-private: mean without noise": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, no_noise=True),
+        "noise scaled to public_high": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, scale_with_high=True),
+        "forgets / n": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, forget_n=True),
+        "budget split swapped": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, swap_share=True),
+        "clips to public_high, not the bound": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, clip_to_high=True),
+        "returns (mean, bound)": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng)[::-1],
+    },
+    "07.5": {
+        "flags everything": lambda samples: list(samples),
+        "flags nothing": lambda samples: [],
+        "flags any positive bound": lambda samples: _audit_all(samples, threshold=lambda c: 0.0),
+        "flags the ones the audit does not refute": lambda samples: _audit_all(samples, invert=True),
+        "audits only 300 samples": lambda samples: _audit_all(samples, n=300),
+        "compares with half the claim": lambda samples: _audit_all(samples, threshold=lambda c: c / 2),
+        "decides by the difference of means": _by_mean_difference,
+        "returns a string": lambda samples: ",".join(_audit_all(samples)),
+    },
+}
