@@ -2,19 +2,38 @@
 
 Composition rules used here:
 
-* **sequential**: queries on the same data add up, ``(sum epsilon_i, sum delta_i)``;
-* **parallel**: queries on disjoint parts of the data cost ``(max epsilon_i, max delta_i)``.
+* **sequential**: queries on the same data add up, ``(sum epsilon_i, sum delta_i)``
+  (Dwork, McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Theorem 3.16);
+* **parallel**: queries on disjoint parts of the data, split by a rule fixed without looking
+  at the data, cost ``(max epsilon_i, max delta_i)`` (McSherry 2009).
 
 Also: advanced composition (Dwork, Rothblum & Vadhan 2010) and zero-concentrated DP
 (Bun & Steinke 2016) helpers for comparing how total epsilon grows with the number of queries.
+
+Rules of the ledger (lesson 03):
+
+* **A budget is a hard limit.** Spends are added up exactly: each epsilon (and delta) counts
+  as the decimal number it is written as (``0.1`` is one tenth; ``Fraction(repr(x))``), and a
+  spend fits only if the exact sum stays at or below the total. So ``[0.1] * 10`` fits a budget
+  of 1, and after it nothing more, however small, does. A float computation such as ``1 / 3``
+  rounds; :func:`split_epsilon` splits a budget into parts that provably fit.
+* **A query is charged when it is attempted.** Arguments that do not depend on the data (an
+  epsilon, a column name, bounds) are checked first, and an invalid query spends nothing.
+  Then the budget is checked; a refused query spends nothing and never touches the data.
+  Then the charge is recorded, and only then does the query run: if it fails after that
+  (which may depend on the data), the charge stays, because the failure is itself an output.
+
+Neighbouring datasets in this module differ by adding or removing one row (one row per
+person: the data curator must make it so, or use contribution bounding, lesson 04).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
@@ -35,22 +54,73 @@ __all__ = [
     "LedgerEntry",
     "PrivacyAccountant",
     "PrivateDatabase",
+    "CONDITION_OPERATORS",
     "advanced_composition_epsilon",
+    "split_epsilon",
     "zcdp_rho_gaussian",
     "zcdp_to_dp",
 ]
 
-#: Relative slack allowed when comparing spends with the budget, so that splitting 1.0 into
-#: ten spends of 0.1 (whose float sum is 0.9999999999999999) fits. Far below any meaningful epsilon.
-RELATIVE_TOLERANCE = 1e-9
+
+def _decimal(value: float) -> Fraction:
+    """The exact decimal number a float is written as: ``0.1`` is ``Fraction(1, 10)``.
+
+    ``repr`` gives the shortest decimal that reads back as the same float, so a plan typed as
+    decimals (0.3 + 0.3 + 0.4) adds up exactly to what it was meant to.
+    """
+    return Fraction(repr(float(value)))
+
+
+def split_epsilon(total: float, weights: Sequence[float]) -> list[float]:
+    """Split ``total`` in proportion to positive ``weights`` into parts that fit it exactly.
+
+    ``total * w / sum(w)`` in floating point may round up, and then the parts add up to a
+    hair more than the total, which :class:`PrivacyAccountant` refuses. Here each part is
+    the exact share rounded **down** (to the largest float whose decimal value does not
+    exceed the share), so the parts always fit; they fall short of the total by at most a
+    few units in the last place.
+
+    Parameters
+    ----------
+    total : float
+        The budget to split (> 0).
+    weights : sequence of float
+        One positive weight per part.
+
+    Returns
+    -------
+    list of float
+
+    Examples
+    --------
+    >>> parts = split_epsilon(1.0, [1, 1, 1])
+    >>> accountant = PrivacyAccountant(1.0)
+    >>> for part in parts:
+    ...     _ = accountant.spend(part)
+    >>> accountant.remaining_epsilon < 1e-15
+    True
+    """
+    total_exact = _decimal(check_positive_float(total, "total"))
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray, pd.Series)):
+        raise TypeError(f"weights must be a list of positive numbers, got {type(weights).__name__}.")
+    exact_weights = [Fraction(check_positive_float(w, f"weights[{i}]")) for i, w in enumerate(weights)]
+    if not exact_weights:
+        raise ValueError("weights is empty; give one weight per part.")
+    weight_sum = sum(exact_weights)
+    parts = []
+    for weight in exact_weights:
+        share = total_exact * weight / weight_sum
+        part = float(share)
+        while part > 0 and _decimal(part) > share:
+            part = math.nextafter(part, 0.0)
+        parts.append(part)
+    return parts
 
 
 def _check_label(label) -> str:
     if not isinstance(label, str):
         raise TypeError(f"label must be a string, got {type(label).__name__} {label!r}.")
     return label
-
-
 class BudgetExceededError(Exception):
     """Raised when a query would spend more privacy budget than is left; nothing was spent.
 
@@ -113,8 +183,11 @@ class LedgerEntry:
 class PrivacyAccountant:
     """Track a total (epsilon, delta) budget and refuse any spend that would exceed it.
 
-    A refused spend raises :class:`BudgetExceededError` and changes nothing. Spends are
-    compared with the budget with a relative tolerance of ``1e-9``.
+    A refused spend raises :class:`BudgetExceededError` and changes nothing. The budget is a
+    hard limit: spends are added up exactly, each read as the decimal number it is written as
+    (``0.1`` is one tenth), so a plan whose parts add up to the total in exact arithmetic fits,
+    and nothing beyond the total ever does. Split a budget with :func:`split_epsilon` when the
+    parts come from a float computation such as ``total / 3``.
 
     Parameters
     ----------
@@ -130,16 +203,16 @@ class PrivacyAccountant:
     ...     _ = accountant.spend(0.1, label="count")
     >>> accountant.remaining_epsilon
     0.0
-    >>> accountant.can_spend(0.1)
+    >>> accountant.can_spend(1e-12)
     False
     """
 
     def __init__(self, total_epsilon: float, total_delta: float = 0.0) -> None:
         self._total_epsilon = check_positive_float(total_epsilon, "total_epsilon")
         self._total_delta = check_probability(total_delta, "total_delta", allow_zero=True)
+        self._total_exact = (_decimal(self._total_epsilon), _decimal(self._total_delta))
+        self._spent_exact = (Fraction(0), Fraction(0))
         self._ledger: list[LedgerEntry] = []
-        self._epsilons: list[float] = []  # mirrors the ledger, for fast exact sums with math.fsum
-        self._deltas: list[float] = []
 
     # ----------------------------------------------------------------- read-only state
     @property
@@ -159,23 +232,23 @@ class PrivacyAccountant:
 
     @property
     def spent_epsilon(self) -> float:
-        """Epsilon spent so far (sequential composition of the ledger)."""
-        return math.fsum(self._epsilons)
+        """Epsilon spent so far (sequential composition of the ledger; the exact sum, rounded once)."""
+        return float(self._spent_exact[0])
 
     @property
     def spent_delta(self) -> float:
         """Delta spent so far."""
-        return math.fsum(self._deltas)
+        return float(self._spent_exact[1])
 
     @property
     def remaining_epsilon(self) -> float:
         """Epsilon left (never negative)."""
-        return max(self._total_epsilon - self.spent_epsilon, 0.0)
+        return float(self._total_exact[0] - self._spent_exact[0])
 
     @property
     def remaining_delta(self) -> float:
         """Delta left (never negative)."""
-        return max(self._total_delta - self.spent_delta, 0.0)
+        return float(self._total_exact[1] - self._spent_exact[1])
 
     @property
     def remaining(self) -> tuple[float, float]:
@@ -202,9 +275,9 @@ class PrivacyAccountant:
 
     # ----------------------------------------------------------------------- spending
     def _fits(self, epsilon: float, delta: float) -> bool:
-        eps_ok = self.spent_epsilon + epsilon <= self._total_epsilon * (1 + RELATIVE_TOLERANCE)
-        delta_ok = delta == 0 or self.spent_delta + delta <= self._total_delta * (1 + RELATIVE_TOLERANCE)
-        return eps_ok and delta_ok
+        # Exact comparison of decimal values: no tolerance, no overspend.
+        return (self._spent_exact[0] + _decimal(epsilon) <= self._total_exact[0]
+                and self._spent_exact[1] + _decimal(delta) <= self._total_exact[1])
 
     @staticmethod
     def _check_cost(epsilon, delta) -> tuple[float, float]:
@@ -228,8 +301,8 @@ class PrivacyAccountant:
             raise BudgetExceededError(entry.epsilon, entry.delta, self.remaining_epsilon,
                                       self.remaining_delta, entry.label)
         self._ledger.append(entry)
-        self._epsilons.append(entry.epsilon)
-        self._deltas.append(entry.delta)
+        self._spent_exact = (self._spent_exact[0] + _decimal(entry.epsilon),
+                             self._spent_exact[1] + _decimal(entry.delta))
         return entry
 
     def spend(self, epsilon: float, delta: float = 0.0, label: str = "") -> LedgerEntry:
@@ -311,13 +384,19 @@ class PrivacyAccountant:
 
     def charge_and_run(self, query_fn: Callable[[], Any], epsilon: float, delta: float = 0.0,
                        label: str = "") -> Any:
-        """Run ``query_fn()`` and charge ``(epsilon, delta)`` only if it succeeds (atomic).
+        """Charge ``(epsilon, delta)`` for an attempted query, then run ``query_fn()``.
 
-        The budget is checked first: if it does not suffice, :class:`BudgetExceededError`
-        is raised and ``query_fn`` is never called. If ``query_fn`` raises, the error
-        propagates and nothing is spent. If ``query_fn`` itself spent budget from this
-        accountant so that the charge no longer fits, the answer is withheld and
-        :class:`BudgetExceededError` is raised.
+        The rule: **a query is paid for when it is attempted.**
+
+        1. ``epsilon``, ``delta``, ``label`` and ``query_fn`` are validated (an invalid
+           argument spends nothing; it does not depend on the data);
+        2. if the budget left is too small, :class:`BudgetExceededError` is raised, nothing
+           is spent and ``query_fn`` is never called;
+        3. the charge is recorded, and only then is ``query_fn`` called. If it raises, the
+           error propagates and **the charge stays**: whether a query on private data fails
+           can depend on that data, so the failure is itself a release.
+
+        So check everything that does not depend on the data *before* calling this.
 
         Parameters
         ----------
@@ -345,28 +424,47 @@ class PrivacyAccountant:
         if not callable(query_fn):
             raise TypeError(f"query_fn must be a callable taking no arguments, got {type(query_fn).__name__}.")
         epsilon, delta = self._check_cost(epsilon, delta)
-        label = _check_label(label)
-        if not self._fits(epsilon, delta):
-            raise BudgetExceededError(epsilon, delta, self.remaining_epsilon, self.remaining_delta, label)
-        result = query_fn()
-        self._record(LedgerEntry(label, epsilon, delta, "sequential", (epsilon,)))
-        return result
+        self._record(LedgerEntry(_check_label(label), epsilon, delta, "sequential", (epsilon,)))
+        return query_fn()
+
+
+#: Operators a :meth:`PrivateDatabase.count` condition may use.
+CONDITION_OPERATORS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
+_ORDER_OPERATORS = ("<", "<=", ">", ">=")
+
+
+def _is_scalar(value) -> bool:
+    return isinstance(value, (str, bytes, numbers.Number, np.generic)) and not isinstance(value, complex)
 
 
 class PrivateDatabase:
     """A DataFrame that answers only noisy aggregate queries, each charged to an accountant.
 
-    Neighbouring datasets differ by adding or removing one row, so a count has sensitivity
-    1 and a sum of values clipped to ``[lower, upper]`` has sensitivity
-    ``max(|lower|, |upper|)``. Clipping bounds are declared by the analyst: they must not be
-    taken from the data (its min and max would leak). Every query validates its arguments
-    before spending; a refused or invalid query spends nothing. Noise is NumPy Laplace noise,
-    for teaching only (see :mod:`mic_dp_helpers.mechanisms`).
+    **Neighbours and what is public.** Neighbouring datasets differ by adding or removing
+    one row, and one row is one person (the curator must make it so). What the analyst may
+    know without spending anything: the schema (column names and dtypes), and everything the
+    analyst writes in a query (conditions, declared bounds, categories, epsilons). The number
+    of rows is *not* public: every query, even a plain count, adds noise to it.
+
+    **Queries whose sensitivity holds by construction.** A count selects rows with a
+    *declarative* condition (``{"age": (">=", 60), "rare_disease": True}``) that the
+    database evaluates on each row's own values, so adding or removing one row changes the
+    count by at most 1, whatever the condition. The analyst's code never runs on the data:
+    a function of the table could read other rows (its "count" could then move by the size of
+    the table when one person changes) or copy the rows out. Sums clip every value to bounds
+    declared by the analyst, never taken from the data (its min and max would leak).
+
+    **Charging.** Every query validates its arguments against the schema first (an invalid
+    query spends nothing), then checks the budget (a refused query spends nothing and never
+    touches the data), then charges the accountant, and only then reads the data
+    (:meth:`PrivacyAccountant.charge_and_run`). Noise is NumPy Laplace noise, for teaching
+    only (see :mod:`mic_dp_helpers.mechanisms`; lesson 04 shows the library way).
 
     Parameters
     ----------
     data : pandas.DataFrame
-        The private data (copied).
+        The private data (copied). Numeric columns must have no missing values: the curator
+        drops or imputes them before building the database.
     budget : PrivacyAccountant or float
         An accountant to charge, or a total epsilon for a new one.
     rng : None, int or numpy.random.Generator, optional
@@ -376,21 +474,32 @@ class PrivateDatabase:
     --------
     >>> import pandas as pd
     >>> db = PrivateDatabase(pd.DataFrame({"age": [23, 35, 41, 58]}), 1.0, rng=0)
-    >>> noisy = db.count(lambda df: df["age"] > 30, epsilon=0.5)
+    >>> noisy = db.count({"age": (">", 30)}, epsilon=0.5)
     >>> db.accountant.remaining_epsilon
     0.5
     """
 
     def __init__(self, data: pd.DataFrame, budget: PrivacyAccountant | float, rng=None) -> None:
-        self._data = check_dataframe(data, "data").copy()
+        data = check_dataframe(data, "data")
         if isinstance(budget, PrivacyAccountant):
-            self._accountant = budget
+            accountant = budget
         elif isinstance(budget, numbers.Real) and not isinstance(budget, bool):
-            self._accountant = PrivacyAccountant(check_positive_float(budget, "budget"))
+            accountant = PrivacyAccountant(check_positive_float(budget, "budget"))
         else:
             raise TypeError(f"budget must be a PrivacyAccountant or a positive total epsilon, "
                             f"got {type(budget).__name__} {budget!r}.")
+        numeric = [c for c in data.columns if self._is_numeric(data[c])]
+        missing = [c for c in numeric if data[c].isna().any()]
+        if missing:
+            raise ValueError(f"numeric column(s) {missing} have missing values; the data curator must drop or "
+                             "impute them before building the PrivateDatabase.")
+        self._data = data.copy()
+        self._accountant = accountant
         self._rng = as_generator(rng)
+
+    @staticmethod
+    def _is_numeric(series: pd.Series) -> bool:
+        return pd.api.types.is_numeric_dtype(series) and not pd.api.types.is_bool_dtype(series)
 
     @property
     def accountant(self) -> PrivacyAccountant:
@@ -405,38 +514,64 @@ class PrivateDatabase:
     def __repr__(self) -> str:
         return f"PrivateDatabase(columns={self.columns}, {self._accountant!r})"
 
-    # ------------------------------------------------------------------- validation
-    def _mask(self, predicate) -> np.ndarray:
-        if predicate is None:
-            return np.ones(len(self._data), dtype=bool)
-        if callable(predicate):
-            try:
-                mask = predicate(self._data)
-            except Exception as error:
-                raise ValueError(f"predicate raised {type(error).__name__}: {error}") from error
-        else:
-            mask = predicate
-        mask = np.asarray(mask)
-        if mask.dtype != bool:
-            raise TypeError(f"predicate must give a boolean mask (one True/False per row), got dtype {mask.dtype}.")
-        if mask.shape != (len(self._data),):
-            raise ValueError(f"predicate must give one True/False per row: expected shape ({len(self._data)},), "
-                             f"got {mask.shape}.")
-        return mask
-
-    def _column_values(self, column) -> np.ndarray:
+    # ------------------------------------------------- validation (schema only, never the data)
+    def _check_column(self, column) -> str:
         if not isinstance(column, str):
             raise TypeError(f"column must be a column name (str), got {type(column).__name__} {column!r}.")
         if column not in self._data.columns:
             raise KeyError(f"column {column!r} is not in the data; available columns are {self.columns}.")
-        series = self._data[column]
-        if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
-            raise TypeError(f"column {column!r} must be numeric, got dtype {series.dtype}.")
-        values = series.to_numpy(dtype=float)
-        if np.isnan(values).any():
-            raise ValueError(f"column {column!r} has missing values; the data curator must drop or impute "
-                             "them before building the PrivateDatabase.")
-        return values
+        return column
+
+    def _check_numeric_column(self, column) -> str:
+        column = self._check_column(column)
+        if not self._is_numeric(self._data[column]):
+            raise TypeError(f"column {column!r} must be numeric, got dtype {self._data[column].dtype}.")
+        return column
+
+    def _check_where(self, where) -> list[tuple[str, str, Any]]:
+        """Validate a count's condition against the schema; return ``[(column, operator, value), ...]``."""
+        if where is None:
+            return []
+        if callable(where) or isinstance(where, (np.ndarray, pd.Series, list, tuple)):
+            raise TypeError(
+                "where must be None or a dict {column: condition}, e.g. {'age': ('>=', 60), 'rare_disease': "
+                f"True}}; got {type(where).__name__}. Functions of the table and row masks are not accepted: "
+                "a function could read other rows (or copy them out), so its count's sensitivity could not be "
+                "guaranteed. The database evaluates declarative conditions on each row alone."
+            )
+        if not isinstance(where, Mapping):
+            raise TypeError(f"where must be None or a dict {{column: condition}}, got {type(where).__name__}.")
+        conditions = []
+        for column, condition in where.items():
+            column = self._check_column(column)
+            if isinstance(condition, tuple):
+                if len(condition) != 2 or not isinstance(condition[0], str):
+                    raise ValueError(f"the condition on {column!r} must be a value or a pair (operator, value), "
+                                     f"e.g. ('>=', 60); got {condition!r}.")
+                operator, value = condition
+            else:
+                operator, value = "==", condition
+            if operator not in CONDITION_OPERATORS:
+                raise ValueError(f"unknown operator {operator!r} in the condition on {column!r}; use one of "
+                                 f"{CONDITION_OPERATORS}.")
+            if operator in ("in", "not in"):
+                if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, (Sequence, set, frozenset,
+                                                                                     np.ndarray, pd.Index)):
+                    raise TypeError(f"the condition ({operator!r}, value) on {column!r} needs a list of values, "
+                                    f"got {type(value).__name__}.")
+                value = list(value)
+                if not all(_is_scalar(v) for v in value):
+                    raise TypeError(f"the values listed for {column!r} must be plain numbers, strings or booleans.")
+            elif not _is_scalar(value):
+                raise TypeError(f"the condition on {column!r} compares with a plain number, string or boolean, "
+                                f"got {type(value).__name__}.")
+            if operator in _ORDER_OPERATORS:
+                if not self._is_numeric(self._data[column]):
+                    raise TypeError(f"operator {operator!r} needs a numeric column; {column!r} has dtype "
+                                    f"{self._data[column].dtype}. Use '==', '!=', 'in' or 'not in'.")
+                value = check_finite_float(value, f"the value compared with {column!r}")
+            conditions.append((column, operator, value))
+        return conditions
 
     @staticmethod
     def _bounds(lower, upper) -> tuple[float, float]:
@@ -447,14 +582,39 @@ class PrivateDatabase:
                              "that contain the plausible values (never the data's own min and max).")
         return lower, upper
 
+    # ----------------------------------------------------------- reading the data (after the charge)
+    def _mask(self, conditions: list[tuple[str, str, Any]]) -> np.ndarray:
+        mask = np.ones(len(self._data), dtype=bool)
+        for column, operator, value in conditions:
+            series = self._data[column]
+            if operator == "in":
+                selected = series.isin(value)
+            elif operator == "not in":
+                selected = ~series.isin(value)
+            else:
+                selected = {"==": series.__eq__, "!=": series.__ne__, "<": series.__lt__, "<=": series.__le__,
+                            ">": series.__gt__, ">=": series.__ge__}[operator](value)
+            mask &= selected.fillna(False).to_numpy(dtype=bool)
+        return mask
+
+    def _values(self, column: str) -> np.ndarray:
+        return self._data[column].to_numpy(dtype=float)
+
     # ---------------------------------------------------------------------- queries
-    def count(self, predicate, epsilon: float, label: str = "") -> float:
-        """Noisy number of rows matching ``predicate`` (Laplace, sensitivity 1).
+    def count(self, where: Mapping | None, epsilon: float, label: str = "") -> float:
+        """Noisy number of rows matching the condition ``where`` (Laplace, sensitivity 1).
+
+        Neighbours: add or remove one row. Each row is selected by its own values only, so
+        the count has sensitivity 1 for every condition.
 
         Parameters
         ----------
-        predicate : callable, boolean array or None
-            ``predicate(df)`` returning a boolean mask, a boolean mask, or None for all rows.
+        where : dict or None
+            None counts every row. A dict ``{column: condition}`` selects the rows meeting
+            every condition; a condition is a value (equality) or a pair ``(operator, value)``
+            with an operator from :data:`CONDITION_OPERATORS` (``"in"`` and ``"not in"`` take
+            a list of values; ``"<"``, ``"<="``, ``">"``, ``">="`` need a numeric column).
+            The condition is public: it is part of the question, not of the answer.
         epsilon : float
             Cost (> 0).
         label : str, optional
@@ -469,19 +629,25 @@ class PrivateDatabase:
         Examples
         --------
         >>> import pandas as pd
-        >>> db = PrivateDatabase(pd.DataFrame({"x": [1, 2, 3]}), 1.0, rng=0)
-        >>> isinstance(db.count(None, epsilon=0.1), float)
+        >>> db = PrivateDatabase(pd.DataFrame({"x": [1, 2, 3], "g": ["a", "b", "a"]}), 1.0, rng=0)
+        >>> isinstance(db.count({"g": "a", "x": ("<=", 2)}, epsilon=0.1), float)
         True
         """
         label = _check_label(label) or "count"
-        PrivacyAccountant._check_cost(epsilon, 0.0)
-        mask = self._mask(predicate)
-        true_count = float(mask.sum())
-        return self._accountant.charge_and_run(
-            lambda: laplace_mechanism(true_count, 1.0, epsilon, self._rng), epsilon, label=label)
+        epsilon, _ = PrivacyAccountant._check_cost(epsilon, 0.0)
+        conditions = self._check_where(where)
+
+        def query() -> float:
+            true_count = float(self._mask(conditions).sum())
+            return float(laplace_mechanism(true_count, 1.0, epsilon, self._rng))
+
+        return self._accountant.charge_and_run(query, epsilon, label=label)
 
     def bounded_sum(self, column: str, lower: float, upper: float, epsilon: float, label: str = "") -> float:
         """Noisy sum of ``column`` clipped to ``[lower, upper]`` (sensitivity ``max(|lower|, |upper|)``).
+
+        Neighbours: add or remove one row, which changes the clipped sum by at most
+        ``max(|lower|, |upper|)``. Public: the declared bounds.
 
         Examples
         --------
@@ -492,12 +658,15 @@ class PrivateDatabase:
         """
         label = _check_label(label) or f"bounded_sum({column})"
         lower, upper = self._bounds(lower, upper)
-        PrivacyAccountant._check_cost(epsilon, 0.0)
-        values = np.clip(self._column_values(column), lower, upper)
+        epsilon, _ = PrivacyAccountant._check_cost(epsilon, 0.0)
+        column = self._check_numeric_column(column)
         sensitivity = max(abs(lower), abs(upper))
-        true_sum = float(values.sum())
-        return self._accountant.charge_and_run(
-            lambda: laplace_mechanism(true_sum, sensitivity, epsilon, self._rng), epsilon, label=label)
+
+        def query() -> float:
+            true_sum = float(np.clip(self._values(column), lower, upper).sum())
+            return float(laplace_mechanism(true_sum, sensitivity, epsilon, self._rng))
+
+        return self._accountant.charge_and_run(query, epsilon, label=label)
 
     def bounded_mean(self, column: str, lower: float, upper: float, epsilon: float, label: str = "") -> float:
         """Noisy mean of ``column`` clipped to ``[lower, upper]``, charged ``epsilon`` in total.
@@ -507,6 +676,10 @@ class PrivateDatabase:
         half a noisy count (sensitivity 1). The answer ``m + noisy_sum / max(noisy_count, 1)``
         is clipped to ``[lower, upper]``; both steps are post-processing and cost nothing.
         Centring makes the sum's noise smaller than for a plain sum.
+
+        Neighbours: add or remove one row (both halves are then epsilon/2-DP, together
+        epsilon-DP by sequential composition). Public: the declared bounds; not the number
+        of rows, which is noised.
 
         Examples
         --------
@@ -518,13 +691,13 @@ class PrivateDatabase:
         label = _check_label(label) or f"bounded_mean({column})"
         lower, upper = self._bounds(lower, upper)
         epsilon, _ = PrivacyAccountant._check_cost(epsilon, 0.0)
+        column = self._check_numeric_column(column)
         midpoint = (lower + upper) / 2.0
-        centred = np.clip(self._column_values(column), lower, upper) - midpoint
-        true_sum, true_count = float(centred.sum()), float(len(centred))
 
         def query() -> float:
-            noisy_sum = laplace_mechanism(true_sum, (upper - lower) / 2.0, epsilon / 2.0, self._rng)
-            noisy_count = laplace_mechanism(true_count, 1.0, epsilon / 2.0, self._rng)
+            centred = np.clip(self._values(column), lower, upper) - midpoint
+            noisy_sum = laplace_mechanism(float(centred.sum()), (upper - lower) / 2.0, epsilon / 2.0, self._rng)
+            noisy_count = laplace_mechanism(float(len(centred)), 1.0, epsilon / 2.0, self._rng)
             return float(np.clip(midpoint + noisy_sum / max(noisy_count, 1.0), lower, upper))
 
         return self._accountant.charge_and_run(query, epsilon, label=label)
@@ -566,10 +739,7 @@ class PrivateDatabase:
         """
         label = _check_label(label) or f"histogram({column})"
         epsilon, _ = PrivacyAccountant._check_cost(epsilon, 0.0)
-        if not isinstance(column, str):
-            raise TypeError(f"column must be a column name (str), got {type(column).__name__} {column!r}.")
-        if column not in self._data.columns:
-            raise KeyError(f"column {column!r} is not in the data; available columns are {self.columns}.")
+        column = self._check_column(column)
         if isinstance(categories, (str, bytes)) or not isinstance(categories, (Sequence, np.ndarray, pd.Index)):
             raise TypeError(f"categories must be a list of the public categories, got {type(categories).__name__}.")
         categories = list(categories)
@@ -577,9 +747,9 @@ class PrivateDatabase:
             raise ValueError("categories is empty; declare at least one public category.")
         if len(set(categories)) != len(categories):
             raise ValueError("categories has repeated entries; each public category must appear once.")
+        self._accountant.spend_parallel([epsilon] * len(categories), label=label)  # refuses before any data is read
         true_counts = self._data[column].value_counts().reindex(categories, fill_value=0).to_numpy(dtype=float)
         noisy = laplace_mechanism(true_counts, 1.0, epsilon, self._rng)
-        self._accountant.spend_parallel([epsilon] * len(categories), label=label)  # raises, releasing nothing
         return pd.Series(noisy, index=pd.Index(categories, name=column), name="noisy count")
 
 
