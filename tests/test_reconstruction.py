@@ -41,7 +41,15 @@ def test_little_noise_reveals_almost_every_secret(seed):
     queries = random_subset_queries(n, 6 * n, rng=seed + 10)
     answers = answer_subset_queries(secret, queries, 1.0, rng=seed + 20)  # epsilon = 1 per answer
     assert reconstruction_accuracy(secret, reconstruct(queries, answers)) >= 0.97
-    assert reconstruction_accuracy(secret, reconstruct(queries, answers, "linear_program")) >= 0.97
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_dinur_nissim_linear_program_also_reconstructs(seed):
+    n = 60
+    secret = _secret(n, seed)
+    queries = random_subset_queries(n, 4 * n, rng=seed + 10)
+    answers = answer_subset_queries(secret, queries, 0.5, rng=seed + 20)
+    assert reconstruction_accuracy(secret, reconstruct(queries, answers, "linear_program")) >= 0.95
 
 
 def test_dp_noise_on_one_budget_leaves_the_attacker_guessing():
