@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import operator as operator_module
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -431,10 +432,19 @@ class PrivacyAccountant:
 #: Operators a :meth:`PrivateDatabase.count` condition may use.
 CONDITION_OPERATORS = ("==", "!=", "<", "<=", ">", ">=", "in", "not in")
 _ORDER_OPERATORS = ("<", "<=", ">", ">=")
+_COMPARE = {"==": operator_module.eq, "!=": operator_module.ne, "<": operator_module.lt,
+            "<=": operator_module.le, ">": operator_module.gt, ">=": operator_module.ge}
+
+
+_SCALAR_TYPES = (str, bytes, numbers.Real, np.generic)
 
 
 def _is_scalar(value) -> bool:
-    return isinstance(value, (str, bytes, numbers.Number, np.generic)) and not isinstance(value, complex)
+    return isinstance(value, _SCALAR_TYPES) and not isinstance(value, (complex, np.complexfloating))
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (numbers.Real, np.bool_, np.number)) and not isinstance(value, (complex, np.complexfloating))
 
 
 class PrivateDatabase:
@@ -565,11 +575,16 @@ class PrivateDatabase:
             elif not _is_scalar(value):
                 raise TypeError(f"the condition on {column!r} compares with a plain number, string or boolean, "
                                 f"got {type(value).__name__}.")
+            series = self._data[column]
             if operator in _ORDER_OPERATORS:
-                if not self._is_numeric(self._data[column]):
+                if not self._is_numeric(series):
                     raise TypeError(f"operator {operator!r} needs a numeric column; {column!r} has dtype "
-                                    f"{self._data[column].dtype}. Use '==', '!=', 'in' or 'not in'.")
+                                    f"{series.dtype}. Use '==', '!=', 'in' or 'not in'.")
                 value = check_finite_float(value, f"the value compared with {column!r}")
+            elif pd.api.types.is_numeric_dtype(series) and not all(_is_number(v) for v in
+                                                                   (value if isinstance(value, list) else [value])):
+                raise TypeError(f"column {column!r} holds numbers (dtype {series.dtype}); compare it with numbers "
+                                f"or booleans, not {value!r}.")
             conditions.append((column, operator, value))
         return conditions
 
@@ -587,14 +602,19 @@ class PrivateDatabase:
         mask = np.ones(len(self._data), dtype=bool)
         for column, operator, value in conditions:
             series = self._data[column]
-            if operator == "in":
-                selected = series.isin(value)
-            elif operator == "not in":
-                selected = ~series.isin(value)
+            if pd.api.types.is_numeric_dtype(series):  # numbers and booleans: NumPy, fast
+                array = series.to_numpy()
+                if operator in ("in", "not in"):
+                    selected = np.isin(array, np.asarray(value, dtype=array.dtype if array.dtype == bool else float))
+                    selected = ~selected if operator == "not in" else selected
+                else:
+                    selected = _COMPARE[operator](array, value)
+            elif operator in ("in", "not in"):
+                selected = series.isin(value).to_numpy(dtype=bool)
+                selected = ~selected if operator == "not in" else selected
             else:
-                selected = {"==": series.__eq__, "!=": series.__ne__, "<": series.__lt__, "<=": series.__le__,
-                            ">": series.__gt__, ">=": series.__ge__}[operator](value)
-            mask &= selected.fillna(False).to_numpy(dtype=bool)
+                selected = _COMPARE[operator](series, value).fillna(operator == "!=").to_numpy(dtype=bool)
+            mask &= np.asarray(selected, dtype=bool)
         return mask
 
     def _values(self, column: str) -> np.ndarray:

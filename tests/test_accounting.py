@@ -452,6 +452,8 @@ def test_database_copies_its_data(people):
         (lambda db: db.count({"zip": ("in", "02138")}, 0.1), TypeError, "needs a list of values"),
         (lambda db: db.count({"zip": [1, 2]}, 0.1), TypeError, "plain number, string or boolean"),
         (lambda db: db.count("age > 40", 0.1), TypeError, "where must be None or a dict"),
+        (lambda db: db.count({"age": ("in", [40, "41"])}, 0.1), TypeError, "column 'age' holds numbers"),
+        (lambda db: db.count({"smoker": "yes"}, 0.1), TypeError, "column 'smoker' holds numbers"),
         (lambda db: db.count(None, 5.0), BudgetExceededError, "needs epsilon=5"),
         (lambda db: db.count(None, 0.1, label=7), TypeError, "label must be a string"),
     ],
