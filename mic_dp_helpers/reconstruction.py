@@ -158,7 +158,12 @@ def reconstruct(queries, answers, method: str = "least_squares") -> np.ndarray:
     if method not in RECONSTRUCTION_METHODS:
         raise ValueError(f"method must be one of {RECONSTRUCTION_METHODS}, got {method!r}.")
     if method == "least_squares":
-        estimate = np.linalg.lstsq(a, y, rcond=None)[0]
+        try:  # normal equations: with more random queries than people, A^T A is well conditioned (and fast)
+            if a.shape[0] < a.shape[1]:
+                raise np.linalg.LinAlgError("fewer queries than people")
+            estimate = np.linalg.solve(a.T @ a, a.T @ y)
+        except np.linalg.LinAlgError:
+            estimate = np.linalg.lstsq(a, y, rcond=None)[0]
         return (estimate >= 0.5).astype(int)
     if y.ndim != 1:
         raise ValueError("the linear program takes one answer vector at a time (answers of shape (m,)).")

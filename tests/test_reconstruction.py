@@ -94,3 +94,10 @@ def test_accuracy_falls_as_noise_grows():
 def test_bad_input_is_explained(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+def test_fewer_questions_than_people_still_gives_a_guess_per_person():
+    secret = _secret(50, 1)
+    queries = random_subset_queries(50, 20, rng=2)
+    guess = reconstruct(queries, answer_subset_queries(secret, queries, 0.0))
+    assert guess.shape == (50,) and set(np.unique(guess)) <= {0, 1}
