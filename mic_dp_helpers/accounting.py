@@ -149,12 +149,18 @@ class BudgetExceededError(Exception):
         self.remaining_delta = remaining_delta
         self.label = label
         name = f"Query {label!r}" if label else "This query"
+        pairs = [(requested_epsilon, remaining_epsilon), (requested_delta, remaining_delta)]
+        shown = [(f"{a:g}", f"{b:g}") if f"{a:g}" != f"{b:g}" or a == b else (repr(a), repr(b)) for a, b in pairs]
+        rounding = any(f"{a:g}" == f"{b:g}" and a != b for a, b in pairs)
         super().__init__(
-            f"{name} needs epsilon={requested_epsilon:g}, delta={requested_delta:g}, but only "
-            f"epsilon={remaining_epsilon:g}, delta={remaining_delta:g} remain. Nothing was spent "
+            f"{name} needs epsilon={shown[0][0]}, delta={shown[1][0]}, but only "
+            f"epsilon={shown[0][1]}, delta={shown[1][1]} remain. Nothing was spent "
             "and no answer was released. Ask for a smaller epsilon (more noise), ask fewer "
             "questions, or reuse answers you already have: a new budget for the same data would "
             "void the privacy guarantee."
+            + (" The two differ only in the last digits: parts computed in floating point (such as "
+               "total / 3) can add up to a hair more than the total; split a budget with "
+               "mic_dp_helpers.accounting.split_epsilon." if rounding else "")
         )
 
 

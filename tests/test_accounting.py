@@ -576,3 +576,11 @@ def test_histogram_errors_spend_nothing(people, query, error, pattern):
     with pytest.raises(error, match=pattern):
         query(db)
     assert db.accountant.ledger == ()
+
+
+def test_refusal_by_a_rounding_hair_says_so():
+    accountant = PrivacyAccountant(1.0)
+    for _ in range(10):
+        accountant.spend(1 / 11)
+    with pytest.raises(BudgetExceededError, match=r"epsilon=0\.09090909090909091.*only epsilon=0\.0909090909090909.*split_epsilon"):
+        accountant.spend(1 / 11)
