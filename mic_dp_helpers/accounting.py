@@ -449,6 +449,23 @@ def _is_scalar(value) -> bool:
     return isinstance(value, _SCALAR_TYPES) and not isinstance(value, (complex, np.complexfloating))
 
 
+def _list_kind(values: list) -> str:
+    """"number" if every value is a number or boolean, "text" if all are plain scalars with some text, else "other"."""
+    try:
+        array = np.asarray(values) if values else np.zeros(0)
+    except (TypeError, ValueError):  # ragged or unconvertible
+        return "other"
+    if array.ndim != 1:
+        return "other"
+    if array.dtype.kind in "biuf":
+        return "number"
+    if array.dtype.kind in "US":
+        return "text"
+    if all(_is_scalar(v) for v in values):
+        return "number" if all(_is_number(v) for v in values) else "text"
+    return "other"
+
+
 def _is_number(value) -> bool:
     return isinstance(value, (numbers.Real, np.bool_, np.number)) and not isinstance(value, (complex, np.complexfloating))
 
@@ -510,6 +527,7 @@ class PrivateDatabase:
             raise ValueError(f"numeric column(s) {missing} have missing values; the data curator must drop or "
                              "impute them before building the PrivateDatabase.")
         self._data = data.copy()
+        self._arrays: dict[str, np.ndarray] = {}
         self._accountant = accountant
         self._rng = as_generator(rng)
 
@@ -576,20 +594,23 @@ class PrivateDatabase:
                     raise TypeError(f"the condition ({operator!r}, value) on {column!r} needs a list of values, "
                                     f"got {type(value).__name__}.")
                 value = list(value)
-                if not all(_is_scalar(v) for v in value):
+                kind = _list_kind(value)
+                if kind == "other":
                     raise TypeError(f"the values listed for {column!r} must be plain numbers, strings or booleans.")
+                all_numbers = kind == "number"
             elif not _is_scalar(value):
                 raise TypeError(f"the condition on {column!r} compares with a plain number, string or boolean, "
                                 f"got {type(value).__name__}.")
-            series = self._data[column]
+            else:
+                all_numbers = _is_number(value)
+            dtype = self._data.dtypes[column]
             if operator in _ORDER_OPERATORS:
-                if not self._is_numeric(series):
+                if not self._is_numeric(self._data[column]):
                     raise TypeError(f"operator {operator!r} needs a numeric column; {column!r} has dtype "
-                                    f"{series.dtype}. Use '==', '!=', 'in' or 'not in'.")
+                                    f"{dtype}. Use '==', '!=', 'in' or 'not in'.")
                 value = check_finite_float(value, f"the value compared with {column!r}")
-            elif pd.api.types.is_numeric_dtype(series) and not all(_is_number(v) for v in
-                                                                   (value if isinstance(value, list) else [value])):
-                raise TypeError(f"column {column!r} holds numbers (dtype {series.dtype}); compare it with numbers "
+            elif pd.api.types.is_numeric_dtype(dtype) and not all_numbers:
+                raise TypeError(f"column {column!r} holds numbers (dtype {dtype}); compare it with numbers "
                                 f"or booleans, not {value!r}.")
             conditions.append((column, operator, value))
         return conditions
@@ -604,27 +625,31 @@ class PrivateDatabase:
         return lower, upper
 
     # ----------------------------------------------------------- reading the data (after the charge)
+    def _column(self, column: str) -> np.ndarray:
+        if column not in self._arrays:  # read once, as a NumPy array (object dtype, None if missing, for text)
+            series = self._data[column]
+            numeric = pd.api.types.is_numeric_dtype(series)
+            self._arrays[column] = series.to_numpy() if numeric else series.to_numpy(dtype=object, na_value=None)
+        return self._arrays[column]
+
     def _mask(self, conditions: list[tuple[str, str, Any]]) -> np.ndarray:
         mask = np.ones(len(self._data), dtype=bool)
         for column, operator, value in conditions:
-            series = self._data[column]
-            if pd.api.types.is_numeric_dtype(series):  # numbers and booleans: NumPy, fast
-                array = series.to_numpy()
-                if operator in ("in", "not in"):
+            array = self._column(column)
+            if operator in ("in", "not in"):
+                if array.dtype.kind in "biuf":  # numbers and booleans
                     selected = np.isin(array, np.asarray(value, dtype=array.dtype if array.dtype == bool else float))
-                    selected = ~selected if operator == "not in" else selected
-                else:
-                    selected = _COMPARE[operator](array, value)
-            elif operator in ("in", "not in"):
-                selected = series.isin(value).to_numpy(dtype=bool)
+                else:  # text: hash-based membership; a missing value is in no list
+                    selected = pd.Series(array, copy=False).isin(value).to_numpy(dtype=bool)
                 selected = ~selected if operator == "not in" else selected
             else:
-                selected = _COMPARE[operator](series, value).fillna(operator == "!=").to_numpy(dtype=bool)
+                # Element-wise, row by row; a missing text value equals nothing and differs from everything.
+                selected = _COMPARE[operator](array, value)
             mask &= np.asarray(selected, dtype=bool)
         return mask
 
     def _values(self, column: str) -> np.ndarray:
-        return self._data[column].to_numpy(dtype=float)
+        return self._column(column).astype(float)
 
     # ---------------------------------------------------------------------- queries
     def count(self, where: Mapping | None, epsilon: float, label: str = "") -> float:

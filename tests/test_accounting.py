@@ -470,6 +470,12 @@ def test_database_rejects_missing_numeric_values_at_construction():
         PrivateDatabase(pd.DataFrame({"x": [1.0, np.nan], "g": ["a", None]}), 1.0, rng=0)
     db = PrivateDatabase(pd.DataFrame({"x": [1.0, 2.0], "g": ["a", None]}), 1e6, rng=0)
     assert db.count({"g": ("!=", "a")}, epsilon=1e5) == pytest.approx(1, abs=0.01)  # a missing label is "not a"
+    text = pd.DataFrame({"g": pd.array(["a", pd.NA, "b", "a"], dtype="string"), "c": pd.Categorical(list("xyxx"))})
+    db = PrivateDatabase(text, 1e6, rng=0)
+    expected = [(("==", "a"), 2), (("!=", "a"), 2), (("in", ["a", "b"]), 3), (("not in", ["a"]), 2)]
+    for condition, count in expected:
+        assert db.count({"g": condition}, epsilon=1e5) == pytest.approx(count, abs=0.01), condition
+    assert db.count({"c": "x", "g": "a"}, epsilon=1e5) == pytest.approx(2, abs=0.01)
 
 
 @pytest.mark.parametrize(
