@@ -22,7 +22,6 @@ Neighbours for the counts: add or remove one person (each count has sensitivity 
 from __future__ import annotations
 
 import numpy as np
-from scipy.optimize import linprog
 
 from mic_dp_helpers._validation import as_generator, check_int_at_least
 
@@ -167,6 +166,8 @@ def reconstruct(queries, answers, method: str = "least_squares") -> np.ndarray:
         return (estimate >= 0.5).astype(int)
     if y.ndim != 1:
         raise ValueError("the linear program takes one answer vector at a time (answers of shape (m,)).")
+    from scipy.optimize import linprog  # imported here: only the linear program needs it
+
     m, n = a.shape
     identity = np.eye(m)
     # Variables: x (n values in [0, 1]) and t (m slacks >= 0); minimize sum t with |A x - y| <= t.
