@@ -300,6 +300,32 @@ class PrivacyAccountant:
         epsilon, delta = self._check_cost(epsilon, delta)
         return self._fits(epsilon, delta)
 
+    def can_spend_all(self, epsilons: Sequence[float], deltas: Sequence[float] | None = None) -> bool:
+        """Whether spending every one of ``epsilons`` (and ``deltas``), one after the other, fits.
+
+        Use it to run a plan all or nothing. It adds the parts exactly, as the ledger will:
+        ``can_spend(math.fsum(parts))`` is not the same, because a float sum rounds (three
+        spends of 0.1 fit in 0.3, but ``math.fsum([0.1] * 3)`` is 0.30000000000000004).
+
+        Examples
+        --------
+        >>> accountant = PrivacyAccountant(1.0)
+        >>> _ = accountant.spend(0.7)
+        >>> accountant.can_spend_all([0.1, 0.1, 0.1]), accountant.can_spend_all([0.1, 0.1, 0.2])
+        (True, False)
+        """
+        if isinstance(epsilons, (str, bytes)) or not isinstance(epsilons, (Sequence, np.ndarray)):
+            raise TypeError(f"epsilons must be a list of positive numbers, got {type(epsilons).__name__}.")
+        if deltas is None:
+            deltas = [0.0] * len(epsilons)
+        elif isinstance(deltas, (str, bytes)) or not isinstance(deltas, (Sequence, np.ndarray)):
+            raise TypeError(f"deltas must be a list of numbers in [0, 1), got {type(deltas).__name__}.")
+        elif len(deltas) != len(epsilons):
+            raise ValueError(f"deltas has {len(deltas)} entries but epsilons has {len(epsilons)}; give one per part.")
+        costs = [self._check_cost(e, d) for e, d in zip(epsilons, deltas)]
+        return (self._spent_exact[0] + sum(_decimal(e) for e, _ in costs) <= self._total_exact[0]
+                and self._spent_exact[1] + sum(_decimal(d) for _, d in costs) <= self._total_exact[1])
+
     def _record(self, entry: LedgerEntry) -> LedgerEntry:
         if not self._fits(entry.epsilon, entry.delta):
             raise BudgetExceededError(entry.epsilon, entry.delta, self.remaining_epsilon,

@@ -590,3 +590,28 @@ def test_refusal_by_a_rounding_hair_says_so():
         accountant.spend(1 / 11)
     with pytest.raises(BudgetExceededError, match=r"epsilon=0\.09090909090909091.*only epsilon=0\.0909090909090909.*split_epsilon"):
         accountant.spend(1 / 11)
+
+
+@settings(max_examples=200, deadline=None)
+@given(total=st.floats(min_value=0.01, max_value=10.0), plan=st.lists(epsilons, min_size=1, max_size=20))
+def test_can_spend_all_agrees_with_spending_the_plan(total, plan):
+    accountant = PrivacyAccountant(total)
+    verdict = accountant.can_spend_all(plan)
+    try:
+        for part in plan:
+            accountant.spend(part)
+        fitted = True
+    except BudgetExceededError:
+        fitted = False
+    assert verdict == fitted
+
+
+def test_can_spend_all_counts_exactly_where_a_float_sum_rounds():
+    accountant = PrivacyAccountant(1.0)
+    accountant.spend(0.7)
+    assert accountant.can_spend_all([0.1, 0.1, 0.1]) and not accountant.can_spend(math.fsum([0.1] * 3))
+    assert not accountant.can_spend_all([0.1, 0.1, 0.1, 1e-15])
+    with pytest.raises(ValueError, match="deltas has 1 entries but epsilons has 2"):
+        accountant.can_spend_all([0.1, 0.1], deltas=[0.0])
+    with pytest.raises(ValueError, match=r"epsilon must be > 0"):
+        accountant.can_spend_all([0.1, 0.0])
