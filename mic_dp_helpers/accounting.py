@@ -2,55 +2,123 @@
 
 Composition rules used here:
 
-* **sequential**: queries on the same data add up, ``(sum epsilon_i, sum delta_i)``;
-* **parallel**: queries on disjoint parts of the data cost ``(max epsilon_i, max delta_i)``.
+* **sequential**: queries on the same data add up, ``(sum epsilon_i, sum delta_i)``
+  (Dwork, McSherry, Nissim & Smith 2006; Dwork & Roth 2014, Theorem 3.16);
+* **parallel**: queries on disjoint parts of the data, split by a rule fixed without looking
+  at the data, cost ``(max epsilon_i, max delta_i)`` (McSherry 2009).
 
 Also: advanced composition (Dwork, Rothblum & Vadhan 2010) and zero-concentrated DP
 (Bun & Steinke 2016) helpers for comparing how total epsilon grows with the number of queries.
+
+Rules of the ledger (lesson 03):
+
+* **A budget is a hard limit.** Spends are added up exactly: each epsilon (and delta) counts
+  as the decimal number it is written as (``0.1`` is one tenth; ``Fraction(repr(x))``), and a
+  spend fits only if the exact sum stays at or below the total. So ``[0.1] * 10`` fits a budget
+  of 1, and after it nothing more, however small, does. A float computation such as ``1 / 3``
+  rounds; :func:`split_epsilon` splits a budget into parts that provably fit.
+* **A query is charged when it is attempted.** Arguments that do not depend on the data (an
+  epsilon, a column name, bounds) are checked first, and an invalid query spends nothing.
+  Then the budget is checked; a refused query spends nothing and never touches the data.
+  Then the charge is recorded, and only then does the query run: if it fails after that
+  (which may depend on the data), the charge stays, because the failure is itself an output.
+
+Neighbouring datasets in this module differ by adding or removing one row (one row per
+person: the data curator must make it so, or use contribution bounding, lesson 04).
+
+:class:`PrivateDatabase` (a table behind an accountant) lives in
+:mod:`mic_dp_helpers.private_database` and can be imported from here too.
 """
 
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
 from mic_dp_helpers._validation import (
-    as_generator,
-    check_dataframe,
-    check_finite_float,
     check_int_at_least,
     check_positive_float,
     check_probability,
 )
-from mic_dp_helpers.mechanisms import laplace_mechanism
 
 __all__ = [
     "BudgetExceededError",
     "LedgerEntry",
     "PrivacyAccountant",
     "PrivateDatabase",
+    "CONDITION_OPERATORS",
     "advanced_composition_epsilon",
+    "split_epsilon",
     "zcdp_rho_gaussian",
     "zcdp_to_dp",
 ]
 
-#: Relative slack allowed when comparing spends with the budget, so that splitting 1.0 into
-#: ten spends of 0.1 (whose float sum is 0.9999999999999999) fits. Far below any meaningful epsilon.
-RELATIVE_TOLERANCE = 1e-9
+
+def _decimal(value: float) -> Fraction:
+    """The exact decimal number a float is written as: ``0.1`` is ``Fraction(1, 10)``.
+
+    ``repr`` gives the shortest decimal that reads back as the same float, so a plan typed as
+    decimals (0.3 + 0.3 + 0.4) adds up exactly to what it was meant to.
+    """
+    return Fraction(repr(float(value)))
+
+
+def split_epsilon(total: float, weights: Sequence[float]) -> list[float]:
+    """Split ``total`` in proportion to positive ``weights`` into parts that fit it exactly.
+
+    ``total * w / sum(w)`` in floating point may round up, and then the parts add up to a
+    hair more than the total, which :class:`PrivacyAccountant` refuses. Here each part is
+    the exact share rounded **down** (to the largest float whose decimal value does not
+    exceed the share), so the parts always fit; they fall short of the total by at most a
+    few units in the last place.
+
+    Parameters
+    ----------
+    total : float
+        The budget to split (> 0).
+    weights : sequence of float
+        One positive weight per part.
+
+    Returns
+    -------
+    list of float
+
+    Examples
+    --------
+    >>> parts = split_epsilon(1.0, [1, 1, 1])
+    >>> accountant = PrivacyAccountant(1.0)
+    >>> for part in parts:
+    ...     _ = accountant.spend(part)
+    >>> accountant.remaining_epsilon < 1e-15
+    True
+    """
+    total_exact = _decimal(check_positive_float(total, "total"))
+    if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray, pd.Series)):
+        raise TypeError(f"weights must be a list of positive numbers, got {type(weights).__name__}.")
+    exact_weights = [Fraction(check_positive_float(w, f"weights[{i}]")) for i, w in enumerate(weights)]
+    if not exact_weights:
+        raise ValueError("weights is empty; give one weight per part.")
+    weight_sum = sum(exact_weights)
+    parts = []
+    for weight in exact_weights:
+        share = total_exact * weight / weight_sum
+        part = float(share)
+        while part > 0 and _decimal(part) > share:
+            part = math.nextafter(part, 0.0)
+        parts.append(part)
+    return parts
 
 
 def _check_label(label) -> str:
     if not isinstance(label, str):
         raise TypeError(f"label must be a string, got {type(label).__name__} {label!r}.")
     return label
-
-
 class BudgetExceededError(Exception):
     """Raised when a query would spend more privacy budget than is left; nothing was spent.
 
@@ -78,12 +146,18 @@ class BudgetExceededError(Exception):
         self.remaining_delta = remaining_delta
         self.label = label
         name = f"Query {label!r}" if label else "This query"
+        pairs = [(requested_epsilon, remaining_epsilon), (requested_delta, remaining_delta)]
+        shown = [(f"{a:g}", f"{b:g}") if f"{a:g}" != f"{b:g}" or a == b else (repr(a), repr(b)) for a, b in pairs]
+        rounding = any(f"{a:g}" == f"{b:g}" and a != b for a, b in pairs)
         super().__init__(
-            f"{name} needs epsilon={requested_epsilon:g}, delta={requested_delta:g}, but only "
-            f"epsilon={remaining_epsilon:g}, delta={remaining_delta:g} remain. Nothing was spent "
+            f"{name} needs epsilon={shown[0][0]}, delta={shown[1][0]}, but only "
+            f"epsilon={shown[0][1]}, delta={shown[1][1]} remain. Nothing was spent "
             "and no answer was released. Ask for a smaller epsilon (more noise), ask fewer "
             "questions, or reuse answers you already have: a new budget for the same data would "
             "void the privacy guarantee."
+            + (" The two differ only in the last digits: parts computed in floating point (such as "
+               "total / 3) can add up to a hair more than the total; split a budget with "
+               "mic_dp_helpers.accounting.split_epsilon." if rounding else "")
         )
 
 
@@ -113,8 +187,11 @@ class LedgerEntry:
 class PrivacyAccountant:
     """Track a total (epsilon, delta) budget and refuse any spend that would exceed it.
 
-    A refused spend raises :class:`BudgetExceededError` and changes nothing. Spends are
-    compared with the budget with a relative tolerance of ``1e-9``.
+    A refused spend raises :class:`BudgetExceededError` and changes nothing. The budget is a
+    hard limit: spends are added up exactly, each read as the decimal number it is written as
+    (``0.1`` is one tenth), so a plan whose parts add up to the total in exact arithmetic fits,
+    and nothing beyond the total ever does. Split a budget with :func:`split_epsilon` when the
+    parts come from a float computation such as ``total / 3``.
 
     Parameters
     ----------
@@ -130,16 +207,16 @@ class PrivacyAccountant:
     ...     _ = accountant.spend(0.1, label="count")
     >>> accountant.remaining_epsilon
     0.0
-    >>> accountant.can_spend(0.1)
+    >>> accountant.can_spend(1e-12)
     False
     """
 
     def __init__(self, total_epsilon: float, total_delta: float = 0.0) -> None:
         self._total_epsilon = check_positive_float(total_epsilon, "total_epsilon")
         self._total_delta = check_probability(total_delta, "total_delta", allow_zero=True)
+        self._total_exact = (_decimal(self._total_epsilon), _decimal(self._total_delta))
+        self._spent_exact = (Fraction(0), Fraction(0))
         self._ledger: list[LedgerEntry] = []
-        self._epsilons: list[float] = []  # mirrors the ledger, for fast exact sums with math.fsum
-        self._deltas: list[float] = []
 
     # ----------------------------------------------------------------- read-only state
     @property
@@ -159,23 +236,23 @@ class PrivacyAccountant:
 
     @property
     def spent_epsilon(self) -> float:
-        """Epsilon spent so far (sequential composition of the ledger)."""
-        return math.fsum(self._epsilons)
+        """Epsilon spent so far (sequential composition of the ledger; the exact sum, rounded once)."""
+        return float(self._spent_exact[0])
 
     @property
     def spent_delta(self) -> float:
         """Delta spent so far."""
-        return math.fsum(self._deltas)
+        return float(self._spent_exact[1])
 
     @property
     def remaining_epsilon(self) -> float:
         """Epsilon left (never negative)."""
-        return max(self._total_epsilon - self.spent_epsilon, 0.0)
+        return float(self._total_exact[0] - self._spent_exact[0])
 
     @property
     def remaining_delta(self) -> float:
         """Delta left (never negative)."""
-        return max(self._total_delta - self.spent_delta, 0.0)
+        return float(self._total_exact[1] - self._spent_exact[1])
 
     @property
     def remaining(self) -> tuple[float, float]:
@@ -202,9 +279,9 @@ class PrivacyAccountant:
 
     # ----------------------------------------------------------------------- spending
     def _fits(self, epsilon: float, delta: float) -> bool:
-        eps_ok = self.spent_epsilon + epsilon <= self._total_epsilon * (1 + RELATIVE_TOLERANCE)
-        delta_ok = delta == 0 or self.spent_delta + delta <= self._total_delta * (1 + RELATIVE_TOLERANCE)
-        return eps_ok and delta_ok
+        # Exact comparison of decimal values: no tolerance, no overspend.
+        return (self._spent_exact[0] + _decimal(epsilon) <= self._total_exact[0]
+                and self._spent_exact[1] + _decimal(delta) <= self._total_exact[1])
 
     @staticmethod
     def _check_cost(epsilon, delta) -> tuple[float, float]:
@@ -223,13 +300,39 @@ class PrivacyAccountant:
         epsilon, delta = self._check_cost(epsilon, delta)
         return self._fits(epsilon, delta)
 
+    def can_spend_all(self, epsilons: Sequence[float], deltas: Sequence[float] | None = None) -> bool:
+        """Whether spending every one of ``epsilons`` (and ``deltas``), one after the other, fits.
+
+        Use it to run a plan all or nothing. It adds the parts exactly, as the ledger will:
+        ``can_spend(math.fsum(parts))`` is not the same, because a float sum rounds (three
+        spends of 0.1 fit in 0.3, but ``math.fsum([0.1] * 3)`` is 0.30000000000000004).
+
+        Examples
+        --------
+        >>> accountant = PrivacyAccountant(1.0)
+        >>> _ = accountant.spend(0.7)
+        >>> accountant.can_spend_all([0.1, 0.1, 0.1]), accountant.can_spend_all([0.1, 0.1, 0.2])
+        (True, False)
+        """
+        if isinstance(epsilons, (str, bytes)) or not isinstance(epsilons, (Sequence, np.ndarray)):
+            raise TypeError(f"epsilons must be a list of positive numbers, got {type(epsilons).__name__}.")
+        if deltas is None:
+            deltas = [0.0] * len(epsilons)
+        elif isinstance(deltas, (str, bytes)) or not isinstance(deltas, (Sequence, np.ndarray)):
+            raise TypeError(f"deltas must be a list of numbers in [0, 1), got {type(deltas).__name__}.")
+        elif len(deltas) != len(epsilons):
+            raise ValueError(f"deltas has {len(deltas)} entries but epsilons has {len(epsilons)}; give one per part.")
+        costs = [self._check_cost(e, d) for e, d in zip(epsilons, deltas)]
+        return (self._spent_exact[0] + sum(_decimal(e) for e, _ in costs) <= self._total_exact[0]
+                and self._spent_exact[1] + sum(_decimal(d) for _, d in costs) <= self._total_exact[1])
+
     def _record(self, entry: LedgerEntry) -> LedgerEntry:
         if not self._fits(entry.epsilon, entry.delta):
             raise BudgetExceededError(entry.epsilon, entry.delta, self.remaining_epsilon,
                                       self.remaining_delta, entry.label)
         self._ledger.append(entry)
-        self._epsilons.append(entry.epsilon)
-        self._deltas.append(entry.delta)
+        self._spent_exact = (self._spent_exact[0] + _decimal(entry.epsilon),
+                             self._spent_exact[1] + _decimal(entry.delta))
         return entry
 
     def spend(self, epsilon: float, delta: float = 0.0, label: str = "") -> LedgerEntry:
@@ -311,13 +414,19 @@ class PrivacyAccountant:
 
     def charge_and_run(self, query_fn: Callable[[], Any], epsilon: float, delta: float = 0.0,
                        label: str = "") -> Any:
-        """Run ``query_fn()`` and charge ``(epsilon, delta)`` only if it succeeds (atomic).
+        """Charge ``(epsilon, delta)`` for an attempted query, then run ``query_fn()``.
 
-        The budget is checked first: if it does not suffice, :class:`BudgetExceededError`
-        is raised and ``query_fn`` is never called. If ``query_fn`` raises, the error
-        propagates and nothing is spent. If ``query_fn`` itself spent budget from this
-        accountant so that the charge no longer fits, the answer is withheld and
-        :class:`BudgetExceededError` is raised.
+        The rule: **a query is paid for when it is attempted.**
+
+        1. ``epsilon``, ``delta``, ``label`` and ``query_fn`` are validated (an invalid
+           argument spends nothing; it does not depend on the data);
+        2. if the budget left is too small, :class:`BudgetExceededError` is raised, nothing
+           is spent and ``query_fn`` is never called;
+        3. the charge is recorded, and only then is ``query_fn`` called. If it raises, the
+           error propagates and **the charge stays**: whether a query on private data fails
+           can depend on that data, so the failure is itself a release.
+
+        So check everything that does not depend on the data *before* calling this.
 
         Parameters
         ----------
@@ -345,242 +454,8 @@ class PrivacyAccountant:
         if not callable(query_fn):
             raise TypeError(f"query_fn must be a callable taking no arguments, got {type(query_fn).__name__}.")
         epsilon, delta = self._check_cost(epsilon, delta)
-        label = _check_label(label)
-        if not self._fits(epsilon, delta):
-            raise BudgetExceededError(epsilon, delta, self.remaining_epsilon, self.remaining_delta, label)
-        result = query_fn()
-        self._record(LedgerEntry(label, epsilon, delta, "sequential", (epsilon,)))
-        return result
-
-
-class PrivateDatabase:
-    """A DataFrame that answers only noisy aggregate queries, each charged to an accountant.
-
-    Neighbouring datasets differ by adding or removing one row, so a count has sensitivity
-    1 and a sum of values clipped to ``[lower, upper]`` has sensitivity
-    ``max(|lower|, |upper|)``. Clipping bounds are declared by the analyst: they must not be
-    taken from the data (its min and max would leak). Every query validates its arguments
-    before spending; a refused or invalid query spends nothing. Noise is NumPy Laplace noise,
-    for teaching only (see :mod:`mic_dp_helpers.mechanisms`).
-
-    Parameters
-    ----------
-    data : pandas.DataFrame
-        The private data (copied).
-    budget : PrivacyAccountant or float
-        An accountant to charge, or a total epsilon for a new one.
-    rng : None, int or numpy.random.Generator, optional
-        Source of noise.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> db = PrivateDatabase(pd.DataFrame({"age": [23, 35, 41, 58]}), 1.0, rng=0)
-    >>> noisy = db.count(lambda df: df["age"] > 30, epsilon=0.5)
-    >>> db.accountant.remaining_epsilon
-    0.5
-    """
-
-    def __init__(self, data: pd.DataFrame, budget: PrivacyAccountant | float, rng=None) -> None:
-        self._data = check_dataframe(data, "data").copy()
-        if isinstance(budget, PrivacyAccountant):
-            self._accountant = budget
-        elif isinstance(budget, numbers.Real) and not isinstance(budget, bool):
-            self._accountant = PrivacyAccountant(check_positive_float(budget, "budget"))
-        else:
-            raise TypeError(f"budget must be a PrivacyAccountant or a positive total epsilon, "
-                            f"got {type(budget).__name__} {budget!r}.")
-        self._rng = as_generator(rng)
-
-    @property
-    def accountant(self) -> PrivacyAccountant:
-        """The accountant charged by every query."""
-        return self._accountant
-
-    @property
-    def columns(self) -> list[str]:
-        """Column names (public schema)."""
-        return list(self._data.columns)
-
-    def __repr__(self) -> str:
-        return f"PrivateDatabase(columns={self.columns}, {self._accountant!r})"
-
-    # ------------------------------------------------------------------- validation
-    def _mask(self, predicate) -> np.ndarray:
-        if predicate is None:
-            return np.ones(len(self._data), dtype=bool)
-        if callable(predicate):
-            try:
-                mask = predicate(self._data)
-            except Exception as error:
-                raise ValueError(f"predicate raised {type(error).__name__}: {error}") from error
-        else:
-            mask = predicate
-        mask = np.asarray(mask)
-        if mask.dtype != bool:
-            raise TypeError(f"predicate must give a boolean mask (one True/False per row), got dtype {mask.dtype}.")
-        if mask.shape != (len(self._data),):
-            raise ValueError(f"predicate must give one True/False per row: expected shape ({len(self._data)},), "
-                             f"got {mask.shape}.")
-        return mask
-
-    def _column_values(self, column) -> np.ndarray:
-        if not isinstance(column, str):
-            raise TypeError(f"column must be a column name (str), got {type(column).__name__} {column!r}.")
-        if column not in self._data.columns:
-            raise KeyError(f"column {column!r} is not in the data; available columns are {self.columns}.")
-        series = self._data[column]
-        if not pd.api.types.is_numeric_dtype(series) or pd.api.types.is_bool_dtype(series):
-            raise TypeError(f"column {column!r} must be numeric, got dtype {series.dtype}.")
-        values = series.to_numpy(dtype=float)
-        if np.isnan(values).any():
-            raise ValueError(f"column {column!r} has missing values; the data curator must drop or impute "
-                             "them before building the PrivateDatabase.")
-        return values
-
-    @staticmethod
-    def _bounds(lower, upper) -> tuple[float, float]:
-        lower = check_finite_float(lower, "lower")
-        upper = check_finite_float(upper, "upper")
-        if not lower < upper:
-            raise ValueError(f"lower must be < upper, got lower={lower}, upper={upper}; declare public bounds "
-                             "that contain the plausible values (never the data's own min and max).")
-        return lower, upper
-
-    # ---------------------------------------------------------------------- queries
-    def count(self, predicate, epsilon: float, label: str = "") -> float:
-        """Noisy number of rows matching ``predicate`` (Laplace, sensitivity 1).
-
-        Parameters
-        ----------
-        predicate : callable, boolean array or None
-            ``predicate(df)`` returning a boolean mask, a boolean mask, or None for all rows.
-        epsilon : float
-            Cost (> 0).
-        label : str, optional
-            Ledger label (default ``"count"``).
-
-        Returns
-        -------
-        float
-            The noisy count (may be negative or fractional; round or clip it afterwards if
-            needed, which is free post-processing).
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> db = PrivateDatabase(pd.DataFrame({"x": [1, 2, 3]}), 1.0, rng=0)
-        >>> isinstance(db.count(None, epsilon=0.1), float)
-        True
-        """
-        label = _check_label(label) or "count"
-        PrivacyAccountant._check_cost(epsilon, 0.0)
-        mask = self._mask(predicate)
-        true_count = float(mask.sum())
-        return self._accountant.charge_and_run(
-            lambda: laplace_mechanism(true_count, 1.0, epsilon, self._rng), epsilon, label=label)
-
-    def bounded_sum(self, column: str, lower: float, upper: float, epsilon: float, label: str = "") -> float:
-        """Noisy sum of ``column`` clipped to ``[lower, upper]`` (sensitivity ``max(|lower|, |upper|)``).
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> db = PrivateDatabase(pd.DataFrame({"x": [1.0, 2.0, 30.0]}), 1.0, rng=0)
-        >>> isinstance(db.bounded_sum("x", 0, 10, epsilon=0.5), float)
-        True
-        """
-        label = _check_label(label) or f"bounded_sum({column})"
-        lower, upper = self._bounds(lower, upper)
-        PrivacyAccountant._check_cost(epsilon, 0.0)
-        values = np.clip(self._column_values(column), lower, upper)
-        sensitivity = max(abs(lower), abs(upper))
-        true_sum = float(values.sum())
-        return self._accountant.charge_and_run(
-            lambda: laplace_mechanism(true_sum, sensitivity, epsilon, self._rng), epsilon, label=label)
-
-    def bounded_mean(self, column: str, lower: float, upper: float, epsilon: float, label: str = "") -> float:
-        """Noisy mean of ``column`` clipped to ``[lower, upper]``, charged ``epsilon`` in total.
-
-        Method: values are clipped and centred on ``m = (lower + upper) / 2``; half of
-        epsilon buys a noisy sum of ``x - m`` (sensitivity ``(upper - lower) / 2``), the other
-        half a noisy count (sensitivity 1). The answer ``m + noisy_sum / max(noisy_count, 1)``
-        is clipped to ``[lower, upper]``; both steps are post-processing and cost nothing.
-        Centring makes the sum's noise smaller than for a plain sum.
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> db = PrivateDatabase(pd.DataFrame({"age": [30.0, 40.0, 50.0] * 100}), 1.0, rng=0)
-        >>> 0 <= db.bounded_mean("age", 0, 100, epsilon=1.0) <= 100
-        True
-        """
-        label = _check_label(label) or f"bounded_mean({column})"
-        lower, upper = self._bounds(lower, upper)
-        epsilon, _ = PrivacyAccountant._check_cost(epsilon, 0.0)
-        midpoint = (lower + upper) / 2.0
-        centred = np.clip(self._column_values(column), lower, upper) - midpoint
-        true_sum, true_count = float(centred.sum()), float(len(centred))
-
-        def query() -> float:
-            noisy_sum = laplace_mechanism(true_sum, (upper - lower) / 2.0, epsilon / 2.0, self._rng)
-            noisy_count = laplace_mechanism(true_count, 1.0, epsilon / 2.0, self._rng)
-            return float(np.clip(midpoint + noisy_sum / max(noisy_count, 1.0), lower, upper))
-
-        return self._accountant.charge_and_run(query, epsilon, label=label)
-
-    def histogram(self, column: str, categories: Sequence, epsilon: float, label: str = "") -> pd.Series:
-        """Noisy count of rows in each of the public ``categories`` of ``column`` (parallel composition).
-
-        The categories split the rows into disjoint groups, so adding or removing one row
-        changes one count by 1: Laplace noise of scale ``1 / epsilon`` in every count gives
-        epsilon-DP for the whole histogram (parallel composition, McSherry 2009). The ledger
-        records a parallel spend costing ``epsilon``, not ``len(categories) * epsilon``.
-        The categories must be public (declared by the analyst, never read off the data:
-        a category list taken from the data would reveal which values occur). Rows whose
-        value is not among them are not counted.
-
-        Parameters
-        ----------
-        column : str
-            Column to group by.
-        categories : sequence
-            The public list of categories (distinct, at least one).
-        epsilon : float
-            Cost (> 0).
-        label : str, optional
-            Ledger label (default ``"histogram(column)"``).
-
-        Returns
-        -------
-        pandas.Series
-            Noisy counts indexed by ``categories`` (floats; may be negative).
-
-        Examples
-        --------
-        >>> import pandas as pd
-        >>> db = PrivateDatabase(pd.DataFrame({"zip": ["021", "024", "021"]}), 1.0, rng=0)
-        >>> noisy = db.histogram("zip", ["021", "024", "139"], epsilon=0.5)
-        >>> list(noisy.index), db.accountant.spent_epsilon
-        (['021', '024', '139'], 0.5)
-        """
-        label = _check_label(label) or f"histogram({column})"
-        epsilon, _ = PrivacyAccountant._check_cost(epsilon, 0.0)
-        if not isinstance(column, str):
-            raise TypeError(f"column must be a column name (str), got {type(column).__name__} {column!r}.")
-        if column not in self._data.columns:
-            raise KeyError(f"column {column!r} is not in the data; available columns are {self.columns}.")
-        if isinstance(categories, (str, bytes)) or not isinstance(categories, (Sequence, np.ndarray, pd.Index)):
-            raise TypeError(f"categories must be a list of the public categories, got {type(categories).__name__}.")
-        categories = list(categories)
-        if len(categories) == 0:
-            raise ValueError("categories is empty; declare at least one public category.")
-        if len(set(categories)) != len(categories):
-            raise ValueError("categories has repeated entries; each public category must appear once.")
-        true_counts = self._data[column].value_counts().reindex(categories, fill_value=0).to_numpy(dtype=float)
-        noisy = laplace_mechanism(true_counts, 1.0, epsilon, self._rng)
-        self._accountant.spend_parallel([epsilon] * len(categories), label=label)  # raises, releasing nothing
-        return pd.Series(noisy, index=pd.Index(categories, name=column), name="noisy count")
+        self._record(LedgerEntry(_check_label(label), epsilon, delta, "sequential", (epsilon,)))
+        return query_fn()
 
 
 # --------------------------------------------------------------- composition theorems
@@ -629,3 +504,12 @@ def zcdp_to_dp(rho: float, delta: float) -> float:
     rho = check_positive_float(rho, "rho")
     delta = check_probability(delta, "delta")
     return rho + 2 * math.sqrt(rho * math.log(1 / delta))
+
+
+def __getattr__(name: str):
+    # PrivateDatabase and CONDITION_OPERATORS live in their own module (which imports this one).
+    if name in ("PrivateDatabase", "CONDITION_OPERATORS"):
+        from mic_dp_helpers import private_database
+
+        return getattr(private_database, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,7 +8,8 @@ This module adds what the course needs around them:
 * :class:`AccountedPyDP` runs PyDP queries charged to a
   :class:`~mic_dp_helpers.accounting.PrivacyAccountant`, so one budget covers hand-made
   mechanisms and PyDP alike. It validates every argument and checks the budget *before*
-  calling PyDP, and charges only when the query succeeds;
+  calling PyDP, and charges every query it attempts (a PyDP failure can depend on the data,
+  so it is paid for like an answer);
 * :func:`make_pydp_algorithm`, :func:`pydp_query` and :func:`pydp_repeat` build PyDP
   algorithms the safe way (``dtype="float"``, declared bounds) for experiments on synthetic
   data. They spend epsilon on every call and record nothing;
@@ -17,6 +18,13 @@ This module adds what the course needs around them:
   :func:`bounded_mean_noise_halfwidth` predict the error of PyDP's ``BoundedMean``;
 * :func:`numpy_laplace_reachable` and :func:`power_of_two_granularity` show why textbook
   floating-point Laplace noise leaks (Mironov 2012) and PyDP's does not.
+
+Neighbouring datasets and what is public. Google's library protects a *person* under
+add/remove neighbours: the data with and without everything one person contributed, where
+one person contributes to at most ``l0_sensitivity`` results and at most
+``linf_sensitivity`` rows to each (the caller enforces this, :func:`limit_contributions`).
+Public: the declared bounds, epsilon and the contribution limits; the number of rows is not
+(counts and means are noised). With the defaults ``l0 = linf = 1``, one row is one person.
 
 Facts about python-dp 1.1.5 used here (checked by introspection and experiment, see lesson 04):
 
@@ -206,7 +214,9 @@ def pydp_query(kind: str, values, epsilon: float, lower: float | None = None, up
     """One PyDP release of a count, bounded sum or bounded mean of ``values`` (not accounted).
 
     Every call is a new release that spends ``epsilon``, and nothing records it: use it for
-    experiments on synthetic data, and :class:`AccountedPyDP` for an analysis of real data.
+    experiments on synthetic or public data, and :class:`AccountedPyDP` for an analysis of
+    real data. Neighbours: add or remove one row (one row per person, unless the
+    sensitivities say otherwise); public: bounds, epsilon.
     Arguments are as in :func:`make_pydp_algorithm`; ``values`` is a 1-D sequence of numbers
     without NaN.
 
@@ -279,11 +289,16 @@ class AccountedPyDP:
     1. validates all arguments (a wrong argument raises and spends nothing);
     2. refuses with :class:`~mic_dp_helpers.accounting.BudgetExceededError` if the budget left
        is too small: nothing is spent and PyDP is not called;
-    3. builds a fresh PyDP algorithm with that epsilon and ``dtype="float"``, runs it, and
-       charges the accountant only if it returns an answer.
+    3. charges the accountant (the query is now attempted), then builds a fresh PyDP
+       algorithm with that epsilon and ``dtype="float"`` and runs it. If PyDP raises, the
+       charge stays: a failure on private data can depend on that data.
 
-    Sums and means need declared bounds: PyDP's automatic bounds would make a failure depend
-    on the data (the failure itself would then leak), so they are not offered here.
+    Neighbours: add or remove one person, who owns at most ``linf_sensitivity`` of the
+    ``values`` (and contributes to at most ``l0_sensitivity`` results); the caller limits
+    the rows per person first. Public: bounds, epsilon, contribution limits.
+
+    Sums and means need declared bounds: PyDP's automatic bounds spend half of epsilon on
+    the data and can fail on small data, so they are not offered here.
 
     Parameters
     ----------
@@ -331,6 +346,8 @@ class AccountedPyDP:
             If ``epsilon`` does not fit in what is left; nothing is spent, PyDP is not called.
         TypeError, ValueError
             For invalid arguments; nothing is spent.
+        RuntimeError
+            If PyDP itself fails; the query was attempted and stays charged.
         """
         kind = _check_kind(kind)
         if not isinstance(label, str):

@@ -2,6 +2,7 @@
 
 import dataclasses
 import math
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -15,11 +16,18 @@ from mic_dp_helpers.accounting import (
     PrivacyAccountant,
     PrivateDatabase,
     advanced_composition_epsilon,
+    split_epsilon,
     zcdp_rho_gaussian,
     zcdp_to_dp,
 )
 
-TOLERANCE = 1e-9  # the accountant's documented relative tolerance
+from mic_dp_helpers.audit import audit_epsilon
+from mic_dp_helpers.mechanisms import laplace_mechanism
+
+
+def _decimal(x):
+    """The decimal value a float is written as (how the accountant reads every epsilon)."""
+    return Fraction(repr(float(x)))
 
 
 def _state(accountant):
@@ -92,7 +100,7 @@ def test_parallel_spend_costs_the_maximum():
     assert entry.delta == 3e-6
 
 
-def test_charge_and_run_spends_only_on_success():
+def test_charge_and_run_charges_when_attempted():
     accountant = PrivacyAccountant(1.0)
     assert accountant.charge_and_run(lambda: 42.0, 0.4, label="ok") == 42.0
     assert accountant.spent_epsilon == 0.4
@@ -106,13 +114,25 @@ def test_charge_and_run_spends_only_on_success():
     def failing():
         raise RuntimeError("query crashed")
 
-    before = _state(accountant)
+    # A failure after the budget check may depend on the data: it is a release, and it is paid for.
     with pytest.raises(RuntimeError, match="query crashed"):
-        accountant.charge_and_run(failing, 0.1)
-    assert _state(accountant) == before
+        accountant.charge_and_run(failing, 0.1, label="crashes")
+    assert accountant.ledger[-1].label == "crashes" and accountant.spent_epsilon == 0.5
 
 
-def test_charge_and_run_withholds_answer_if_query_spent_the_budget_itself():
+def test_charge_and_run_validation_errors_spend_nothing():
+    accountant = PrivacyAccountant(1.0)
+    calls = []
+    for bad in (lambda: accountant.charge_and_run(lambda: calls.append(1), 0.0),
+                lambda: accountant.charge_and_run(lambda: calls.append(1), 0.1, delta=1.5),
+                lambda: accountant.charge_and_run(lambda: calls.append(1), 0.1, label=5),
+                lambda: accountant.charge_and_run(None, 0.1)):
+        with pytest.raises((TypeError, ValueError)):
+            bad()
+    assert calls == [] and accountant.ledger == ()
+
+
+def test_charge_and_run_query_that_spends_more_cannot_overspend():
     accountant = PrivacyAccountant(1.0)
 
     def sneaky():
@@ -121,7 +141,8 @@ def test_charge_and_run_withholds_answer_if_query_spent_the_budget_itself():
 
     with pytest.raises(BudgetExceededError):
         accountant.charge_and_run(sneaky, 0.5, label="outer")
-    assert [entry.label for entry in accountant.ledger] == ["inner"]
+    assert [entry.label for entry in accountant.ledger] == ["outer"]
+    assert accountant.spent_epsilon == 0.5
 
 
 def test_to_frame_and_repr():
@@ -178,7 +199,9 @@ def test_no_sequence_of_spends_exceeds_the_budget(total, requests):
             with pytest.raises(BudgetExceededError):
                 accountant.spend(epsilon)
             assert _state(accountant) == before  # a refused spend leaves the state unchanged
-        assert accountant.spent_epsilon <= total * (1 + TOLERANCE)
+        # No overspend at all: the exact sum of what was spent never exceeds the total.
+        assert sum(_decimal(e.epsilon) for e in accountant.ledger) <= _decimal(total)
+        assert accountant.spent_epsilon <= total
         assert accountant.remaining_epsilon >= 0
 
 
@@ -187,7 +210,7 @@ def test_no_sequence_of_spends_exceeds_the_budget(total, requests):
     total=st.floats(min_value=0.01, max_value=10.0),
     requests=st.lists(st.tuples(epsilons, st.booleans()), max_size=30),
 )
-def test_refused_queries_never_run_and_never_spend(total, requests):
+def test_refused_queries_never_run_and_failed_queries_are_paid(total, requests):
     accountant = PrivacyAccountant(total)
     for epsilon, fails in requests:
         before, fitted, ran = _state(accountant), accountant.can_spend(epsilon), []
@@ -200,29 +223,84 @@ def test_refused_queries_never_run_and_never_spend(total, requests):
 
         try:
             accountant.charge_and_run(query, epsilon)
-        except (BudgetExceededError, ZeroDivisionError):
-            assert _state(accountant) == before
+        except BudgetExceededError:
+            assert _state(accountant) == before and not fitted
+        except ZeroDivisionError:
+            assert fitted and accountant.ledger[-1].epsilon == epsilon  # attempted, hence charged
         assert bool(ran) == fitted
-        assert accountant.spent_epsilon <= total * (1 + TOLERANCE)
+        assert sum(_decimal(e.epsilon) for e in accountant.ledger) <= _decimal(total)
+
+
+def test_a_budget_is_a_hard_limit():
+    accountant = PrivacyAccountant(1.0)
+    accountant.spend(1.0)
+    for tiny in (1e-9, 1e-15, 1e-17, 5e-324):
+        assert not accountant.can_spend(tiny)
+        with pytest.raises(BudgetExceededError):
+            accountant.spend(tiny)
+    approximate = PrivacyAccountant(1.0, total_delta=1e-5)
+    approximate.spend(0.5, delta=1e-5)
+    with pytest.raises(BudgetExceededError):
+        approximate.spend(0.1, delta=1e-20)
+    assert approximate.remaining_delta == 0.0
+
+
+@pytest.mark.parametrize("plan", [[0.1] * 10, [0.7, 0.2, 0.1], [0.3, 0.3, 0.4], [0.05] * 20, [0.6, 0.3, 0.1]])
+def test_decimal_plans_summing_to_the_total_fit_exactly(plan):
+    accountant = PrivacyAccountant(1.0)
+    for part in plan:
+        accountant.spend(part)
+    assert accountant.remaining_epsilon == 0.0 and accountant.spent_epsilon == 1.0
+    assert not accountant.can_spend(1e-12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(units=st.lists(st.integers(min_value=1, max_value=10**6), min_size=1, max_size=30),
+       digits=st.integers(min_value=1, max_value=8), shuffle_seed=st.integers(0, 2**32 - 1))
+def test_any_plan_summing_to_the_total_in_exact_arithmetic_fits(units, digits, shuffle_seed):
+    # Parts are decimals k / 10**digits; the total is their exact sum. Floats round each of
+    # them, and their float sum may exceed the total's float, yet the plan must fit, in any order.
+    parts = [Fraction(k, 10**digits) for k in units]
+    total = float(sum(parts))
+    floats = [float(p) for p in parts]
+    np.random.default_rng(shuffle_seed).shuffle(floats)
+    accountant = PrivacyAccountant(total)
+    for part in floats:
+        accountant.spend(part)
+    assert accountant.remaining_epsilon == 0.0
+    assert not accountant.can_spend(min(floats))
 
 
 @settings(max_examples=200, deadline=None)
-@given(parts=st.lists(st.floats(min_value=1e-3, max_value=1.0), min_size=1, max_size=20))
-def test_parallel_queries_cost_the_max_not_the_sum(parts):
-    accountant = PrivacyAccountant(1.0)
-    accountant.spend_parallel(parts, label="disjoint")
-    assert accountant.spent_epsilon == max(parts)
-    assert accountant.remaining_epsilon == pytest.approx(1.0 - max(parts), abs=1e-12)
+@given(total=st.floats(min_value=1e-3, max_value=100.0),
+       weights=st.lists(st.floats(min_value=1e-3, max_value=1e3), min_size=1, max_size=50))
+def test_split_epsilon_always_fits_and_wastes_nothing_noticeable(total, weights):
+    parts = split_epsilon(total, weights)
+    accountant = PrivacyAccountant(total)
+    for part in parts:
+        accountant.spend(part)
+    assert accountant.remaining_epsilon <= 1e-12 * total
+    shares = np.asarray(weights) / math.fsum(weights) * total
+    assert np.allclose(parts, shares, rtol=1e-12, atol=0)
 
 
 @settings(max_examples=100, deadline=None)
 @given(n=st.integers(min_value=1, max_value=1000))
-def test_splitting_a_budget_evenly_always_fits(n):
-    total = 1.0
-    accountant = PrivacyAccountant(total)
-    for _ in range(n):
-        accountant.spend(total / n)
-    assert accountant.remaining_epsilon <= total * TOLERANCE
+def test_splitting_a_budget_evenly_fits_with_split_epsilon(n):
+    accountant = PrivacyAccountant(1.0)
+    for part in split_epsilon(1.0, [1.0] * n):
+        accountant.spend(part)
+    assert accountant.remaining_epsilon <= 1e-13
+
+
+def test_float_division_can_overshoot_and_is_refused():
+    # 1/11 rounds up: eleven copies exceed 1 in exact arithmetic. The accountant does not let
+    # that through; split_epsilon gives parts that fit.
+    accountant = PrivacyAccountant(1.0)
+    for _ in range(10):
+        accountant.spend(1 / 11)
+    assert not accountant.can_spend(1 / 11)
+    assert accountant.can_spend(split_epsilon(1.0, [1.0] * 11)[-1])
 
 
 # --------------------------------------------------------------------- private database
@@ -237,13 +315,65 @@ def people():
     })
 
 
-def test_count_with_callable_mask_or_none(people):
+def test_count_with_declarative_conditions(people):
     db = PrivateDatabase(people, 100.0, rng=0)
-    assert db.count(lambda df: df["zip"] == "02138", epsilon=50.0) == pytest.approx(3, abs=0.5)
-    assert db.count(people["smoker"].to_numpy(), epsilon=25.0) == pytest.approx(3, abs=0.5)
-    assert db.count(None, epsilon=25.0) == pytest.approx(6, abs=0.5)
+    assert db.count({"zip": "02138"}, epsilon=20.0) == pytest.approx(3, abs=0.5)
+    assert db.count({"smoker": True, "age": (">=", 35)}, epsilon=20.0) == pytest.approx(2, abs=0.5)
+    assert db.count({"zip": ("in", ["02139", "02140"]), "age": ("<", 100)}, epsilon=20.0) == pytest.approx(2, abs=0.5)
+    assert db.count({"zip": ("not in", ["02138"]), "smoker": ("!=", True)}, epsilon=20.0) == pytest.approx(2, abs=0.5)
+    assert db.count(None, epsilon=20.0) == pytest.approx(6, abs=0.5)
     assert db.accountant.remaining_epsilon == 0.0
-    assert [entry.label for entry in db.accountant.ledger] == ["count", "count", "count"]
+    assert [entry.label for entry in db.accountant.ledger] == ["count"] * 5
+
+
+def _whole_table_count(data, predicate, epsilon, rng):
+    """The old design: the analyst's function sees the whole table, its mask is trusted as sensitivity 1."""
+    return laplace_mechanism(float(np.asarray(predicate(data)).sum()), 1.0, epsilon, rng)
+
+
+def test_whole_table_predicate_exploit_is_closed():
+    # Neighbours: patient 2's secret flipped (one row changes). The exploit reads that one
+    # row and selects every row when it is True: the count moves by the table's size.
+    table_a = pd.DataFrame({"rare_disease": [False, False, True] + [False] * 27})
+    table_b = table_a.assign(rare_disease=False)
+    exploit = lambda df: np.full(len(df), df.loc[2, "rare_disease"])  # noqa: E731
+
+    def old_design(data, size, rng):
+        return np.array([_whole_table_count(data, exploit, 1.0, rng) for _ in range(size)])
+
+    broken = audit_epsilon(old_design, table_a, table_b, n_samples=4000, rng=1)
+    assert broken.refutes(3.0), broken  # the audit has the power to see the leak
+
+    # The database never runs the analyst's code on the data: the exploit is refused, unpaid.
+    db = PrivateDatabase(table_a, 10.0, rng=0)
+    calls = []
+    with pytest.raises(TypeError, match="Functions of the table and row masks are not accepted"):
+        db.count(lambda df: calls.append(1) or exploit(df), epsilon=1.0)
+    assert calls == [] and db.accountant.ledger == ()
+
+    # The closest query it can express, a count of the secret, keeps epsilon = 1: the audit,
+    # with the same power, finds nothing above 1.
+    def new_design(data, size, rng):
+        database = PrivateDatabase(data, float(size), rng=rng)
+        return np.array([database.count({"rare_disease": True}, epsilon=1.0) for _ in range(size)])
+
+    closed = audit_epsilon(new_design, table_a, table_b, n_samples=4000, rng=1)
+    assert not closed.refutes(1.0), closed
+
+
+def test_refused_query_never_reads_the_data(people, monkeypatch):
+    db = PrivateDatabase(people, 1.0, rng=0)
+    db.count(None, epsilon=0.9)
+    touched = []
+    monkeypatch.setattr(PrivateDatabase, "_mask", lambda self, conditions: touched.append("mask"))
+    monkeypatch.setattr(PrivateDatabase, "_values", lambda self, column: touched.append("values"))
+    for query in (lambda: db.count({"smoker": True}, epsilon=0.5),
+                  lambda: db.bounded_sum("age", 0, 100, epsilon=0.5),
+                  lambda: db.bounded_mean("age", 0, 100, epsilon=0.5),
+                  lambda: db.histogram("zip", ["02138"], epsilon=0.5)):
+        with pytest.raises(BudgetExceededError):
+            query()
+    assert touched == [] and len(db.accountant.ledger) == 1
 
 
 def test_database_refuses_to_overspend(people):
@@ -312,9 +442,18 @@ def test_database_copies_its_data(people):
         (lambda db: db.bounded_sum("age", 0, 100, 0), ValueError, "epsilon must be > 0"),
         (lambda db: db.bounded_mean("age", 0, 100, -1), ValueError, "epsilon must be > 0"),
         (lambda db: db.count(None, float("nan")), ValueError, "epsilon is NaN"),
-        (lambda db: db.count(np.ones(3, dtype=bool), 0.1), ValueError, r"one True/False per row.*\(6,\)"),
-        (lambda db: db.count(np.ones(6), 0.1), TypeError, "predicate must give a boolean mask"),
-        (lambda db: db.count(lambda df: df["nope"] > 1, 0.1), ValueError, "predicate raised KeyError"),
+        (lambda db: db.count(np.ones(6, dtype=bool), 0.1), TypeError, "row masks are not accepted"),
+        (lambda db: db.count(lambda df: df["age"] > 1, 0.1), TypeError, "Functions of the table"),
+        (lambda db: db.count({"nope": 1}, 0.1), KeyError, "column 'nope' is not in the data"),
+        (lambda db: db.count({"age": ("~", 1)}, 0.1), ValueError, "unknown operator '~'"),
+        (lambda db: db.count({"age": (">=",)}, 0.1), ValueError, "pair \\(operator, value\\)"),
+        (lambda db: db.count({"zip": (">", "02138")}, 0.1), TypeError, "needs a numeric column"),
+        (lambda db: db.count({"age": (">", "40")}, 0.1), TypeError, "compared with 'age'"),
+        (lambda db: db.count({"zip": ("in", "02138")}, 0.1), TypeError, "needs a list of values"),
+        (lambda db: db.count({"zip": [1, 2]}, 0.1), TypeError, "plain number, string or boolean"),
+        (lambda db: db.count("age > 40", 0.1), TypeError, "where must be None or a dict"),
+        (lambda db: db.count({"age": ("in", [40, "41"])}, 0.1), TypeError, "column 'age' holds numbers"),
+        (lambda db: db.count({"smoker": "yes"}, 0.1), TypeError, "column 'smoker' holds numbers"),
         (lambda db: db.count(None, 5.0), BudgetExceededError, "needs epsilon=5"),
         (lambda db: db.count(None, 0.1, label=7), TypeError, "label must be a string"),
     ],
@@ -326,11 +465,17 @@ def test_database_errors_spend_nothing(people, query, error, pattern):
     assert db.accountant.ledger == () and db.accountant.spent_epsilon == 0.0
 
 
-def test_database_rejects_missing_values_without_spending():
-    db = PrivateDatabase(pd.DataFrame({"x": [1.0, np.nan]}), 1.0, rng=0)
-    with pytest.raises(ValueError, match="column 'x' has missing values"):
-        db.bounded_mean("x", 0, 10, 0.5)
-    assert db.accountant.spent_epsilon == 0.0
+def test_database_rejects_missing_numeric_values_at_construction():
+    with pytest.raises(ValueError, match=r"numeric column\(s\) \['x'\] have missing values"):
+        PrivateDatabase(pd.DataFrame({"x": [1.0, np.nan], "g": ["a", None]}), 1.0, rng=0)
+    db = PrivateDatabase(pd.DataFrame({"x": [1.0, 2.0], "g": ["a", None]}), 1e6, rng=0)
+    assert db.count({"g": ("!=", "a")}, epsilon=1e5) == pytest.approx(1, abs=0.01)  # a missing label is "not a"
+    text = pd.DataFrame({"g": pd.array(["a", pd.NA, "b", "a"], dtype="string"), "c": pd.Categorical(list("xyxx"))})
+    db = PrivateDatabase(text, 1e6, rng=0)
+    expected = [(("==", "a"), 2), (("!=", "a"), 2), (("in", ["a", "b"]), 3), (("not in", ["a"]), 2)]
+    for condition, count in expected:
+        assert db.count({"g": condition}, epsilon=1e5) == pytest.approx(count, abs=0.01), condition
+    assert db.count({"c": "x", "g": "a"}, epsilon=1e5) == pytest.approx(2, abs=0.01)
 
 
 @pytest.mark.parametrize(
@@ -437,3 +582,36 @@ def test_histogram_errors_spend_nothing(people, query, error, pattern):
     with pytest.raises(error, match=pattern):
         query(db)
     assert db.accountant.ledger == ()
+
+
+def test_refusal_by_a_rounding_hair_says_so():
+    accountant = PrivacyAccountant(1.0)
+    for _ in range(10):
+        accountant.spend(1 / 11)
+    with pytest.raises(BudgetExceededError, match=r"epsilon=0\.09090909090909091.*only epsilon=0\.0909090909090909.*split_epsilon"):
+        accountant.spend(1 / 11)
+
+
+@settings(max_examples=200, deadline=None)
+@given(total=st.floats(min_value=0.01, max_value=10.0), plan=st.lists(epsilons, min_size=1, max_size=20))
+def test_can_spend_all_agrees_with_spending_the_plan(total, plan):
+    accountant = PrivacyAccountant(total)
+    verdict = accountant.can_spend_all(plan)
+    try:
+        for part in plan:
+            accountant.spend(part)
+        fitted = True
+    except BudgetExceededError:
+        fitted = False
+    assert verdict == fitted
+
+
+def test_can_spend_all_counts_exactly_where_a_float_sum_rounds():
+    accountant = PrivacyAccountant(1.0)
+    accountant.spend(0.7)
+    assert accountant.can_spend_all([0.1, 0.1, 0.1]) and not accountant.can_spend(math.fsum([0.1] * 3))
+    assert not accountant.can_spend_all([0.1, 0.1, 0.1, 1e-15])
+    with pytest.raises(ValueError, match="deltas has 1 entries but epsilons has 2"):
+        accountant.can_spend_all([0.1, 0.1], deltas=[0.0])
+    with pytest.raises(ValueError, match=r"epsilon must be > 0"):
+        accountant.can_spend_all([0.1, 0.0])
