@@ -50,7 +50,7 @@ from mic_dp_helpers._validation import (
     check_positive_float,
     check_probability,
 )
-from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant, zcdp_to_dp
+from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant, split_epsilon, zcdp_to_dp
 from mic_dp_helpers.relevance import RELEVANCE_METHODS, _refuse_target_among_features, align_target, relevance_scores
 
 __all__ = [
@@ -142,7 +142,7 @@ def relevance_weights(relevance, floor: float = 0.1, power: float = 1.0) -> pd.S
 
 
 def split_budget(total: float, weights) -> pd.Series:
-    """Split a total budget in proportion to positive weights; the parts sum to ``total``.
+    """Split a total budget in proportion to positive weights; the parts fit ``total`` exactly (see split_epsilon).
 
     Examples
     --------
@@ -154,10 +154,8 @@ def split_budget(total: float, weights) -> pd.Series:
     if (weights <= 0).any():
         bad = list(weights.index[weights <= 0])
         raise ValueError(f"weights must all be > 0 (a zero weight means a release without noise); {bad} are not.")
-    parts = total * weights / weights.sum()
-    # put the rounding error on the largest part so that the float sum is exactly the total
-    parts.iloc[int(np.argmax(parts.to_numpy()))] += total - math.fsum(parts)
-    return parts
+    # Each part is its exact share rounded down, so the parts always fit the accountant's exact sum.
+    return pd.Series(split_epsilon(total, weights.to_numpy()), index=weights.index, name=weights.name)
 
 
 def top_k_features(relevance, k: int) -> list[str]:
@@ -278,10 +276,10 @@ def plan_budget(relevance, total_epsilon: float, *, floor: float = 0.1, power: f
     reserved = math.fsum(shares.values())
     if reserved >= 1:
         raise ValueError(f"the reserved shares sum to {reserved:g}; they must leave part of the budget (< 1).")
-    plan = split_budget(total * (1.0 - reserved), relevance_weights(scores, floor, power))
+    weights = relevance_weights(scores, floor, power) * (1.0 - reserved)
     for column, share in shares.items():
-        plan[column] = total * share
-    plan.iloc[int(np.argmax(plan.to_numpy()))] += total - math.fsum(plan)
+        weights[column] = share
+    plan = split_budget(total, weights)
     return plan.rename("rho" if mechanism == "gaussian" else "epsilon")
 
 
