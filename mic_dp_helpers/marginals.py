@@ -13,15 +13,14 @@ columns, in three steps:
    tree model from all noisy marginals and **sample** synthetic records from it.
 
 The published MST estimates with Private-PGM (the ``mbi`` package, JAX); this module does the
-estimation in closed form for the tree: negative counts are set to 0, each measured table is
-normalised, and each child column is drawn from its noisy two-way table given the value of its
-parent, so every pair is consistent with the parent's one-way marginal. It is simpler and
-somewhat less accurate than Private-PGM; the privacy analysis is the same.
+estimation in closed form for the tree (:func:`fit_tree`): one-way counts are averaged with the
+margins of the pair tables, each noisy pair table is shrunk towards independence where its
+structure is weaker than the noise, set non-negative and fitted to both one-way marginals, and
+each child column is drawn given its parent. It is simpler than Private-PGM and less accurate;
+the privacy analysis is the same (all of it is post-processing of the noisy measurements).
 
-Columns must be **discrete with a domain fixed in advance from public knowledge**:
-:func:`equal_width_bins` makes bin edges from public bounds and :func:`discretize` maps values
-to bins, clipping what falls outside. Bins taken from the data (:func:`quantile_bins`, kept to
-show the mistake) move when one record changes and void the guarantee.
+Columns must be **discrete with a domain fixed in advance from public knowledge**
+(:mod:`mic_dp_helpers.binning`: bins from public bounds, never from the data).
 
 Privacy analysis
 ----------------
@@ -62,18 +61,16 @@ from mic_dp_helpers._validation import (
     check_probability,
 )
 from mic_dp_helpers.accounting import PrivacyAccountant, zcdp_to_dp
+from mic_dp_helpers.binning import _check_codes
 
 __all__ = [
     "NEIGHBOURS",
-    "equal_width_bins",
-    "quantile_bins",
-    "discretize",
-    "undiscretize",
     "zcdp_rho_for",
     "marginal_sigma",
     "pair_counts",
     "measure_one_way",
     "exponential_mechanism",
+    "pair_scores",
     "select_tree",
     "fit_tree",
     "sample_tree",
@@ -90,106 +87,6 @@ def _check_neighbours(neighbours) -> tuple[float, float]:
     if neighbours not in NEIGHBOURS:
         raise ValueError(f"neighbours must be one of {sorted(NEIGHBOURS)}, got {neighbours!r}.")
     return NEIGHBOURS[neighbours]
-
-
-# ======================================================================= public discretisation
-def equal_width_bins(lower, upper, n_bins: int) -> list[np.ndarray]:
-    """Bin edges for each column: ``n_bins`` equal-width bins between public bounds.
-
-    Only the bounds and ``n_bins`` are used, never data, so the bins are public.
-
-    Examples
-    --------
-    >>> [edges.tolist() for edges in equal_width_bins([0, 0], [16, 1], 4)]
-    [[0.0, 4.0, 8.0, 12.0, 16.0], [0.0, 0.25, 0.5, 0.75, 1.0]]
-    """
-    lower = np.atleast_1d(check_finite_array(lower, "lower"))
-    upper = np.atleast_1d(check_finite_array(upper, "upper"))
-    lower, upper = np.broadcast_arrays(lower, upper)
-    if not (lower < upper).all():
-        raise ValueError("every lower bound must be < its upper bound; use public bounds, never the data's min/max.")
-    n_bins = check_int_at_least(n_bins, "n_bins", 1)
-    return [np.linspace(lo, hi, n_bins + 1) for lo, hi in zip(lower, upper)]
-
-
-def quantile_bins(X, n_bins: int) -> list[np.ndarray]:
-    """Bin edges at the data's own quantiles. **Not private**: kept to show (and audit) the mistake.
-
-    Each edge is a statistic of the data: one changed record moves it and with it the bin of
-    many other records, so no noise calibrated to one record per bin covers the release.
-
-    Examples
-    --------
-    >>> quantile_bins([[0.0], [1.0], [2.0], [3.0]], 2)[0].tolist()
-    [0.0, 1.5, 3.0]
-    """
-    X = check_finite_array(X, "X")
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (records x columns), got shape {X.shape}.")
-    n_bins = check_int_at_least(n_bins, "n_bins", 1)
-    return [np.quantile(X[:, j], np.linspace(0, 1, n_bins + 1)) for j in range(X.shape[1])]
-
-
-def _check_edges(edges, n_columns: int) -> list[np.ndarray]:
-    edges = [check_finite_array(e, f"edges[{j}]") for j, e in enumerate(edges)]
-    if len(edges) != n_columns:
-        raise ValueError(f"give one array of bin edges per column: {n_columns} columns, {len(edges)} edge arrays.")
-    for j, e in enumerate(edges):
-        if e.ndim != 1 or len(e) < 2 or not (np.diff(e) > 0).all():
-            raise ValueError(f"edges[{j}] must be increasing with at least 2 values, got {e.tolist()}.")
-    return edges
-
-
-def discretize(X, edges) -> np.ndarray:
-    """Bin index of every value: ``codes[i, j]`` in ``0 .. len(edges[j]) - 2``.
-
-    Bins are ``[e_0, e_1), [e_1, e_2), ..., [e_{k-1}, e_k]``; values outside the outer edges are
-    clipped into the first or last bin (so one record's value never changes another's bin).
-
-    Examples
-    --------
-    >>> discretize([[-1.0], [0.5], [3.9], [4.0], [99.0]], [[0, 1, 2, 3, 4]]).ravel().tolist()
-    [0, 0, 3, 3, 3]
-    """
-    X = check_finite_array(X, "X")
-    if X.ndim != 2:
-        raise ValueError(f"X must be a 2-D array (records x columns), got shape {X.shape}.")
-    edges = _check_edges(edges, X.shape[1])
-    codes = np.empty(X.shape, dtype=np.int64)
-    for j, e in enumerate(edges):
-        codes[:, j] = np.clip(np.searchsorted(e, X[:, j], side="right") - 1, 0, len(e) - 2)
-    return codes
-
-
-def undiscretize(codes, edges, rng=None) -> np.ndarray:
-    """Values drawn uniformly inside each record's bin (post-processing: it uses only public edges).
-
-    Examples
-    --------
-    >>> values = undiscretize([[0], [3]], [[0, 1, 2, 3, 4]], rng=0)
-    >>> bool(0 <= values[0, 0] < 1 and 3 <= values[1, 0] <= 4)
-    True
-    """
-    codes = _check_codes(codes, [len(e) - 1 for e in edges])
-    edges = _check_edges(edges, codes.shape[1])
-    generator = as_generator(rng)
-    u = generator.random(codes.shape)
-    low = np.stack([e[:-1][codes[:, j]] for j, e in enumerate(edges)], axis=1)
-    high = np.stack([e[1:][codes[:, j]] for j, e in enumerate(edges)], axis=1)
-    return low + u * (high - low)
-
-
-def _check_codes(codes, sizes) -> np.ndarray:
-    codes = np.asarray(codes)
-    if codes.ndim != 2 or not np.issubdtype(codes.dtype, np.integer):
-        raise ValueError(f"codes must be a 2-D array of integer bin indices, got {codes.dtype} of shape {codes.shape}.")
-    if len(sizes) != codes.shape[1]:
-        raise ValueError(f"sizes must give one domain size per column: {codes.shape[1]} columns, {len(sizes)} sizes.")
-    bad = (codes < 0) | (codes >= np.asarray(sizes)[None, :])
-    if bad.any():
-        j = int(np.flatnonzero(bad.any(axis=0))[0])
-        raise ValueError(f"column {j} has codes outside 0..{sizes[j] - 1}: discretize with public bins first.")
-    return codes.astype(np.int64)
 
 
 # ================================================================================ accounting
@@ -298,10 +195,6 @@ def exponential_mechanism(scores, epsilon: float, sensitivity: float, rng=None, 
     return np.argmax(utility + generator.gumbel(size=shape), axis=-1)
 
 
-def _independent_estimate(one_way: list[np.ndarray], n: float) -> list[np.ndarray]:
-    return [_normalise(m) * n for m in one_way]
-
-
 def _normalise(counts: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
     """Project noisy counts to a probability vector: negatives to 0, then divide by the total."""
     clipped = np.maximum(np.asarray(counts, dtype=float), 0.0)
@@ -311,16 +204,37 @@ def _normalise(counts: np.ndarray, fallback: np.ndarray | None = None) -> np.nda
     return fallback if fallback is not None else np.full(len(clipped), 1.0 / len(clipped))
 
 
+def pair_scores(codes, sizes, one_way: list[np.ndarray]) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """MST's score of every pair: L1 distance between its true counts and what independence predicts.
+
+    The prediction is the product of the noisy one-way marginals (already released, so public),
+    scaled to their mean total. One record moves a score by at most 1 (add/remove) or 2
+    (replace): it moves one cell (or two) of the true counts by 1.
+
+    Examples
+    --------
+    >>> pairs, scores = pair_scores([[0, 0], [1, 1]], [2, 2], [np.array([1.0, 1.0])] * 2)
+    >>> pairs, scores.tolist()
+    ([(0, 1)], [2.0])
+    """
+    table, offsets = pair_counts(codes, sizes)
+    d = len(sizes)
+    n_hat = float(np.mean([max(np.sum(m), 1.0) for m in one_way]))
+    expected = [_normalise(m) * n_hat for m in one_way]
+    pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
+    scores = np.array([np.abs(table[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
+                              - np.outer(expected[i], expected[j]) / n_hat).sum() for i, j in pairs])
+    return pairs, scores
+
+
 def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, neighbours: str = "add/remove",
                 rng=None) -> list[tuple[int, int]]:
     """Choose the ``d - 1`` pairs of a spanning tree with the exponential mechanism (MST's selection).
 
-    The score of pair ``(i, j)`` is the L1 distance between its true two-way counts and the
-    product of the noisy one-way marginals (what independence predicts): large when the pair
-    carries information the one-way marginals miss. Kruskal's algorithm picks, ``d - 1`` times,
-    one pair among those that join two separate components, with the exponential mechanism at
-    ``epsilon_round``. The noisy one-way marginals are already released, so one record moves a
-    score by at most 1 (add/remove) or 2 (replace).
+    Kruskal's algorithm picks, ``d - 1`` times, one pair among those that join two separate
+    components, with the exponential mechanism at ``epsilon_round`` on the scores of
+    :func:`pair_scores` (high for pairs the one-way marginals explain badly). Each round is
+    ``epsilon_round``-DP and ``epsilon_round**2 / 8``-zCDP.
 
     Examples
     --------
@@ -330,17 +244,11 @@ def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, n
     (0, 1)
     """
     _, score_sensitivity = _check_neighbours(neighbours)
-    table, offsets = pair_counts(codes, sizes)
-    d = len(sizes)
-    n_hat = float(np.mean([max(m.sum(), 1.0) for m in one_way]))
-    expected = _independent_estimate(one_way, n_hat)
-    pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
-    scores = np.array([np.abs(table[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
-                              - np.outer(expected[i], expected[j]) / n_hat).sum() for i, j in pairs])
+    pairs, scores = pair_scores(codes, sizes, one_way)
     generator = as_generator(rng)
-    component = list(range(d))
+    component = list(range(len(sizes)))
     chosen: list[tuple[int, int]] = []
-    for _ in range(d - 1):
+    for _ in range(len(sizes) - 1):
         candidates = [k for k, (i, j) in enumerate(pairs) if component[i] != component[j]]
         pick = candidates[int(exponential_mechanism(scores[candidates], epsilon_round, score_sensitivity, generator))]
         i, j = pairs[pick]
@@ -362,23 +270,63 @@ class TreeModel:
     marginals: list  # one-way probability vector per column (for columns without a parent)
 
 
-def fit_tree(one_way: list[np.ndarray], edges: list[tuple[int, int]], pair_tables: dict) -> TreeModel:
+def _combine_one_way(one_way, pair_tables, sigma_one, sigma_pairs) -> list[np.ndarray]:
+    """Inverse-variance average of each column's one-way counts and the margins of its noisy pair tables."""
+    weight_one = 1.0 / sigma_one**2
+    num = [np.asarray(m, dtype=float) * weight_one for m in one_way]
+    den = [np.full(len(m), weight_one) for m in one_way]
+    for (i, j), table in pair_tables.items():
+        for column, margin, summed in ((i, table.sum(axis=1), table.shape[1]), (j, table.sum(axis=0), table.shape[0])):
+            weight = 1.0 / (summed * sigma_pairs**2)  # a margin adds `summed` noisy cells
+            num[column] = num[column] + weight * margin
+            den[column] = den[column] + weight
+    return [a / b for a, b in zip(num, den)]
+
+
+def _fit_pair(table: np.ndarray, p_row: np.ndarray, p_col: np.ndarray, n_hat: float, sigma: float,
+              iterations: int = 30) -> np.ndarray:
+    """A non-negative table with margins ``p_row`` and ``p_col`` from one noisy pair table.
+
+    The deviation from independence is shrunk by the positive-part James-Stein factor (James &
+    Stein 1961): pair structure weaker than the noise is dropped, not invented. Negatives are
+    set to 0 and iterative proportional fitting (Deming & Stephan 1940) matches both margins.
+    """
+    expected = np.outer(p_row, p_col) * n_hat
+    deviation = table - expected
+    energy = float((deviation**2).sum())
+    shrink = max(0.0, 1.0 - (deviation.size - 2) * sigma**2 / energy) if energy > 0 else 0.0
+    fitted = np.maximum(expected + shrink * deviation, 0.0) + 1e-9 * max(n_hat, 1.0) / table.size
+    for _ in range(iterations):
+        fitted *= np.divide(p_row, fitted.sum(axis=1), out=np.zeros_like(p_row), where=fitted.sum(axis=1) > 0)[:, None]
+        fitted *= np.divide(p_col, fitted.sum(axis=0), out=np.zeros_like(p_col), where=fitted.sum(axis=0) > 0)[None, :]
+    return fitted
+
+
+def fit_tree(one_way: list[np.ndarray], edges: list[tuple[int, int]], pair_tables: dict, sigma_one: float = 1.0,
+             sigma_pairs: float = 1.0) -> TreeModel:
     """One consistent tree model from noisy marginals (post-processing of the measurements).
 
-    The one-way marginals are projected to probability vectors (negatives to 0, divided by the
-    total). The tree is rooted at column 0 and walked breadth first; each child's
-    distribution given its parent is its noisy two-way table with negatives set to 0 and each
-    row normalised (a row with no mass falls back to the child's one-way marginal). Columns not
-    reached by an edge are independent draws from their one-way marginal.
+    1. Each column's one-way counts are averaged with the margins of the noisy pair tables it
+       is in (inverse-variance weights from ``sigma_one`` and ``sigma_pairs``), then projected
+       to a probability vector (negatives to 0, divided by the total).
+    2. Each noisy pair table is shrunk towards independence where its structure is weaker than
+       the noise, made non-negative, and fitted to both one-way marginals (:func:`_fit_pair`), so
+       every pair agrees with its columns' one-way marginals.
+    3. The tree is rooted at column 0 and walked breadth first; each child's distribution given
+       its parent is its fitted pair table with each row normalised. Columns without an edge
+       are independent draws from their one-way marginal.
 
     Examples
     --------
-    >>> model = fit_tree([np.array([5.0, 5.0]), np.array([5.0, 5.0])], [(0, 1)],
-    ...                  {(0, 1): np.array([[5.0, -1.0], [0.0, 5.0]])})
-    >>> model.conditionals[1].tolist()
+    >>> model = fit_tree([np.array([50.0, 50.0]), np.array([50.0, 50.0])], [(0, 1)],
+    ...                  {(0, 1): np.array([[50.0, -1.0], [0.0, 50.0]])}, sigma_one=1.0, sigma_pairs=1.0)
+    >>> np.round(model.conditionals[1], 2).tolist()
     [[1.0, 0.0], [0.0, 1.0]]
     """
-    marginals = [_normalise(m) for m in one_way]
+    sigma_one = check_positive_float(sigma_one, "sigma_one")
+    sigma_pairs = check_positive_float(sigma_pairs, "sigma_pairs")
+    n_hat = float(np.mean([max(np.sum(m), 1.0) for m in one_way]))
+    marginals = [_normalise(m) for m in _combine_one_way(one_way, pair_tables, sigma_one, sigma_pairs)]
     d = len(marginals)
     neighbours_of: dict[int, list[int]] = {c: [] for c in range(d)}
     for i, j in edges:
@@ -400,7 +348,8 @@ def fit_tree(one_way: list[np.ndarray], edges: list[tuple[int, int]], pair_table
     conditionals = {}
     for child, par in parent.items():
         table = pair_tables[(par, child)] if (par, child) in pair_tables else pair_tables[(child, par)].T
-        conditionals[child] = np.stack([_normalise(row, marginals[child]) for row in table])
+        fitted = _fit_pair(table, marginals[par], marginals[child], n_hat, sigma_pairs)
+        conditionals[child] = np.stack([_normalise(row, marginals[child]) for row in fitted])
     return TreeModel(tuple(order), parent, marginals[order[0]], conditionals, marginals)
 
 
@@ -547,7 +496,7 @@ def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/re
             exact = np.zeros((sizes[i], sizes[j]))
             np.add.at(exact, (codes[:, i], codes[:, j]), 1.0)
             pair_tables[(i, j)] = exact + generator.normal(0.0, sigma_pairs, exact.shape)
-    model = fit_tree(one_way, tree, pair_tables)
+    model = fit_tree(one_way, tree, pair_tables, sigma_one, sigma_pairs or 1.0)
     synthetic = sample_tree(model, _size_from(one_way, n_synthetic), generator)
     metadata = {
         "method": "MST (tree model estimated in closed form)",
@@ -585,7 +534,7 @@ def independent_marginals(codes, sizes, epsilon: float, delta: float, *, neighbo
     generator = as_generator(rng)
     sigma = marginal_sigma(rho, len(sizes), neighbours)
     one_way = measure_one_way(codes, sizes, sigma, generator)
-    synthetic = sample_tree(fit_tree(one_way, [], {}), _size_from(one_way, n_synthetic), generator)
+    synthetic = sample_tree(fit_tree(one_way, [], {}, sigma), _size_from(one_way, n_synthetic), generator)
     metadata = {"method": "independent marginals", "neighbours": neighbours, "rho": rho, "sigma_one_way": sigma,
                 "epsilon": zcdp_to_dp(rho, delta), "delta": delta, "differentially_private": True,
                 "assumptions": _assumptions(neighbours, len(codes), delta)}

@@ -14,8 +14,11 @@ The pieces live in one module per idea; this module re-exports them so that
 * :mod:`mic_dp_helpers.kip`: the optional "adapt" step (``kip_adapt``).
 * :mod:`mic_dp_helpers.synthetic_audit`: the neighbouring pair and audit-ready releases of
   the lesson's audit (``four_corners_pair``, ``spread_mechanism``, ...).
+* :mod:`mic_dp_helpers.binning`: discretisation with bins fixed from public bounds.
 * :mod:`mic_dp_helpers.marginals`: marginal-based synthetic data, a teaching implementation
   of MST (McKenna, Sheldon & Miklau 2021), and the independent-marginals baseline.
+* :mod:`mic_dp_helpers.synthetic_comparison`: lesson 06's comparison of the methods on the same
+  data and the same (epsilon, delta).
 
 Each module names its neighbour relation and what it assumes public. Noise is drawn with
 NumPy's floating-point sampler: teaching only, not production-safe (Mironov 2012).
