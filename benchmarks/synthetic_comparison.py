@@ -4,6 +4,7 @@ Usage::
 
     PYTHONPATH=$PWD .venv/bin/python benchmarks/synthetic_comparison.py             # both tasks, 10 seeds
     PYTHONPATH=$PWD .venv/bin/python benchmarks/synthetic_comparison.py --seeds 5 --tasks breast_cancer
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/synthetic_comparison.py --groupings   # lesson 06, section 7
 
 For every task, epsilon (0.5, 1, 3, 10; delta = 1e-6, replace-one neighbours for every method) and
 seed (a fresh 75/25 split and fresh noise), :func:`mic_dp_helpers.synthetic_comparison.compare_once`
@@ -13,6 +14,9 @@ total variation distance of all two-way marginals against the real hold-out (3 p
 equal-width bins per feature, the label as one more column). The table gives the mean and a 95%
 t-interval over seeds; the last lines list which orderings hold on every seed. The lesson runs
 the breast_cancer part with 5 seeds and logistic regression only.
+
+``--groupings`` runs lesson 06's section 7 instead (ClustMix with its paper's noise, k-d groups,
+random groups, random mixing x4) at epsilon 1 and 10; the lesson runs epsilon 10 with 3 seeds.
 """
 
 from __future__ import annotations
@@ -24,7 +28,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from mic_dp_helpers.synthetic_comparison import METHODS, compare_methods
+from mic_dp_helpers.evaluation import load_task
+from mic_dp_helpers.synthetic_comparison import GROUPING_RELEASES, METHODS, compare_groupings, compare_methods
 
 EPSILONS = (0.5, 1.0, 3.0, 10.0)
 DELTA = 1e-6
@@ -46,11 +51,36 @@ def every_seed(results: pd.DataFrame, metric: str, model: str, better: str, wors
     return bool(((a < b) if lower_is_better else (a > b)).all())
 
 
+def groupings(tasks: list[str], n_seeds: int) -> None:
+    for task in tasks:
+        data = load_task(task)
+        rows = []
+        for seed in range(n_seeds):
+            rows += compare_groupings(data, (1.0, 10.0), DELTA, seed)[0]
+        results = pd.DataFrame(rows)
+        metric = "ROC AUC" if task == "breast_cancer" else "accuracy"
+        print(f"\n## {task}, section 7: TSTR {metric}, mean and 95% interval over {n_seeds} seeds\n")
+        print("| release | epsilon | logreg | hgb |")
+        print("|---|---|---|---|")
+        for label in ["real data", *GROUPING_RELEASES]:
+            for eps in (1.0, 10.0):
+                cell = results[(results.release == label) & (results.epsilon == eps)]
+                if cell.empty:
+                    print(f"| {label} | {eps:g} | no release | no release |")
+                    continue
+                print(f"| {label} | {eps:g} | {interval(cell[cell.model == 'logreg']['score'])} | "
+                      f"{interval(cell[cell.model == 'hgb']['score'])} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--tasks", nargs="+", default=["breast_cancer", "digits"])
+    parser.add_argument("--groupings", action="store_true", help="lesson 06's section 7 instead")
     args = parser.parse_args(argv)
+    if args.groupings:
+        groupings(args.tasks, args.seeds)
+        return 0
     for task in args.tasks:
         start = time.perf_counter()
         results = compare_methods(task, EPSILONS, DELTA, args.seeds, models=("logreg", "hgb"))

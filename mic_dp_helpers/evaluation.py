@@ -59,6 +59,18 @@ def split_real(X, y, test_size: float = 0.25, random_state: int = 0):
     return train_test_split(X, np.asarray(y), test_size=test_size, stratify=y, random_state=random_state)
 
 
+_CONTROLLER = []
+
+
+def _single_thread():
+    """A context in which BLAS and OpenMP use one thread; the library scan is done once per process."""
+    if not _CONTROLLER:
+        from threadpoolctl import ThreadpoolController
+
+        _CONTROLLER.append(ThreadpoolController())
+    return _CONTROLLER[0].limit(limits=1)
+
+
 def _make_model(name: str, n_train: int, max_iter: int, random_state: int):
     from sklearn.ensemble import HistGradientBoostingClassifier
     from sklearn.linear_model import LogisticRegression
@@ -105,10 +117,8 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
         raise ValueError("the training data must contain at least two classes.")
     binary = len(np.unique(y_test)) == 2
     max_iter = check_int_at_least(max_iter, "max_iter", 1)
-    from threadpoolctl import threadpool_limits
-
     scores = {}
-    with threadpool_limits(limits=1):
+    with _single_thread():
         for name in models:
             model = _make_model(name, len(y_train), max_iter, random_state).fit(X_train, y_train)
             if binary:

@@ -220,11 +220,11 @@ def pair_scores(codes, sizes, one_way: list[np.ndarray]) -> tuple[list[tuple[int
     table, offsets = pair_counts(codes, sizes)
     d = len(sizes)
     n_hat = float(np.mean([max(np.sum(m), 1.0) for m in one_way]))
-    expected = [_normalise(m) * n_hat for m in one_way]
-    pairs = [(i, j) for i in range(d) for j in range(i + 1, d)]
-    scores = np.array([np.abs(table[offsets[i]:offsets[i + 1], offsets[j]:offsets[j + 1]]
-                              - np.outer(expected[i], expected[j]) / n_hat).sum() for i, j in pairs])
-    return pairs, scores
+    expected = np.concatenate([_normalise(m) for m in one_way]) * n_hat
+    deviation = np.abs(table - np.outer(expected, expected) / n_hat)
+    blocks = np.add.reduceat(np.add.reduceat(deviation, offsets[:-1], axis=0), offsets[:-1], axis=1)
+    rows, cols = np.triu_indices(d, k=1)
+    return list(zip(rows.tolist(), cols.tolist())), blocks[rows, cols]
 
 
 def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, neighbours: str = "add/remove",
@@ -246,14 +246,14 @@ def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, n
     _, score_sensitivity = _check_neighbours(neighbours)
     pairs, scores = pair_scores(codes, sizes, one_way)
     generator = as_generator(rng)
-    component = list(range(len(sizes)))
+    first, second = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
+    component = np.arange(len(sizes))
     chosen: list[tuple[int, int]] = []
     for _ in range(len(sizes) - 1):
-        candidates = [k for k, (i, j) in enumerate(pairs) if component[i] != component[j]]
+        candidates = np.flatnonzero(component[first] != component[second])  # pairs that join two components
         pick = candidates[int(exponential_mechanism(scores[candidates], epsilon_round, score_sensitivity, generator))]
         i, j = pairs[pick]
-        old, new = component[j], component[i]
-        component = [new if c == old else c for c in component]
+        component[component == component[j]] = component[i]
         chosen.append((i, j))
     return chosen
 
@@ -297,9 +297,18 @@ def _fit_pair(table: np.ndarray, p_row: np.ndarray, p_col: np.ndarray, n_hat: fl
     shrink = max(0.0, 1.0 - (deviation.size - 2) * sigma**2 / energy) if energy > 0 else 0.0
     fitted = np.maximum(expected + shrink * deviation, 0.0) + 1e-9 * max(n_hat, 1.0) / table.size
     for _ in range(iterations):
-        fitted *= np.divide(p_row, fitted.sum(axis=1), out=np.zeros_like(p_row), where=fitted.sum(axis=1) > 0)[:, None]
-        fitted *= np.divide(p_col, fitted.sum(axis=0), out=np.zeros_like(p_col), where=fitted.sum(axis=0) > 0)[None, :]
+        fitted *= _ratio(p_row, fitted.sum(axis=1))[:, None]
+        col_sums = fitted.sum(axis=0)
+        if np.abs(col_sums - p_col).max() < 1e-12:
+            break
+        fitted *= _ratio(p_col, col_sums)[None, :]
     return fitted
+
+
+def _ratio(target: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """``target / current`` where ``current > 0``, else 0 (a row or column with no mass stays empty)."""
+    positive = current > 0
+    return np.where(positive, target / np.where(positive, current, 1.0), 0.0)
 
 
 def fit_tree(one_way: list[np.ndarray], edges: list[tuple[int, int]], pair_tables: dict, sigma_one: float = 1.0,

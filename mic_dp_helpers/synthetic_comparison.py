@@ -21,14 +21,22 @@ import pandas as pd
 
 from mic_dp_helpers._validation import check_int_at_least
 from mic_dp_helpers.evaluation import evaluate_tstr, load_task, split_real, two_way_tv
-from mic_dp_helpers.group_means import release_group_means, smallest_group_size
+from mic_dp_helpers.group_means import SyntheticRelease, release_group_means, smallest_group_size
 from mic_dp_helpers.binning import discretize, equal_width_bins, undiscretize
 from mic_dp_helpers.marginals import independent_marginals, mst
 
-__all__ = ["METHODS", "compare_once", "compare_methods"]
+__all__ = ["METHODS", "GROUPING_RELEASES", "compare_once", "compare_methods", "compare_groupings"]
 
 #: The methods compared, in the order of the lesson's figure.
 METHODS = ("real data", "3A, random groups", "MST", "independent marginals")
+
+#: The group-mean releases of lesson 06, section 7: label -> (grouping, repeats).
+GROUPING_RELEASES = {
+    "ClustMix (paper)": ("cluster", 1),
+    "k-d groups": ("kd", 1),
+    "random groups": ("random", 1),
+    "random mixing x4": ("random", 4),
+}
 
 
 def _group_size(y, dim, epsilon, delta, max_sigma) -> int:
@@ -95,3 +103,31 @@ def compare_methods(name: str, epsilons: Sequence[float], delta: float, n_seeds:
     for eps, seed in (progress(grid) if progress else grid):
         rows += compare_once(name, eps, delta, seed, task=task, **kwargs)
     return pd.DataFrame(rows)
+
+
+def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, *, max_sigma: float = 0.3,
+                      hgb_rounds: int = 10, cluster_n_init: int = 2) -> tuple[list[dict], dict[tuple, SyntheticRelease]]:
+    """Train on synthetic, test on real for every release of :data:`GROUPING_RELEASES` on one split.
+
+    ``task`` is ``(X, y, lower, upper)`` (:func:`load_task`). Each release uses the smallest ``l``
+    whose noise is at most ``max_sigma``; a release for which no ``l`` does is skipped. ClustMix is
+    run with its paper's noise, which does not make it private. Returns rows ``{epsilon, release,
+    model, score}`` (``"real data"`` once per epsilon) and the releases by ``(epsilon, label)``.
+    """
+    X, y, lower, upper = task
+    X_train, X_test, y_train, y_test = split_real(X, y, random_state=seed)
+    real = evaluate_tstr(X_train, y_train, X_test, y_test, max_iter=hgb_rounds, random_state=seed)
+    rows = [{"epsilon": eps, "release": "real data", "model": m, "score": s} for eps in epsilons for m, s in real.items()]
+    releases = {}
+    for eps in epsilons:
+        for label, (grouping, repeats) in GROUPING_RELEASES.items():
+            try:
+                release = release_group_means(X_train, y_train, lower, upper, eps, delta, grouping=grouping,
+                                              max_sigma=max_sigma, repeats=repeats, rng=seed,
+                                              cluster_n_init=cluster_n_init)
+            except ValueError:  # no group size meets the noise limit: nothing is released
+                continue
+            releases[(eps, label)] = release
+            scores = evaluate_tstr(release.X, release.y, X_test, y_test, max_iter=hgb_rounds, random_state=seed)
+            rows += [{"epsilon": eps, "release": label, "model": m, "score": s} for m, s in scores.items()]
+    return rows, releases
