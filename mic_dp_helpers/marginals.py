@@ -61,7 +61,7 @@ from mic_dp_helpers._validation import (
     check_probability,
 )
 from mic_dp_helpers.accounting import PrivacyAccountant, zcdp_to_dp
-from mic_dp_helpers.binning import _check_codes
+from mic_dp_helpers.binning import _check_codes, discretize, equal_width_bins
 
 __all__ = [
     "NEIGHBOURS",
@@ -69,6 +69,7 @@ __all__ = [
     "marginal_sigma",
     "pair_counts",
     "measure_one_way",
+    "one_way_audit_mechanism",
     "exponential_mechanism",
     "pair_scores",
     "select_tree",
@@ -171,6 +172,32 @@ def measure_one_way(codes, sizes, sigma: float, rng=None) -> list[np.ndarray]:
     sigma = check_positive_float(sigma, "sigma")
     generator = as_generator(rng)
     return [np.bincount(codes[:, j], minlength=k) + generator.normal(0.0, sigma, k) for j, k in enumerate(sizes)]
+
+
+def one_way_audit_mechanism(sigma: float, lower: float, upper: float, n_bins: int, *, bins_from_data: bool = False):
+    """One noisy histogram of a 1-column dataset, in the vectorized form :func:`~mic_dp_helpers.audit.audit_epsilon` expects.
+
+    Returns ``mechanism(values, size, rng)``: ``size`` independent draws of the ``n_bins`` counts
+    plus ``N(0, sigma**2)`` noise, with bins between the public ``lower`` and ``upper``, or, with
+    ``bins_from_data=True``, between the data's own min and max: **the broken variant**, whose
+    edges move when one record changes.
+
+    Examples
+    --------
+    >>> mechanism = one_way_audit_mechanism(1.0, 0.0, 1.0, 2)
+    >>> mechanism(np.array([[0.2], [0.9]]), 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    sigma = check_positive_float(sigma, "sigma")
+    public_edges = equal_width_bins(lower, upper, n_bins)
+
+    def mechanism(values, size, rng):
+        values = np.asarray(values, dtype=float).reshape(-1, 1)
+        edges = equal_width_bins(values.min(), values.max(), n_bins) if bins_from_data else public_edges
+        counts = np.bincount(discretize(values, edges)[:, 0], minlength=n_bins)
+        return counts + rng.normal(0.0, sigma, size=(size, n_bins))
+
+    return mechanism
 
 
 def exponential_mechanism(scores, epsilon: float, sensitivity: float, rng=None, size: int | None = None):

@@ -169,18 +169,12 @@ SIGMA_AUDIT = M.marginal_sigma(RHO_AUDIT, 1, "replace")
 EPS_CLAIM = zcdp_to_dp(RHO_AUDIT, DELTA_AUDIT)  # 7.8: the claim, converted with the course's helper
 
 
-def _one_way_release(bins_from_data: bool):
-    def mechanism(values, size, rng):
-        edges = equal_width_bins(values.min(), values.max(), 2) if bins_from_data else equal_width_bins(0.0, 1.0, 2)
-        counts = np.bincount(discretize(values, edges)[:, 0], minlength=2)
-        return counts + rng.normal(0.0, SIGMA_AUDIT, size=(size, 2))
-    return mechanism
-
-
 @pytest.mark.slow
 def test_audit_one_way_measurement_keeps_its_claim_and_catches_bins_from_the_data():
-    kept = audit_epsilon(_one_way_release(False), A_VALUES, B_VALUES, n_samples=50_000, rng=0, delta=DELTA_AUDIT)
-    broken = audit_epsilon(_one_way_release(True), A_VALUES, B_VALUES, n_samples=50_000, rng=0, delta=DELTA_AUDIT)
+    public = M.one_way_audit_mechanism(SIGMA_AUDIT, 0.0, 1.0, 2)
+    from_data = M.one_way_audit_mechanism(SIGMA_AUDIT, 0.0, 1.0, 2, bins_from_data=True)
+    kept = audit_epsilon(public, A_VALUES, B_VALUES, n_samples=50_000, rng=0, delta=DELTA_AUDIT)
+    broken = audit_epsilon(from_data, A_VALUES, B_VALUES, n_samples=50_000, rng=0, delta=DELTA_AUDIT)
     assert not kept.refutes(EPS_CLAIM)
     assert broken.refutes(EPS_CLAIM)  # its outputs on A and B never overlap: the bound is limited by samples only
 
