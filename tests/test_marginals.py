@@ -220,3 +220,23 @@ def test_compare_once_scores_every_method_on_the_same_split():
     tv = {r["method"]: r["tv"] for r in rows}
     assert tv["real data"] < tv["MST"] < tv["3A, random groups"]
     assert all(0 <= r["score"] <= 1 for r in rows)
+
+
+def test_add_remove_release_estimates_n_from_the_noisy_marginals():
+    codes = np.random.default_rng(8).integers(0, 2, size=(1000, 3))
+    release = M.independent_marginals(codes, [2, 2, 2], 5.0, 1e-6, rng=0)  # add/remove: n is not public
+    sigma = release.metadata["sigma_one_way"]
+    # The size is the mean of 3 noisy totals, each with sd sigma * sqrt(2): 5 sd of that mean.
+    assert abs(len(release) - 1000) < 5 * sigma * math.sqrt(2 / 3)
+    assert release.metadata["neighbours"] == "add/remove" and "not assumed public" in release.metadata["assumptions"][1]
+
+
+def test_compare_groupings_releases_every_grouping_or_says_none_fits():
+    from mic_dp_helpers.evaluation import load_task
+    from mic_dp_helpers.synthetic_comparison import GROUPING_RELEASES, compare_groupings
+
+    rows, releases = compare_groupings(load_task("breast_cancer"), (10.0,), 1e-6, 0)
+    assert {label for _, label in releases} == set(GROUPING_RELEASES)
+    assert {r["release"] for r in rows} == {"real data", *GROUPING_RELEASES}
+    assert releases[(10.0, "random groups")].metadata["differentially_private"]
+    assert not releases[(10.0, "ClustMix (paper)")].metadata["differentially_private"]
