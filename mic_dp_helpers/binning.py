@@ -104,14 +104,15 @@ def undiscretize(codes, edges, rng=None) -> np.ndarray:
     return low + u * (high - low)
 
 
-def _check_codes(codes, sizes) -> np.ndarray:
+def _check_codes(codes, sizes, check_values: bool = True) -> np.ndarray:
+    """Integer codes of shape (n, len(sizes)); with ``check_values``, also each in ``0 .. sizes[j] - 1``."""
     codes = np.asarray(codes)
     if codes.ndim != 2 or not np.issubdtype(codes.dtype, np.integer):
         raise ValueError(f"codes must be a 2-D array of integer bin indices, got {codes.dtype} of shape {codes.shape}.")
     if len(sizes) != codes.shape[1]:
         raise ValueError(f"sizes must give one domain size per column: {codes.shape[1]} columns, {len(sizes)} sizes.")
     bad = (codes < 0) | (codes >= np.asarray(sizes)[None, :])
-    if bad.any():
+    if check_values and bad.any():
         j = int(np.flatnonzero(bad.any(axis=0))[0])
         raise ValueError(f"column {j} has codes outside 0..{sizes[j] - 1}: discretize with public bins first.")
     return codes.astype(np.int64)

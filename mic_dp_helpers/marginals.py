@@ -444,8 +444,9 @@ class MarginalRelease:
 
 
 def _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, label):
+    """Check the arguments, charge the ledger, then check the values (a failure that depends on them is paid)."""
     sizes = tuple(check_int_at_least(s, f"sizes[{j}]", 1) for j, s in enumerate(sizes))
-    codes = _check_codes(codes, sizes)
+    codes = _check_codes(codes, sizes, check_values=False)
     _check_neighbours(neighbours)
     rho = zcdp_rho_for(epsilon, delta)
     if neighbours == "replace" and n_synthetic is None:
@@ -455,8 +456,8 @@ def _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, 
     if accountant is not None:
         if not isinstance(accountant, PrivacyAccountant):
             raise TypeError(f"accountant must be a PrivacyAccountant, got {type(accountant).__name__}.")
-        accountant.spend(zcdp_to_dp(rho, delta), delta, label=label)  # charged before the data are touched
-    return codes, sizes, rho, n_synthetic
+        accountant.spend(zcdp_to_dp(rho, delta), delta, label=label)  # charged before the values are read
+    return _check_codes(codes, sizes), sizes, rho, n_synthetic
 
 
 def _assumptions(neighbours: str, n: int, delta: float) -> list[str]:
@@ -513,11 +514,11 @@ def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/re
     >>> (0, 1) in release.metadata["tree"], release.metadata["differentially_private"]
     (True, True)
     """
-    codes, sizes, rho, n_synthetic = _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
-                                              f"MST ({neighbours} neighbours)")
     shares = check_finite_array(split, "split")
     if shares.shape != (3,) or (shares <= 0).any() or not math.isclose(shares.sum(), 1.0, rel_tol=1e-9):
         raise ValueError(f"split must be three positive shares of rho summing to 1, got {list(split)}.")
+    codes, sizes, rho, n_synthetic = _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
+                                              f"MST ({neighbours} neighbours)")
     d = len(sizes)
     rho_one, rho_select, rho_pairs = (rho * s for s in shares)
     generator = as_generator(rng)

@@ -240,3 +240,13 @@ def test_compare_groupings_releases_every_grouping_or_says_none_fits():
     assert {r["release"] for r in rows} == {"real data", *GROUPING_RELEASES}
     assert releases[(10.0, "random groups")].metadata["differentially_private"]
     assert not releases[(10.0, "ClustMix (paper)")].metadata["differentially_private"]
+
+
+def test_a_failure_that_depends_on_the_values_is_charged_and_one_that_does_not_is_free():
+    accountant = PrivacyAccountant(10.0, 1e-4)
+    with pytest.raises(ValueError, match="three positive shares"):  # a bad argument: nothing read, nothing spent
+        M.mst([[0, 1]], [2, 2], 1.0, 1e-6, split=(1.0, 1.0, 1.0), accountant=accountant)
+    assert len(accountant.ledger) == 0
+    with pytest.raises(ValueError, match="codes outside"):  # whether a value is out of range depends on the data
+        M.mst([[0, 7]], [2, 2], 1.0, 1e-6, accountant=accountant)
+    assert len(accountant.ledger) == 1
