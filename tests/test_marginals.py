@@ -250,3 +250,16 @@ def test_a_failure_that_depends_on_the_values_is_charged_and_one_that_does_not_i
     with pytest.raises(ValueError, match="codes outside"):  # whether a value is out of range depends on the data
         M.mst([[0, 7]], [2, 2], 1.0, 1e-6, accountant=accountant)
     assert len(accountant.ledger) == 1
+
+
+@pytest.mark.parametrize("neighbours", ["add/remove", "replace"])
+def test_opendp_charges_the_same_rho_for_the_one_way_measurement(neighbours):
+    # The library way (OpenDP's Gaussian measurement on the vector of all counts) agrees with the teaching code.
+    dp = pytest.importorskip("opendp.prelude")
+    dp.enable_features("contrib")
+    d, rho = 31, 0.0175 / 3
+    sigma = M.marginal_sigma(rho, d, neighbours)
+    l2, _ = M.NEIGHBOURS[neighbours]
+    space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
+    measurement = space >> dp.m.then_gaussian(scale=sigma)
+    assert measurement.map(math.sqrt(d) * l2) == pytest.approx(rho, rel=1e-9)
