@@ -1,4 +1,4 @@
-"""Tests of mic_dp_helpers.synthetic: Gaussian DP accounting, scaling, groupings, release, evaluation, adapt.
+"""Tests of lesson 06's group-means synthetic data (gdp, groupings, group_means, evaluation, kip, synthetic_audit).
 
 Statistical tests use fixed seeds; tolerances are stated next to each assertion and are several
 standard errors wide. Privacy claims are tested two ways: the sensitivity bounds directly
@@ -17,6 +17,7 @@ from scipy.integrate import quad
 from scipy.optimize import check_grad
 from scipy.stats import norm
 
+from mic_dp_helpers import kip, synthetic_audit
 from mic_dp_helpers import synthetic as S
 from mic_dp_helpers.audit import audit_epsilon
 from mic_dp_helpers.mechanisms import gaussian_delta, gaussian_sigma_analytic
@@ -344,7 +345,7 @@ def test_audit_refutes_clustered_release_and_not_the_fixes():
 def test_random_partition_sampler_gives_exact_group_means():
     # Every draw is a real partition: the group means average back to the overall mean.
     A, _ = S.four_corners_pair()
-    means = S._random_partition_means(A, 30, 500, np.random.default_rng(0))
+    means = synthetic_audit._random_partition_means(A, 30, 500, np.random.default_rng(0))
     sizes = np.array([len(g) for g in np.array_split(np.arange(100), 3)])
     assert means.shape == (500, 3, 2)
     assert np.allclose((means * sizes[None, :, None]).sum(axis=1) / 100, A.mean(axis=0))
@@ -393,9 +394,9 @@ def test_kip_gradient_is_correct():
     X_s, X_t = rng.random((6, 3)), rng.random((10, 3))
     Y_s, Y_t = np.eye(2)[rng.integers(0, 2, 6)], np.eye(2)[rng.integers(0, 2, 10)]
     args = ((6, 3), Y_s, X_t, Y_t, 2.0, 0.1)
-    error = check_grad(lambda v: S._kip_loss_and_grad(v, *args)[0], lambda v: S._kip_loss_and_grad(v, *args)[1],
+    error = check_grad(lambda v: kip._kip_loss_and_grad(v, *args)[0], lambda v: kip._kip_loss_and_grad(v, *args)[1],
                        X_s.ravel())
-    assert error < 1e-6 * max(1.0, np.linalg.norm(S._kip_loss_and_grad(X_s.ravel(), *args)[1]))
+    assert error < 1e-6 * max(1.0, np.linalg.norm(kip._kip_loss_and_grad(X_s.ravel(), *args)[1]))
 
 
 def test_kip_adapt_lowers_the_loss_and_labels_privacy():
@@ -407,7 +408,7 @@ def test_kip_adapt_lowers_the_loss_and_labels_privacy():
     assert not private.metadata["differentially_private"] and "PRIVATE" in private.metadata["privacy_note"]
     assert public.X_unit.shape == release.X_unit.shape and not np.allclose(public.X_unit, release.X_unit)
     assert ((public.X_unit >= 0) & (public.X_unit <= 1)).all()
-    start = S._kip_loss_and_grad(release.X_unit.ravel(), release.X_unit.shape,
+    start = kip._kip_loss_and_grad(release.X_unit.ravel(), release.X_unit.shape,
                                  *_kip_targets(release, X[1::2], y[1::2]))[0]
     assert public.metadata["kip_loss"] < start
     with pytest.raises(TypeError, match="target_is_public must be True or False"):
@@ -419,3 +420,13 @@ def _kip_targets(release, X_target, y_target):
     classes = np.unique(np.concatenate([release.y, y_target]))
     hot = lambda labels: (labels[:, None] == classes[None, :]).astype(float) - 1 / len(classes)  # noqa: E731
     return hot(release.y), X_t, hot(np.asarray(y_target)), 1.0 / (X_t.shape[1] * X_t.var()), 1e-2
+
+
+def test_synthetic_reexports_the_split_modules():
+    # Lessons, exercises and checks import from mic_dp_helpers.synthetic: each name is the defining module's object.
+    from mic_dp_helpers import evaluation, gdp, group_means, groupings
+
+    modules = (gdp, groupings, group_means, evaluation, kip, synthetic_audit)
+    for name in S.__all__:
+        owners = [m for m in modules if name in getattr(m, "__all__", ())]
+        assert len(owners) == 1 and getattr(S, name) is getattr(owners[0], name), name

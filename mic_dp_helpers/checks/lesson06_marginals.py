@@ -1,0 +1,124 @@
+"""Checks for lesson 06's marginal-based synthetic data (MST): the noise of the marginals, public bins.
+
+Both answers are deterministic, so each check compares the student's function with the
+property it must have on many inputs drawn from a seeded generator over wide ranges
+(boundaries included), and names the property that failed. Expected values are computed
+after the student's call, with builtins bound when this module is imported.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
+
+_sqrt, _isclose, _floor = math.sqrt, math.isclose, math.floor
+_default_rng, _asarray, _array_equal = np.random.default_rng, np.asarray, np.array_equal
+_linspace, _searchsorted, _clip, _abs, _amin = np.linspace, np.searchsorted, np.clip, np.abs, np.min
+_isfinite, _round, _all, _concatenate, _arange = np.isfinite, np.round, np.all, np.concatenate, np.arange
+
+
+# --------------------------------------------------------------------------------------- 06.5
+def _noise_cases() -> list[tuple[float, int, bool]]:
+    rng = _default_rng(6_05)
+    cases = [(0.3, 3, False), (0.3, 3, True), (1e-4, 500, True), (100.0, 1, False), (0.0175 / 3, 31, True)]
+    for _ in range(40):
+        cases.append((float(10 ** rng.uniform(-4, 2)), int(rng.integers(1, 600)), bool(rng.integers(2))))
+    return cases
+
+
+@exercise("06.5", title="Noise for a zCDP budget on many marginals", answer_name="marginal_noise")
+def check_marginal_noise(answer) -> None:
+    for rho, n_marginals, replace_one in _noise_cases():
+        sigma = expect_number(answer(rho, n_marginals, replace_one), "the noise standard deviation")
+        if sigma <= 0:
+            raise CheckFailed(f"for rho={rho:.3g}, n_marginals={n_marginals} you returned sigma={sigma:.3g}; a noise "
+                              "standard deviation is positive.")
+        l2_squared = 2.0 if replace_one else 1.0  # per histogram, computed after the call
+        spent = n_marginals * l2_squared / (2 * sigma * sigma)  # rho of the Gaussian mechanism on all histograms
+        if _isclose(spent, rho, rel_tol=1e-7):
+            continue
+        relation = "replace one record" if replace_one else "add or remove one record"
+        other_l2 = 1.0 if replace_one else 2.0
+        if _isclose(n_marginals * other_l2 / (2 * sigma * sigma), rho, rel_tol=1e-7):
+            raise CheckFailed(f"with replace_one={replace_one} ({relation}) your noise is off by a factor sqrt(2): "
+                              "it would fit the other neighbour relation. How many cells of one histogram change "
+                              "when one record is replaced, and when one is added? And where does the 2 of "
+                              "2 sigma^2 go?")
+        if spent > rho:
+            raise CheckFailed(f"for rho={rho:.3g}, n_marginals={n_marginals}, replace_one={replace_one} your noise is "
+                              f"too small: the histograms together would spend rho = {spent:.3g}. Each histogram "
+                              "moves, and all of them move at once.")
+        raise CheckFailed(f"for rho={rho:.3g}, n_marginals={n_marginals}, replace_one={replace_one} your noise is "
+                          "private but larger than needed. rho of the Gaussian mechanism is (L2 sensitivity)^2 / "
+                          "(2 sigma^2), with the sensitivity taken over all the histograms together.")
+
+
+# --------------------------------------------------------------------------------------- 06.6
+def _reference_bins(values: np.ndarray, lower: float, upper: float, n_bins: int) -> np.ndarray:
+    edges = _linspace(lower, upper, n_bins + 1)
+    return _clip(_searchsorted(edges, values, side="right") - 1, 0, n_bins - 1)
+
+
+def _as_bins(result, n: int) -> np.ndarray:
+    array = _asarray(result)
+    if array.shape != (n,):
+        raise CheckFailed(f"it should return one bin index per value ({n}), but it returned shape {array.shape}.")
+    if array.dtype.kind not in "iu":
+        if array.dtype.kind == "f" and _all(_isfinite(array)) and _all(array == _round(array)):
+            return array.astype(np.int64)
+        raise CheckFailed("it should return integer bin indices (0, 1, ..., n_bins - 1), not values.")
+    return array.astype(np.int64)
+
+
+def _near_interior_edge(values, lower, upper, n_bins) -> np.ndarray:
+    edges = _linspace(lower, upper, n_bins + 1)[1:-1]
+    if edges.size == 0:
+        return values != values  # all False (values are finite)
+    return _amin(_abs(values[:, None] - edges[None, :]), axis=1) <= 1e-9 * (upper - lower)
+
+
+@exercise("06.6", title="Discretise with public bins", answer_name="public_bins")
+def check_public_bins(answer) -> None:
+    rng = _default_rng(6_06)
+    for trial in range(60):
+        n_bins = int(rng.integers(1, 12))
+        if trial < 10:  # integer edges: values exactly on an edge have one right answer
+            lower, upper = 0.0, float(n_bins)
+            values = _concatenate([_arange(n_bins + 1, dtype=float), rng.uniform(-2, n_bins + 2, 20)])
+        else:
+            lower = float(rng.uniform(-100, 100))
+            upper = lower + float(10 ** rng.uniform(-2, 3))
+            width = upper - lower
+            values = _concatenate([[lower, upper], rng.uniform(lower - width, upper + width, int(rng.integers(1, 60)))])
+        values = values[rng.permutation(len(values))]
+        got = _as_bins(answer(values.copy(), lower, upper, n_bins), len(values))
+        if got.min() < 0 or got.max() > n_bins - 1:
+            raise CheckFailed(f"with n_bins={n_bins} you returned bin {int(got.min() if got.min() < 0 else got.max())}; "
+                              "every value, also one outside [lower, upper], must land in a bin 0 .. n_bins - 1.")
+        # Data independence: a value's bin may not change when another value changes.
+        moved = values.copy()
+        moved[0] = upper + 1000.0 * (upper - lower) if trial % 2 else lower - 1000.0 * (upper - lower)
+        again = _as_bins(answer(moved.copy(), lower, upper, n_bins), len(values))
+        if not _array_equal(got[1:], again[1:]):
+            raise CheckFailed("changing one value changed the bins of other values: your bins depend on the data. "
+                              "Public bins use only lower, upper and n_bins.")
+        expected = _reference_bins(values, lower, upper, n_bins)
+        ok = got == expected
+        if trial >= 10:  # random edges: a value within rounding of an edge may fall on either side
+            ok |= _near_interior_edge(values, lower, upper, n_bins)
+        if ok.all():
+            continue
+        wrong = values[~ok][0]
+        if wrong > upper or wrong < lower:
+            raise CheckFailed(f"the value {wrong:.6g} lies outside [lower, upper] = [{lower:.6g}, {upper:.6g}]: it "
+                              "belongs in the nearest outer bin (clipping).")
+        if wrong == upper:
+            raise CheckFailed("the value equal to upper belongs in the last bin, n_bins - 1.")
+        if trial < 10 and float(wrong).is_integer():
+            raise CheckFailed(f"the value {wrong:g} lies exactly on an edge between two bins: bins are "
+                              "[left edge, right edge), so it belongs to the bin on its right.")
+        raise CheckFailed(f"with lower={lower:.6g}, upper={upper:.6g}, n_bins={n_bins} the value {wrong:.6g} is in the "
+                          "wrong bin: n_bins bins of equal width cover [lower, upper], each [left edge, right edge).")

@@ -1,0 +1,73 @@
+"""Wrong answers to lesson 06's marginal exercises (06.5, 06.6): each a plausible mistake, each must be rejected."""
+
+import math
+
+import numpy as np
+
+
+def _sigma(rho, n, replace_one):
+    return math.sqrt(n * (2.0 if replace_one else 1.0) / (2 * rho))
+
+
+def _quantile_bins(values, lower, upper, n_bins):
+    edges = np.quantile(values, np.linspace(0, 1, n_bins + 1))
+    return np.clip(np.searchsorted(edges, values, side="right") - 1, 0, n_bins - 1)
+
+
+def _min_max_bins(values, lower, upper, n_bins):
+    edges = np.linspace(values.min(), values.max(), n_bins + 1)
+    return np.clip(np.searchsorted(edges, values, side="right") - 1, 0, n_bins - 1)
+
+
+def _floor_without_clip(values, lower, upper, n_bins):
+    return np.floor((values - lower) / (upper - lower) * n_bins).astype(int)
+
+
+def _upper_in_extra_bin(values, lower, upper, n_bins):
+    clipped = np.clip(values, lower, upper)
+    return np.floor((clipped - lower) / (upper - lower) * n_bins).astype(int)
+
+
+def _one_bin_short(values, lower, upper, n_bins):
+    edges = np.linspace(lower, upper, n_bins)  # n_bins edges make n_bins - 1 bins
+    return np.clip(np.searchsorted(edges, values, side="right") - 1, 0, max(n_bins - 2, 0))
+
+
+def _midpoints(values, lower, upper, n_bins):
+    width = (upper - lower) / n_bins
+    index = np.clip(np.floor((values - lower) / width), 0, n_bins - 1)
+    return lower + (index + 0.5) * width
+
+
+def _right_closed(values, lower, upper, n_bins):
+    edges = np.linspace(lower, upper, n_bins + 1)
+    return np.clip(np.searchsorted(edges, values, side="left") - 1, 0, n_bins - 1)
+
+
+def _one_based(values, lower, upper, n_bins):
+    edges = np.linspace(lower, upper, n_bins + 1)
+    return np.clip(np.searchsorted(edges, values, side="right"), 1, n_bins)
+
+
+WRONG_ANSWERS = {
+    "06.5": {
+        "ignores the neighbour relation": lambda rho, n, replace_one: math.sqrt(n / (2 * rho)),
+        "no square root": lambda rho, n, replace_one: n * (2.0 if replace_one else 1.0) / (2 * rho),
+        "one histogram only": lambda rho, n, replace_one: _sigma(rho, 1, replace_one),
+        "forgets the 2 in 2 rho": lambda rho, n, replace_one: math.sqrt(n * (2.0 if replace_one else 1.0) / rho),
+        "epsilon-style scale": lambda rho, n, replace_one: math.sqrt(n) * (math.sqrt(2) if replace_one else 1.0) / rho,
+        "replace-one sensitivity 2": lambda rho, n, replace_one: math.sqrt(n * (4.0 if replace_one else 1.0) / (2 * rho)),
+        "noise grows with n, not sqrt(n)": lambda rho, n, replace_one: n * _sigma(rho, 1, replace_one),
+        "constant": lambda rho, n, replace_one: 1.0,
+    },
+    "06.6": {
+        "quantile bins from the data": _quantile_bins,
+        "bins between the data's min and max": _min_max_bins,
+        "no clipping": _floor_without_clip,
+        "upper bound in an extra bin": _upper_in_extra_bin,
+        "one bin short": _one_bin_short,
+        "bin midpoints instead of indices": _midpoints,
+        "right-closed bins": _right_closed,
+        "bins numbered from 1": _one_based,
+    },
+}
