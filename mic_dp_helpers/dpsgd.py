@@ -392,6 +392,29 @@ def private_gradient_sum(per_example_grads, clip_norm: float, noise_multiplier: 
     return sums[0] if size is None else sums
 
 
+def _clipped_gradient_sum(architecture: Architecture, params: np.ndarray, X: np.ndarray, y: np.ndarray,
+                          clip_norm: float) -> np.ndarray:
+    """Sum of the clipped per-example gradients (inputs already validated).
+
+    Equal to ``clip_per_example(per_example_gradients(...), clip_norm).sum(axis=0)``. For logistic
+    regression it avoids building the (n, p) matrix: example i's gradient is the outer product of
+    ``[x_i, 1]`` and ``d_i`` (probabilities minus one-hot label), whose norm is ``||[x_i, 1]|| ||d_i||``.
+    """
+    if len(X) == 0:
+        return np.zeros(architecture.n_params)
+    if architecture.hidden:
+        grads = per_example_gradients(architecture, params, X, y)
+        norms = np.linalg.norm(grads, axis=1)
+        factor = np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))
+        return factor @ grads
+    _, proba, _ = _forward(architecture, params, X)
+    d_logits = proba
+    d_logits[np.arange(len(y)), y] -= 1.0
+    norms = np.sqrt((np.einsum("ij,ij->i", X, X) + 1.0) * np.einsum("ij,ij->i", d_logits, d_logits))
+    scaled = d_logits * np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))[:, None]
+    return np.concatenate([(X.T @ scaled).ravel(), scaled.sum(axis=0)])
+
+
 @dataclass
 class TrainingRun:
     """What :func:`train_dpsgd` returns: the parameters and everything needed to account for the run.
@@ -495,10 +518,7 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     for _ in iterator:
         mask = generator.random(len(X)) < q
         batch_sizes.append(int(mask.sum()))
-        total = np.zeros(architecture.n_params)
-        if mask.any():
-            grads = per_example_gradients(architecture, params, X[mask], y[mask])
-            total = clip_per_example(grads, clip_norm).sum(axis=0)
+        total = _clipped_gradient_sum(architecture, params, X[mask], y[mask], clip_norm)
         if sigma > 0:
             total = total + generator.normal(0.0, sigma * clip_norm, size=total.shape)
         params = params - learning_rate * total / expected_batch

@@ -95,6 +95,20 @@ def test_clipping_zero_rows_and_infinite_norm():
     np.testing.assert_array_equal(clip_per_example(grads, math.inf), grads)
 
 
+@pytest.mark.parametrize("hidden", [0, 3])
+def test_training_uses_the_sum_of_per_example_clipped_gradients(hidden):
+    from mic_dp_helpers.dpsgd import _clipped_gradient_sum
+
+    rng = np.random.default_rng(hidden)
+    arch = Architecture(5, 3, hidden=hidden)
+    params = rng.normal(0, 1, arch.n_params)
+    X, y = rng.normal(0, 2, (30, 5)), rng.integers(0, 3, 30)
+    for clip_norm in (0.01, 0.5, 3.0, math.inf):
+        expected = clip_per_example(per_example_gradients(arch, params, X, y), clip_norm).sum(axis=0)
+        np.testing.assert_allclose(_clipped_gradient_sum(arch, params, X, y, clip_norm), expected, rtol=1e-10,
+                                   atol=1e-12)
+
+
 # ----------------------------------------------------------------------- noise and sampling
 def test_noise_has_standard_deviation_sigma_times_clip_norm():
     grads = np.array([[3.0, 4.0, 0.0], [0.0, 0.1, 0.2]])
