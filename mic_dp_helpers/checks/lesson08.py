@@ -247,8 +247,9 @@ def _pld_epsilon(q: float, sigma: float, steps: int, delta: float) -> float:
     return float(accountant.get_epsilon(delta))
 
 
-#: Accepted: from 3% below the PLD figure (finer PLD grids give slightly less) to 3% above RDP's.
-EPSILON_SLACK = 0.03
+#: Accepted: from 3% below the PLD figure (finer PLD grids give up to about 0.5% less) to 5% above the RDP
+#: figure with dp_accounting's default orders (other sets of orders give slightly looser, still valid, bounds).
+LOWER_SLACK, UPPER_SLACK = 0.03, 0.05
 
 
 @exercise("08.3", title="Epsilon of a DP-SGD run with dp-accounting", answer_name="training_epsilon")
@@ -262,11 +263,11 @@ def check_training_epsilon(answer) -> None:
     for (q, sigma, steps, delta), got in zip(cases, answers):  # expected values only now
         where = f"for sample_rate={q:.4g}, noise_multiplier={sigma:.3g}, steps={steps}, delta={delta:.2g}:"
         upper = _rdp_epsilon(q, sigma, steps, delta)
-        if got > upper * (1 + EPSILON_SLACK):
+        if got > upper * (1 + UPPER_SLACK):
             raise CheckFailed(f"{where} your epsilon {got:.4g} is far more pessimistic than the RDP or PLD "
                               "accountant's. Did you account for the Poisson sampling, and compose the steps with "
                               "the accountant rather than adding epsilons up?")
-        if got < upper * (1 - EPSILON_SLACK) and got < _pld_epsilon(q, sigma, steps, delta) * (1 - EPSILON_SLACK):
+        if got < upper * (1 - LOWER_SLACK) and got < _pld_epsilon(q, sigma, steps, delta) * (1 - LOWER_SLACK):
             raise CheckFailed(f"{where} your epsilon {got:.4g} is smaller than any valid accountant gives: it claims "
                               "more privacy than the run has. Did you compose all the steps, and use an upper bound "
                               "(RDP or PLD), not an approximation?")
