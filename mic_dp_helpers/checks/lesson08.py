@@ -32,11 +32,24 @@ _minimum = np.minimum
 _where = np.where
 _exp = math.exp
 _tanh = math.tanh
+_sqrt = math.sqrt
 _chi2_sf = stats.chi2.sf
 _chi2_cdf = stats.chi2.cdf
 _kstest = stats.kstest
 _default_rng = np.random.default_rng
 _cholesky = np.linalg.cholesky
+_np_abs = np.abs
+_np_all = np.all
+_np_array = np.array
+_np_corrcoef = np.corrcoef
+_np_exp = np.exp
+_np_eye = np.eye
+_np_isfinite = np.isfinite
+_np_stack = np.stack
+_np_tile = np.tile
+_np_triu_indices = np.triu_indices
+_np_zeros = np.zeros
+_np_sqrt = np.sqrt
 _solve = np.linalg.solve
 
 #: Two-sided tail probability below which a statistical test rejects.
@@ -58,7 +71,7 @@ def _as_float_array(value, what: str, shape: tuple) -> np.ndarray:
         raise CheckFailed(f"it should return {what} as a NumPy array of numbers, got {type(value).__name__}.") from None
     if array.shape != shape:
         raise CheckFailed(f"it should return {what} of shape {shape}, got shape {array.shape}.")
-    if not np.isfinite(array).all():
+    if not _np_isfinite(array).all():
         raise CheckFailed(f"it returned NaN or infinite values in {what}.")
     return array
 
@@ -85,8 +98,8 @@ def check_clip_rows(answer) -> None:
                 if length > 0:
                     grads[row] *= clip_norm * factor / length
         cases.append((grads, clip_norm))
-    cases.append((np.array([[3.0, 4.0]]), 5.0))  # one example, exactly at the norm
-    cases.append((np.zeros((3, 2)), 1.0))        # nothing to clip
+    cases.append((_np_array([[3.0, 4.0]]), 5.0))  # one example, exactly at the norm
+    cases.append((_np_zeros((3, 2)), 1.0))        # nothing to clip
     outputs = []
     for grads, clip_norm in cases:
         given = grads.copy()
@@ -127,13 +140,13 @@ def _noise_tests(noise: np.ndarray, scale: float, where: str, extra_covariance: 
     spread, correlations and independence (they are a sum of many small terms, close to normal).
     """
     draws, p = noise.shape
-    if np.all(noise == noise[0]):
+    if _np_all(noise == noise[0]):
         raise CheckFailed(f"{where} every call returned the same output: there is no noise (or a generator is "
                           "created afresh inside the function). A DP release must be random.")
     if extra_covariance is None:
         std_units = noise / scale
     else:
-        factor = _cholesky(scale**2 * np.eye(p) + extra_covariance)
+        factor = _cholesky(scale**2 * _np_eye(p) + extra_covariance)
         std_units = _solve(factor, noise.T).T
     # Spread, shape and independence first, around the sample mean (so a wrong centre does not look like a
     # wrong spread); then the centre, in units of the known spread.
@@ -155,22 +168,22 @@ def _noise_tests(noise: np.ndarray, scale: float, where: str, extra_covariance: 
                               "adds Gaussian noise.")
     else:
         ratio = (centred**2).sum(axis=0) / dof
-        if (np.abs(ratio - 1) > 0.25).any():
+        if (_np_abs(ratio - 1) > 0.25).any():
             amount = "too little" if (ratio < 0.75).any() else "too much"
             raise CheckFailed(f"{where} the updates vary {amount}: check that you clip each example's gradient (not "
                               "the batch's), the noise, that every example joins the batch independently with "
                               "probability sample_rate, and that you divide by the expected batch size, not the one "
                               "you drew.")
     if p > 1:
-        corr = np.corrcoef(centred.T)
-        off = np.abs(corr[np.triu_indices(p, 1)])
-        if (off * math.sqrt(draws) > Z_REJECT + 1.5).any():
+        corr = _np_corrcoef(centred.T)
+        off = _np_abs(corr[_np_triu_indices(p, 1)])
+        if (off * _sqrt(draws) > Z_REJECT + 1.5).any():
             raise CheckFailed(f"{where} the noise on different coordinates is correlated: draw independent noise "
                               "for every coordinate, not one number for all.")
-    lag = (centred[1:] * centred[:-1]).mean() * math.sqrt((draws - 1) * p)
+    lag = (centred[1:] * centred[:-1]).mean() * _sqrt((draws - 1) * p)
     if abs(lag) > Z_REJECT + 1.5:
         raise CheckFailed(f"{where} the noise of one call predicts the next: draw fresh noise from rng every call.")
-    if (np.abs(sample_mean * math.sqrt(draws)) > Z_REJECT + 0.5).any():
+    if (_np_abs(sample_mean * _sqrt(draws)) > Z_REJECT + 0.5).any():
         raise CheckFailed(f"{where} the outputs are not centred where they should be: on average the noisy sum must "
                           "equal the sum of the clipped gradients (of the examples that can be in the batch). Check "
                           "which gradients you clip and how, and which way the step goes.")
@@ -211,7 +224,7 @@ def check_noisy_clipped_sum(answer) -> None:
         outs = call_repeatedly(answer, DRAWS, given, clip_norm, sigma, _default_rng(800 + index))
         if not _array_equal(given, grads):
             raise CheckFailed("your function changed the gradient array it was given; clip a copy.")
-        collected.append(np.stack([_as_float_array(o, "the noisy sum", (grads.shape[1],)) for o in outs]))
+        collected.append(_np_stack([_as_float_array(o, "the noisy sum", (grads.shape[1],)) for o in outs]))
     for (grads, clip_norm, sigma), outs in zip(cases, collected):  # expected values only now
         centre = _clip_reference(grads, clip_norm).sum(axis=0)
         where = f"with {len(grads)} example(s) of {grads.shape[1]} coordinate(s), clip_norm={clip_norm:.3g} and " \
@@ -299,7 +312,7 @@ def check_max_advantage(answer) -> None:
 # ------------------------------------------------------------------------------------ 08.5
 def _logistic_grads(w: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
     margin = X @ w
-    prob = _where(margin >= 0, 1.0 / (1.0 + np.exp(-np.abs(margin))), np.exp(-np.abs(margin)) / (1.0 + np.exp(-np.abs(margin))))
+    prob = _where(margin >= 0, 1.0 / (1.0 + _np_exp(-_np_abs(margin))), _np_exp(-_np_abs(margin)) / (1.0 + _np_exp(-_np_abs(margin))))
     return (prob - y)[:, None] * X
 
 
@@ -308,7 +321,7 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
     # Every example the same: the realised batch size matters (Poisson sampling must show).
     d, n = int(rng.integers(2, 6)), int(rng.integers(150, 300))
     x = rng.normal(0, 3, d)
-    cases.append((rng.normal(0, 0.1, d), np.tile(x, (n, 1)), np.zeros(n), 1.0, 0.3, float(rng.uniform(0.2, 0.4)),
+    cases.append((rng.normal(0, 0.1, d), _np_tile(x, (n, 1)), _np_zeros(n), 1.0, 0.3, float(rng.uniform(0.2, 0.4)),
                   float(rng.uniform(0.05, 1.0))))
     # Large, diverse gradients: clipping each row vs the batch shows in the mean.
     d, n = int(rng.integers(2, 7)), int(rng.integers(60, 200))
@@ -318,7 +331,7 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
                   float(rng.uniform(0.05, 0.3)), float(rng.uniform(0.01, 0.5))))
     # Zero features: every gradient is 0, so the update is pure noise.
     d, n = int(rng.integers(2, 6)), int(rng.integers(20, 90))
-    cases.append((rng.normal(0, 1, d), np.zeros((n, d)), (rng.random(n) < 0.5).astype(float),
+    cases.append((rng.normal(0, 1, d), _np_zeros((n, d)), (rng.random(n) < 0.5).astype(float),
                   float(10 ** rng.uniform(0.4, 1.5)), float(rng.uniform(0.5, 3.0)), float(rng.uniform(0.05, 0.5)),
                   float(rng.uniform(0.05, 1.0))))
     return cases
@@ -339,7 +352,7 @@ def check_dpsgd_step(answer) -> None:
         if not (_array_equal(gw, w) and _array_equal(gX, X) and _array_equal(gy, y)):
             raise CheckFailed("your function changed an array it was given (the weights or the data); return new "
                               "weights and leave the inputs as they were.")
-        collected.append(np.stack([_as_float_array(o, "the new weights", w.shape) for o in outs]))
+        collected.append(_np_stack([_as_float_array(o, "the new weights", w.shape) for o in outs]))
     for (w, X, y, clip_norm, sigma, q, lr), outs in zip(cases, collected):  # expected values only now
         expected_batch = q * len(X)
         released = (w - outs) * expected_batch / lr  # the noisy sum of clipped gradients of the batch
