@@ -237,7 +237,7 @@ def _rdp_epsilon(q: float, sigma: float, steps: int, delta: float) -> float:
     import dp_accounting
     from dp_accounting import rdp
 
-    from mic_dp_helpers.dpsgd import _quiet_absl
+    from mic_dp_helpers.dpsgd_accounting import _quiet_absl
 
     accountant = rdp.RdpAccountant()
     event = dp_accounting.GaussianDpEvent(sigma)
