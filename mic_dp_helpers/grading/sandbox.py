@@ -233,6 +233,7 @@ class StudentKernel:
             raise KernelStopped(self.stopped)
         handles: dict[int, object] = {}
         seeds: dict[int, list] = {}
+        by_value: dict[int, int] = {}
 
         def handle(value) -> dict:
             key = len(handles)
@@ -242,6 +243,12 @@ class StudentKernel:
                 return {"t": "rng", "k": id(value) % (2**52), "seed": seeds[id(value)]}
             if isinstance(value, type):
                 raise wire.WireError(f"a class ({value.__name__}) cannot be passed to the student's function")
+            if wire.is_course_object(value):  # by value; the student's changes come back with the result
+                if id(value) not in by_value:
+                    by_value[id(value)] = key
+                    handles[key] = value
+                return {"t": "course", "k": by_value[id(value)], "cls": f"{type(value).__module__}:{type(value).__qualname__}",
+                        "state": wire.encode(dict(vars(value)))}
             handles[key] = value
             if callable(value):
                 return {"t": "callable", "k": key, "name": str(getattr(value, "__name__", "function"))[:100]}
@@ -268,7 +275,24 @@ class StudentKernel:
             if message["op"] != "result":
                 self.kill("the kernel sent an unexpected message")
                 raise KernelStopped(self.stopped)
+            self._sync(message.get("states"), handles, set(by_value.values()))
             return self._result(message, repeat)
+
+    def _sync(self, states, handles: dict, keys: set) -> None:
+        """Give the checker's course objects the state the student's code left them in."""
+        if not isinstance(states, list):
+            return
+        for entry in states:
+            if not (isinstance(entry, list) and len(entry) == 2 and entry[0] in keys):
+                continue
+            try:
+                state = wire.decode(entry[1])
+            except (wire.WireError, RecursionError):
+                continue
+            if isinstance(state, dict) and all(isinstance(k, str) for k in state):
+                target = handles[entry[0]]
+                target.__dict__.clear()
+                target.__dict__.update(state)
 
     def _answer_callback(self, message: dict, handles: dict) -> dict:
         key, method = message.get("k"), message.get("method")
@@ -276,8 +300,22 @@ class StudentKernel:
         try:
             if target is None:
                 raise LookupError("no such object")
-            args = wire.decode(message.get("args"))
-            kwargs = wire.decode(message.get("kwargs"))
+            generators: dict = {}
+
+            def rebuild(node):  # the student's own generator, by state; its new state goes back
+                if node.get("t") != "rngstate":
+                    raise wire.WireError("unexpected handle")
+                state = wire.decode(node.get("state"))
+                name = state.get("bit_generator") if isinstance(state, dict) else None
+                if name not in ("PCG64", "PCG64DXSM", "Philox", "SFC64", "MT19937"):
+                    raise wire.WireError("unsupported generator")
+                bit_generator = getattr(np.random, name)()
+                bit_generator.state = state
+                generators[node.get("k")] = np.random.Generator(bit_generator)
+                return generators[node.get("k")]
+
+            args = wire.decode(message.get("args"), rebuild)
+            kwargs = wire.decode(message.get("kwargs"), rebuild)
             if not isinstance(args, list) or not isinstance(kwargs, dict) or not all(isinstance(k, str) for k in kwargs):
                 raise TypeError("bad arguments")
             if method is None:
@@ -295,9 +333,14 @@ class StudentKernel:
                 if not isinstance(method, str) or method.startswith("_") or not callable(getattr(type(target), method, None)):
                     raise AttributeError(f"no public method {method!r}")
                 value = getattr(target, method)(*args, **kwargs)
-            return {"op": "reply", "ok": wire.encode(value)}
+            reply = {"op": "reply", "ok": wire.encode(value)}
+            reply["rng_states"] = [[k, wire.encode(g.bit_generator.state)] for k, g in generators.items()]
+            return reply
         except Exception as error:  # the checker's function refused: the student's code sees the error
-            return {"op": "reply", "raised": {"type": type(error).__name__, "message": str(error)[:500]}}
+            raised = {"type": type(error).__name__, "message": str(error)[:500]}
+            if (type(error).__module__ or "").startswith("mic_dp_helpers."):
+                raised["cls"] = f"{type(error).__module__}:{type(error).__qualname__}"
+            return {"op": "reply", "raised": raised}
 
     def _result(self, message: dict, repeat: int | None):
         from mic_dp_helpers.checks._core import CheckFailed, ForbiddenHelperError
@@ -330,6 +373,15 @@ class StudentKernel:
         kind = getattr(__import__("builtins"), name, None)
         if name == "NotImplementedError":
             raise NotImplementedError(text)
+        if raised.get("cls"):
+            try:
+                attrs = wire.decode(raised["attrs"]) if "attrs" in raised else None
+            except (wire.WireError, RecursionError):
+                attrs = None
+            error = wire.course_exception(raised["cls"], text, attrs)
+            if error is not None:
+                error.student_summary = summary
+                raise error
         if isinstance(kind, type) and issubclass(kind, Exception) and kind.__module__ == "builtins":
             try:
                 error = kind(text)

@@ -18,7 +18,70 @@ import numbers
 import numpy as np
 import pandas as pd
 
-__all__ = ["WireError", "encode", "decode", "MAX_DEPTH", "MAX_ITEMS"]
+__all__ = ["WireError", "encode", "decode", "MAX_DEPTH", "MAX_ITEMS", "is_course_object", "course_class",
+           "course_object", "course_exception"]
+
+_NOT_SENT = ("mic_dp_helpers.grading", "mic_dp_helpers.checks")
+
+
+def _course_path(kind: type) -> str | None:
+    module = getattr(kind, "__module__", "") or ""
+    if not module.startswith("mic_dp_helpers.") or module.startswith(_NOT_SENT):
+        return None
+    return f"{module}:{kind.__qualname__}"
+
+
+def is_course_object(value) -> bool:
+    """An instance of a class of the course package (not the grader's or the checks'), with a ``__dict__``."""
+    return (not isinstance(value, (type, BaseException)) and _course_path(type(value)) is not None
+            and hasattr(value, "__dict__") and not hasattr(type(value), "__slots__"))
+
+
+def course_class(path) -> type:
+    """The course class named ``path`` ("mic_dp_helpers.accounting:PrivacyAccountant"), looked up, never imported."""
+    import sys
+
+    if not isinstance(path, str) or ":" not in path:
+        raise WireError("bad class name")
+    module_name, _, qualname = path.partition(":")
+    module = sys.modules.get(module_name)
+    if module is None or not module_name.startswith("mic_dp_helpers.") or module_name.startswith(_NOT_SENT):
+        raise WireError(f"unknown course module {module_name!r}")
+    kind = module
+    for part in qualname.split("."):
+        if part.startswith("_") and part != qualname.split(".")[-1] or part.startswith("__"):
+            raise WireError("bad class name")
+        kind = getattr(kind, part, None)
+    if not isinstance(kind, type) or _course_path(kind) != path:
+        raise WireError(f"unknown course class {path!r}")
+    return kind
+
+
+def course_object(path, state):
+    """Rebuild a course object from its class name and attribute dict, without running its code."""
+    kind = course_class(path)
+    if issubclass(kind, BaseException) or hasattr(kind, "__slots__"):
+        raise WireError(f"{path} cannot be rebuilt")
+    if not isinstance(state, dict) or not all(isinstance(k, str) for k in state):
+        raise WireError("bad object state")
+    obj = kind.__new__(kind)
+    obj.__dict__.update(state)
+    return obj
+
+
+def course_exception(path, message: str, state) -> BaseException | None:
+    """An exception of a course class (e.g. BudgetExceededError) with ``message``, or None if unknown."""
+    try:
+        kind = course_class(path)
+    except WireError:
+        return None
+    if not issubclass(kind, Exception):
+        return None
+    error = kind.__new__(kind)
+    Exception.__init__(error, message)
+    if isinstance(state, dict) and all(isinstance(k, str) and not k.startswith("__") for k in state):
+        error.__dict__.update(state)
+    return error
 
 MAX_DEPTH = 40
 MAX_ITEMS = 5_000_000  # list elements, dict entries and object-array elements in one message
@@ -99,7 +162,11 @@ class _Encoder:
         if isinstance(value, pd.Index):
             return self.index(value, d)
         if self.handle is not None:
-            return self.handle(value)
+            node = self.handle(value)
+            if node is not None:
+                return node
+        if is_course_object(value):
+            return {"t": "course", "cls": _course_path(type(value)), "state": self(dict(vars(value)), d)}
         raise WireError(f"a {type(value).__name__} cannot be sent; use numbers, strings, lists, dicts, "
                         "NumPy arrays or pandas objects")
 
@@ -229,6 +296,8 @@ class _Decoder:
             return pd.Series(values, index=index, name=_hashable(self(node.get("name"), d)))
         if kind in ("range", "index", "multiindex"):
             return self.index(node, d)
+        if kind == "course" and "k" not in node:
+            return course_object(node.get("cls"), self(node.get("state"), d))
         if self.handle is not None:
             return self.handle(node)
         raise WireError(f"unknown value type {kind!r}")

@@ -124,8 +124,18 @@ def _summary(error: BaseException) -> dict:
     where = f" (line {own[-1].lineno} of your code)" if own else ""
     message = str(error).strip().splitlines()
     first = message[0][:300] if message else ""
-    return {"type": type(error).__name__, "message": first,
-            "summary": f"{type(error).__name__}: {first}{where}".strip()}
+    found = {"type": type(error).__name__, "message": first,
+             "summary": f"{type(error).__name__}: {first}{where}".strip()}
+    module = type(error).__module__ or ""
+    if module.startswith("mic_dp_helpers."):
+        from mic_dp_helpers.grading import wire
+
+        found["cls"] = f"{module}:{type(error).__qualname__}"
+        try:
+            found["attrs"] = wire.encode({k: v for k, v in vars(error).items() if not k.startswith("_")})
+        except Exception:
+            pass
+    return found
 
 
 class Worker:
@@ -195,21 +205,57 @@ class Worker:
             return _Callback(self, node.get("k"), node.get("name", "function"))
         if kind == "obj":
             return _RemoteObject(self, node.get("k"), str(node.get("type")), list(node.get("methods", [])))
+        if kind == "course":  # a course object travels by value; its final state goes back with the result
+            from mic_dp_helpers.grading import wire
+
+            key = ("course", node.get("k"))
+            if key not in self._memo:
+                self._memo[key] = wire.course_object(node.get("cls"), wire.decode(node.get("state")))
+                self._synced.append((node.get("k"), self._memo[key]))
+            return self._memo[key]
         raise ValueError(f"unknown handle {kind!r}")
 
-    def callback(self, key, method, name, args, kwargs):
+    def _states(self) -> list:
         from mic_dp_helpers.grading import wire
 
+        states = []
+        for key, obj in self._synced:
+            try:
+                states.append([key, wire.encode(dict(vars(obj)))])
+            except Exception:  # what the student's code put in it cannot travel: the grader keeps its own copy
+                pass
+        return states
+
+    def callback(self, key, method, name, args, kwargs):
+        import numpy as np
+
+        from mic_dp_helpers.grading import wire
+
+        generators = {}
+
+        def handle(value):  # the student's own generator goes by state, and comes back advanced
+            if isinstance(value, np.random.Generator):
+                generators[id(value)] = value
+                return {"t": "rngstate", "k": id(value), "state": wire.encode(value.bit_generator.state)}
+            return None
+
         self.send({"op": "callback", "k": key, "method": method, "name": name,
-                   "args": wire.encode(list(args)), "kwargs": wire.encode(dict(kwargs))})
+                   "args": wire.encode(list(args), handle), "kwargs": wire.encode(dict(kwargs), handle)})
         reply = self.recv()
+        for ident, state in reply.get("rng_states", []):
+            if ident in generators:
+                generators[ident].bit_generator.state = wire.decode(state)
         if "ok" in reply:
             return wire.decode(reply["ok"])
         raised = reply.get("raised") or {}
+        message = str(raised.get("message", "the checker's function failed"))
+        error = wire.course_exception(raised.get("cls"), message, None) if raised.get("cls") else None
+        if error is not None:
+            raise error
         kind = getattr(builtins, str(raised.get("type")), None)
         if not (isinstance(kind, type) and issubclass(kind, Exception)):
             kind = RuntimeError
-        raise kind(str(raised.get("message", "the checker's function failed")))
+        raise kind(message)
 
     def call(self, request: dict) -> dict:
         from mic_dp_helpers.checks._core import ForbiddenHelperError, running_student_code
@@ -218,7 +264,7 @@ class Worker:
         function = self.shell.user_ns.get(request.get("name"))
         if not callable(function):
             return {"op": "result", "raised": {"type": "TypeError", "message": "not callable", "summary": "not callable"}}
-        self._memo = {}
+        self._memo, self._synced = {}, []
         try:
             args = wire.decode(request.get("args"), handle=self._decode_handle)
             kwargs = wire.decode(request.get("kwargs", {"t": "dict", "v": []}), handle=self._decode_handle)
@@ -239,16 +285,16 @@ class Worker:
             return {"op": "result", "timeout": True}
         except ForbiddenHelperError as error:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            return {"op": "result", "forbidden": str(error)}
+            return {"op": "result", "forbidden": str(error), "states": self._states()}
         except BaseException as error:  # the student's function raised: describe it, nothing more
             signal.setitimer(signal.ITIMER_REAL, 0)
-            return {"op": "result", "raised": _summary(error)}
+            return {"op": "result", "raised": _summary(error), "states": self._states()}
         finally:
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
         try:
-            return {"op": "result", "ok": wire.encode(result)}
+            return {"op": "result", "ok": wire.encode(result), "states": self._states()}
         except (wire.WireError, RecursionError) as error:
-            return {"op": "result", "unsendable": f"{type(result).__name__} ({error})"[:300]}
+            return {"op": "result", "unsendable": f"{type(result).__name__} ({error})"[:300], "states": self._states()}
 
     def lookup(self, name) -> dict:
         value = self.shell.user_ns.get(name, None) if isinstance(name, str) else None
