@@ -275,8 +275,11 @@ def _run_and_check(sub, sources, exercises, scratch, settings: Settings) -> list
     deadline = time.monotonic() + settings.total_timeout
     _prepare_scratch(scratch, sources, settings)
     rows: list[GradeRow] = []
+    clock = time.monotonic()
     kernel = sandbox.StudentKernel(scratch, settings.for_kernel(), deadline)
+    started = time.monotonic()
     reports = kernel.run_cells(len(sources))
+    ran = time.monotonic()
     rows += _cell_rows(sub, reports, settings)
     if kernel.stopped:
         where = f"in cell {reports[-1]['index']}" if reports[-1]["index"] else "while starting"
@@ -301,6 +304,9 @@ def _run_and_check(sub, sources, exercises, scratch, settings: Settings) -> list
                 break
         rows.append(_check_exercise(sub, spec, kernel, settings))
     kernel.close()
+    if os.environ.get("MIC_DP_GRADING_TIMING"):
+        print(f"{sub.name}: start {started - clock:.1f} s, cells {ran - started:.1f} s, checks "
+              f"{time.monotonic() - ran:.1f} s", file=sys.stderr)
     return rows
 
 
