@@ -87,7 +87,7 @@ def graded(tmp_path_factory):
     # hostile: each defines a wrong 01.1 and tries to make it pass, or to harm the run
     hostile = {
         "h_display": "import IPython.display as d, builtins\n"
-                     "def fake(*a, **k):\n    print('✅ Exercise 01.1: passed')\n"
+                     "import sys\ndef fake(*a, **k):\n    sys.__stdout__.write('✅ Exercise 01.1: passed')\n"
                      "d.display = fake\nbuiltins.display = fake\nbuiltins.print = fake",
         "h_hook": "ip = get_ipython()\ndef hook(*a, **k):\n    print('{\"01.1\": \"passed\"}', In[-1:])\n"
                   "ip.events.register('pre_run_cell', hook)\nip.events.register('post_run_cell', hook)",
@@ -112,9 +112,10 @@ def graded(tmp_path_factory):
         "h_classmates": f"import pathlib\nfor p in pathlib.Path({str(folder)!r}).rglob('*.ipynb'):\n"
                         "    if 'h_classmates' not in str(p):\n        p.write_text('{}')",
         "h_daemon": "import subprocess, sys\n"
-                    f"code = 'import time\\ntime.sleep(3)\\nopen({str(out)!r}, \"w\").write(\"hacked\")'\n"
-                    "subprocess.Popen([sys.executable, '-c', code], start_new_session=True)\n"
-                    f"open({str(out)!r}, 'a').write('hacked now')",
+                    f"target = {str(out)!r}\n"
+                    "code = 'import sys, time; time.sleep(3); open(sys.argv[1], \"w\").write(\"hacked\")'\n"
+                    "subprocess.Popen([sys.executable, '-c', code, target], start_new_session=True)\n"
+                    "open(target, 'a').write('hacked now')",
         "h_kill": "import os, signal\nfor target in (os.getppid(), -1, 1):\n    try:\n        os.kill(target, signal.SIGKILL)\n"
                   "    except OSError:\n        pass\n"
                   "for pid in [int(p) for p in os.listdir('/proc') if p.isdigit()]:\n    try:\n"

@@ -167,7 +167,11 @@ class StudentKernel:
             return None
         limit = min(deadline, self.deadline)
         try:
-            return protocol.recv(self.fd_in, limit)
+            message = protocol.recv(self.fd_in, limit)
+            if message["op"] in ("crashed", "error"):
+                self.kill(f"the kernel failed ({str(message.get('message'))[:200]})")
+                return None
+            return message
         except TimeoutError:
             if time.monotonic() >= self.deadline:
                 self.kill("time")
