@@ -2,7 +2,7 @@
 
 How closed in the kernel is depends on what the machine allows (:func:`isolation_mode`):
 
-- ``"root"``: the grader runs as root. The kernel starts in new PID and mount namespaces (``unshare``),
+- ``"root"``: the grader runs as root. The kernel starts in new PID, mount and network namespaces (``unshare``),
   hides the submissions folder, the gradebook's folder, ``solutions/``, ``tests/`` and ``.git`` beside the
   package, mounts the package and the Python environment read-only, and then runs as ``nobody``.
 - ``"userns"``: not root, but unprivileged user namespaces work: the same namespaces and mounts, as the
@@ -39,7 +39,7 @@ def isolation_mode() -> str:
     unshare = shutil.which("unshare")
     if unshare is None:
         return "plain"
-    base = [unshare, "--pid", "--fork", "--kill-child", "--mount", "--mount-proc", "--propagation", "private"]
+    base = [unshare, "--pid", "--fork", "--kill-child", "--mount", "--mount-proc", "--net", "--propagation", "private"]
     if os.geteuid() != 0:
         base[1:1] = ["--user", "--map-root-user"]
     try:
@@ -90,7 +90,7 @@ class StudentKernel:
         }
         command = [sys.executable, "-s", "-m", "mic_dp_helpers.grading.worker", __import__("json").dumps(config)]
         if mode in ("root", "userns"):
-            prefix = [shutil.which("unshare"), "--pid", "--fork", "--kill-child", "--mount", "--mount-proc",
+            prefix = [shutil.which("unshare"), "--pid", "--fork", "--kill-child", "--mount", "--mount-proc", "--net",
                       "--propagation", "private"]
             if mode == "userns":
                 prefix[1:1] = ["--user", "--map-root-user"]

@@ -67,6 +67,7 @@ def _close_in(config: dict) -> list[str]:
             os.makedirs(scratch, exist_ok=True)
             _mount(libc, f"/proc/self/fd/{keep}", scratch, None, MS_BIND)
         os.close(keep)
+        _loopback_up()
         done.append("namespace")
     limits = config.get("limits", {})
     for name, value in limits.items():
@@ -86,6 +87,21 @@ def _close_in(config: dict) -> list[str]:
         done.append("unprivileged")
     os.chdir(config["scratch"])
     return done
+
+
+def _loopback_up() -> None:
+    """In the kernel's own network namespace only the loopback exists; switch it on (local servers work)."""
+    import fcntl
+    import socket
+    import struct
+
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+            request = struct.pack("16sH14s", b"lo", 0, b"")
+            flags = struct.unpack("16sH14s", fcntl.ioctl(sock, 0x8913, request))[1]  # SIOCGIFFLAGS
+            fcntl.ioctl(sock, 0x8914, struct.pack("16sH14s", b"lo", flags | 1, b""))  # SIOCSIFFLAGS, IFF_UP
+    except OSError:
+        pass
 
 
 class _Capture:
