@@ -258,6 +258,8 @@ def test_outputs_long_wide_summary_feedback_run(graded):
     assert "not done" in summary and "problem" in summary and "wrong" in summary
     feedback = (graded["out"].parent / "gradebook_feedback" / "h_frames.md").read_text()
     assert "Exercise 01.1" in feedback and "good" not in feedback
+    printed = (graded["out"].parent / "gradebook_outputs" / "h_display__01_anonymization_fails.ipynb.txt").read_text()
+    assert "----- cell 4" in printed
     run = json.loads(paths["run"].read_text())
     assert run["isolation"] in ("root", "userns", "plain") and run["submissions"]
 

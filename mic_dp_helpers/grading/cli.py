@@ -148,11 +148,13 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
     stamp = runner.now_utc()
     stamped: list[GradeRow] = []
 
-    def stamp_rows(sub, rows):
+    def stamp_rows(sub, rows, outputs):
         rows = [dataclasses.replace(r, graded_at=stamp if not r.graded_at else r.graded_at, grader_version=version)
                 for r in rows]
         stamped.extend(rows)
         on_done(sub, rows)
+        if out_path is not None and outputs:
+            report.write_cell_outputs(report.output_paths(out_path)["outputs"], sub.name, outputs)
 
     try:
         runner.grade_all(subs, settings, jobs=jobs or os.cpu_count() or 1, on_done=stamp_rows, watch=_watched())

@@ -10,7 +10,7 @@ import time
 
 __all__ = ["ProtocolError", "send", "recv", "MAX_MESSAGE"]
 
-MAX_MESSAGE = 256 * 1024 * 1024
+MAX_MESSAGE = 64 * 1024 * 1024
 _HEADER = struct.Struct(">Q")
 
 

@@ -32,7 +32,19 @@ def output_paths(out: Path | str) -> dict[str, Path]:
         "summary": Path(f"{stem}_summary.txt"),
         "feedback": Path(f"{stem}_feedback"),
         "run": Path(f"{stem}_run.json"),
+        "outputs": Path(f"{stem}_outputs"),
     }
+
+
+def write_cell_outputs(folder: Path, submission: str, outputs: list) -> None:
+    """What each cell of ``submission`` printed (truncated by the kernel), for a teacher to look at."""
+    folder.mkdir(parents=True, exist_ok=True)
+    lines = []
+    for index, text, total in outputs:
+        lines.append(f"----- cell {index} ({total} characters printed"
+                     f"{', truncated' if total > len(str(text)) else ''}) -----")
+        lines.append(str(text))
+    (folder / f"{_safe_name(submission.replace('/', '__'))}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
 
 
 def _fmt(points: float) -> str:

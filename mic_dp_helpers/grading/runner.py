@@ -205,8 +205,11 @@ def _size(chars: int) -> str:
     return f"{chars / 1e6:.0f} MB" if chars >= 1e6 else f"{chars / 1e3:.0f} kB"
 
 
-def grade_one(sub: Submission, settings: Settings) -> list[GradeRow]:
-    """Grade one submission; never raises for anything the submission does."""
+def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) -> list[GradeRow]:
+    """Grade one submission; never raises for anything the submission does.
+
+    ``outputs``, if given, receives ``[cell number, kept output, characters printed]`` per cell.
+    """
     if sub.refused:
         return [_row(sub, NOTEBOOK, PROBLEM, sub.refused, settings)]
     try:
@@ -223,7 +226,7 @@ def grade_one(sub: Submission, settings: Settings) -> list[GradeRow]:
                      "(e.g. 01_...ipynb)", settings)]
     scratch = tempfile.mkdtemp(prefix="sub-", dir=settings.run_base)
     try:
-        return _run_and_check(sub, sources, exercises, scratch, settings)
+        return _run_and_check(sub, sources, exercises, scratch, settings, outputs)
     except Exception as error:  # a bug or an unexpected state in the grader: report, never crash the run
         return [_row(sub, NOTEBOOK, PROBLEM, f"grading stopped: {type(error).__name__}: {error}", settings)] + [
             _row(sub, spec.id, PROBLEM, "not graded: the grader failed on this submission", settings) for spec in exercises]
@@ -271,7 +274,7 @@ def _stopped_message(reason: str, where: str, settings: Settings) -> str:
     return f"{reason} ({where})"
 
 
-def _run_and_check(sub, sources, exercises, scratch, settings: Settings) -> list[GradeRow]:
+def _run_and_check(sub, sources, exercises, scratch, settings: Settings, outputs: list | None) -> list[GradeRow]:
     deadline = time.monotonic() + settings.total_timeout
     _prepare_scratch(scratch, sources, settings)
     rows: list[GradeRow] = []
@@ -281,6 +284,8 @@ def _run_and_check(sub, sources, exercises, scratch, settings: Settings) -> list
     reports = kernel.run_cells(len(sources))
     ran = time.monotonic()
     rows += _cell_rows(sub, reports, settings)
+    if outputs is not None:
+        outputs += [[r["index"], r.get("output", ""), r.get("output_chars", 0)] for r in reports if "output" in r]
     if kernel.stopped:
         where = f"in cell {reports[-1]['index']}" if reports[-1]["index"] else "while starting"
         rows.append(_row(sub, NOTEBOOK, PROBLEM, _stopped_message(kernel.stopped, where, settings), settings))
@@ -387,18 +392,19 @@ def _tree_hashes(folders: list[Path]) -> dict[str, str]:
 
 # ----- the whole run ---------------------------------------------------------------------------------
 def _child(sub: Submission, settings: Settings, connection) -> None:
+    outputs: list = []
     try:
-        rows = grade_one(sub, settings)
+        rows = grade_one(sub, settings, outputs)
     except BaseException as error:  # noqa: BLE001 - a report beats a silent death
         rows = [_row(sub, NOTEBOOK, PROBLEM, f"grading stopped: {type(error).__name__}: {error}", settings)]
-    connection.send_bytes(json.dumps([dataclasses.asdict(r) for r in rows]).encode())
+    connection.send_bytes(json.dumps({"rows": [dataclasses.asdict(r) for r in rows], "outputs": outputs}).encode())
     connection.close()
     os._exit(0)
 
 
 def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_done=None,
               watch: list[Path] = ()) -> list[GradeRow]:
-    """Grade ``subs`` with ``jobs`` grading processes; ``on_done(sub, rows)`` is called as each finishes.
+    """Grade ``subs`` with ``jobs`` grading processes; ``on_done(sub, rows, outputs)`` is called as each finishes.
 
     Files under ``watch`` (the course package, ``solutions/``) and the submissions themselves are hashed
     after every submission; a change made while exactly one submission was running is reported on it.
@@ -409,6 +415,7 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
     watched = _tree_hashes(list(watch))
     files = {s.name: (s.path, s.sha256) for s in subs if s.data is not None}
     suspects: set[str] = set()
+    cell_outputs: dict[str, list] = {}
     hard_limit = settings.total_timeout * 2 + 120  # the grading process itself is trusted; this is a backstop
     while pending or running:
         while pending and len(running) < max(1, jobs):
@@ -417,7 +424,7 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
                 rows = grade_one(sub, settings)
                 results += rows
                 if on_done:
-                    on_done(sub, rows)
+                    on_done(sub, rows, [])
                 continue
             receive, send = context.Pipe(duplex=False)
             process = context.Process(target=_child, args=(sub, settings, send), daemon=True)
@@ -432,8 +439,10 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
         for connection in ready:
             process, sub, started = running.pop(connection)
             try:
-                rows = [GradeRow(**r) for r in json.loads(connection.recv_bytes().decode())]
-            except (EOFError, OSError, ValueError, TypeError):
+                message = json.loads(connection.recv_bytes().decode())
+                rows = [GradeRow(**r) for r in message["rows"]]
+                cell_outputs[sub.name] = message["outputs"]
+            except (EOFError, OSError, ValueError, TypeError, KeyError):
                 rows = [_row(sub, NOTEBOOK, PROBLEM, "grading stopped: the grading process of this submission died "
                              "(it is regraded on the next run with the same --out)", settings)]
             process.join(5)
@@ -464,7 +473,7 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
                                       f"submission(s) ran ({what}); grades used the copies read before the run", settings))
             results += rows + extra
             if on_done:
-                on_done(sub, rows + extra)
+                on_done(sub, rows + extra, cell_outputs.pop(sub.name, []))
         watched = now_watched
         files = {name: (path, _file_sha(path)) for name, (path, sha) in files.items()}
     return results
