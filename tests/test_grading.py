@@ -271,13 +271,19 @@ def limited(tmp_path_factory):
     right = "\n".join(_solution_cells()[:2])
     _write(folder, "memory", [right, "x = bytearray(6 * 1024**3)", "y = 1"])
     _write(folder, "output", ["print('x' * 200_000_000)", "import sys\nfor _ in range(1000):\n    sys.stdout.write('y' * 1000)"])
-    _write(folder, "sleepy", [f"import time\ntime.sleep({3.5})" for _ in range(6)])
+    _write(folder, "sleepy", [f"import time\ntime.sleep({3.5})" for _ in range(10)])
     _write(folder, "loop", ["while True:\n    pass", "z = 2"])
     _write(folder, "stubborn", ["import signal, subprocess\nsubprocess.Popen(['sleep', '4321.5'])\n"
                                 "signal.signal(signal.SIGALRM, signal.SIG_IGN)\nwhile True:\n    pass"])
     _write(folder, "forkbomb", ["import subprocess\nprocs = []\nfor _ in range(400):\n"
                                 "    procs.append(subprocess.Popen(['sleep', '60']))"])
-    rows = grading.grade_folder(folder, timeout=4, total_timeout=14, jobs=2, progress=False, nproc=64)
+    solution = _solution_cells()
+    _write(folder, "slow_function", [solution[0], "def uniqueness_share(df, columns):\n    while True:\n        pass",
+                                     solution[3]])
+    _write(folder, "stubborn_function", [solution[0], "import signal\ndef uniqueness_share(df, columns):\n"
+                                         "    signal.signal(signal.SIGALRM, signal.SIG_IGN)\n    while True:\n        pass",
+                                         solution[3]])
+    rows = grading.grade_folder(folder, timeout=4, total_timeout=25, jobs=2, progress=False, nproc=64)
     return rows
 
 
@@ -295,7 +301,7 @@ def test_output_is_truncated_with_a_note(limited):
 
 def test_total_time_limit_stops_many_slow_cells(limited):
     rows = _rows(limited, "sleepy")
-    assert "total time limit of 14 s" in rows["notebook"].message
+    assert "total time limit of 25 s" in rows["notebook"].message
     assert all(rows[ex].status == "problem" for ex in EXERCISES_01)
 
 
@@ -316,6 +322,13 @@ def test_a_kernel_ignoring_the_timeout_is_killed_with_its_children(limited):
             pass
     if SANDBOXED:
         assert not any(b"4321.5" in cmdline for cmdline in leftovers)
+
+
+def test_a_function_running_too_long_in_a_check_costs_only_that_exercise(limited):
+    for student in ("slow_function", "stubborn_function"):
+        rows = _rows(limited, student)
+        assert rows["01.1"].status == "problem" and "4 s limit" in rows["01.1"].message, rows["01.1"]
+        assert rows["01.2"].passed, rows["01.2"]
 
 
 def test_process_limit_stops_a_fork_bomb(limited):

@@ -263,11 +263,12 @@ def _cell_rows(sub: Submission, reports: list[dict], settings: Settings) -> list
 
 
 def _stopped_message(reason: str, where: str, settings: Settings) -> str:
+    """Why the kernel was stopped; ``where`` is e.g. "cell 3" or "during the check"."""
     if reason == "time":
         return f"the submission ran past its total time limit of {settings.total_timeout:g} s ({where}) and was stopped"
     if reason == "timeout":
-        return (f"{where} ran past the {settings.timeout:g} s limit and did not stop when interrupted; "
-                "the kernel was stopped")
+        return (f"{where} ran past the {settings.timeout:g} s limit and did not stop when interrupted; the kernel "
+                "and everything it started were stopped")
     if "signal SIGKILL" in reason or "died" in reason:
         return (f"{reason} ({where}); a kernel is killed when it goes over the memory limit of "
                 f"{settings.memory / GiB:g} GB or is stopped by its own code")
@@ -287,7 +288,7 @@ def _run_and_check(sub, sources, exercises, scratch, settings: Settings, outputs
     if outputs is not None:
         outputs += [[r["index"], r.get("output", ""), r.get("output_chars", 0)] for r in reports if "output" in r]
     if kernel.stopped:
-        where = f"in cell {reports[-1]['index']}" if reports[-1]["index"] else "while starting"
+        where = f"cell {reports[-1]['index']}" if reports[-1]["index"] else "while starting"
         rows.append(_row(sub, NOTEBOOK, PROBLEM, _stopped_message(kernel.stopped, where, settings), settings))
         kernel.close()
         return rows + [_row(sub, spec.id, PROBLEM, "not graded: the notebook did not finish running", settings)
@@ -332,7 +333,7 @@ def _check_exercise(sub: Submission, spec, kernel: sandbox.StudentKernel, settin
         return _row(sub, spec.id, PROBLEM, f"your function ran past the {settings.timeout:g} s limit during the check",
                     settings)
     if isinstance(problem, sandbox.KernelStopped):
-        return _row(sub, spec.id, PROBLEM, _stopped_message(kernel.stopped or str(problem), "during the check", settings),
+        return _row(sub, spec.id, PROBLEM, _stopped_message(kernel.stopped or str(problem), "your function, during the check", settings),
                     settings)
     if isinstance(problem, sandbox.GraderLimitation):
         return _row(sub, spec.id, PROBLEM, f"the grader could not run this check: {problem}", settings)
