@@ -209,6 +209,11 @@ class _Unguarded:
         with running_student_code(None):
             return self._function(*args, **kwargs)
 
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._function, name)
+
 
 def _unguard(value):
     if isinstance(value, (types.FunctionType, types.MethodType, functools.partial)) or (

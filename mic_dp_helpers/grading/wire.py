@@ -173,6 +173,12 @@ class _Encoder:
     def array(self, value: np.ndarray, d: int) -> dict:
         if value.dtype.hasobject:
             self.count(value.size)
+            flat = value.reshape(-1).tolist()
+            missing = [i for i, x in enumerate(flat) if type(x) is not str]
+            if all(flat[i] is None or (type(flat[i]) is float and flat[i] != flat[i]) for i in missing):
+                # text columns, the common case, travel as a JSON list of strings
+                return {"t": "strs", "shape": list(value.shape), "v": [None if type(x) is not str else x for x in flat],
+                        "none": [i for i in missing if flat[i] is None], "nan": [i for i in missing if flat[i] is not None]}
             return {"t": "objarray", "shape": list(value.shape), "v": [self(item, d) for item in value.reshape(-1)]}
         if value.dtype.kind not in "biufcmMSU":
             raise WireError(f"arrays of dtype {value.dtype} cannot be sent")
@@ -274,7 +280,7 @@ class _Decoder:
             if array.ndim != 0:
                 raise WireError("a NumPy scalar must be 0-dimensional")
             return array[()]
-        if kind in ("array", "objarray"):
+        if kind in ("array", "objarray", "strs"):
             return self.array(node, d)
         if kind == "df":
             columns = self.index(node.get("columns"), d)
@@ -307,6 +313,21 @@ class _Decoder:
             array = _load(node.get("b"))
             self.count(array.size)
             return array
+        if node.get("t") == "strs":
+            shape, items = _typed(node.get("shape"), list), _typed(node.get("v"), list)
+            self.count(len(items))
+            if not all(isinstance(n, int) and not isinstance(n, bool) and n >= 0 for n in shape) or math.prod(shape) != len(items):
+                raise WireError("bad text array shape")
+            if not all(x is None or isinstance(x, str) for x in items):
+                raise WireError("a text array holds only strings")
+            out = np.empty(len(items), dtype=object)
+            out[:] = items
+            for key, fill in (("nan", float("nan")), ("none", None)):
+                for i in _typed(node.get(key, []), list):
+                    if not isinstance(i, int) or isinstance(i, bool) or not 0 <= i < len(items) or items[i] is not None:
+                        raise WireError("bad missing-value index")
+                    out[i] = fill
+            return out.reshape(shape)
         if node.get("t") != "objarray":
             raise WireError("expected an array")
         shape = _typed(node.get("shape"), list)
