@@ -255,8 +255,8 @@ def _not_implemented_message(name: str, in_kernel: bool) -> str:
     message = f"not done yet: `{name}` still raises NotImplementedError."
     if in_kernel:
         message += (
-            " Replace the `raise NotImplementedError` line with your code; if you already did, run that "
-            "cell first (the check sees the function as it was when its cell last ran)."
+            " If you have already written your answer, run that cell first (Shift+Enter), then this check: "
+            "the check sees the function as it was when its cell last ran."
         )
     return message
 

@@ -198,6 +198,16 @@ def _read_roster(path: str) -> list[str]:
     return [line for line in lines if not line.startswith("#")]
 
 
+def _gigabytes(text: str) -> float:
+    """"2", "2G", "2GB", "512M", "512MB" -> gigabytes."""
+    value = text.strip().upper().removesuffix("B")
+    scale = {"G": 1.0, "M": 1 / 1024, "K": 1 / 1024**2}.get(value[-1:], None)
+    try:
+        return float(value[:-1]) * scale if scale else float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a memory size; write e.g. 2, 2G or 512M") from None
+
+
 def _parse_points(values: list[str]) -> dict:
     points = {}
     for value in values:
@@ -219,9 +229,11 @@ def main(argv: list[str] | None = None) -> int:
                         "(default: gradebook.csv). A re-run with the same --out skips submissions already graded.")
     parser.add_argument("--timeout", type=float, default=60, help="seconds one cell or one call of a student's function "
                         "may run (default: 60)")
-    parser.add_argument("--total-timeout", type=float, default=300, help="seconds one submission may take in all "
+    parser.add_argument("--total-timeout", "--submission-timeout", "--time-limit", dest="total_timeout", type=float,
+                        default=300, help="seconds one submission may take in all "
                         "(default: 300)")
-    parser.add_argument("--memory-gb", type=float, default=2, help="memory limit of a submission's kernel (default: 2)")
+    parser.add_argument("--memory-gb", "--memory", dest="memory_gb", type=_gigabytes, default=2,
+                        help="memory limit of a submission's kernel in GB, or with a unit: 512M, 2G (default: 2)")
     parser.add_argument("--processes", type=int, default=128, help="processes and threads a kernel may start (default: 128)")
     parser.add_argument("--output-kb", type=float, default=10, help="output kept per cell, in kB (default: 10)")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="submissions graded at once (default: cores)")
