@@ -38,6 +38,8 @@ def output_paths(out: Path | str) -> dict[str, Path]:
 
 def write_cell_outputs(folder: Path, submission: str, outputs: list) -> None:
     """What each cell of ``submission`` printed (truncated by the kernel), for a teacher to look at."""
+    if folder.is_symlink():
+        folder.unlink()
     folder.mkdir(parents=True, exist_ok=True)
     lines = []
     for index, text, total in outputs:
@@ -186,6 +188,9 @@ def write_outputs(rows: list[GradeRow], out: Path, *, roster: list[str] | None, 
                   run_info: dict) -> dict[str, Path]:
     """Write the wide CSV, the summary, the feedback files and the run record beside the long CSV ``out``."""
     paths = output_paths(out)
+    for path in paths.values():  # never write through a link someone planted where an output goes
+        if path.is_symlink():
+            path.unlink()
     table = wide_table(rows, roster, exercise_ids, points)
     write_csv(paths["wide"], table, ["student", *map(exercise_column, exercise_ids), "score", "max_score", "problems"])
     paths["summary"].write_text(summary_table(rows, roster) + "\n", encoding="utf-8")
