@@ -368,3 +368,12 @@ def test_command_line_roster_points_resume_and_only(tmp_path, capsys):
 def test_missing_folder_is_a_clear_error(tmp_path):
     with pytest.raises(NotADirectoryError, match="does not exist"):
         grading.grade_folder(tmp_path / "nope")
+
+
+def test_a_function_changing_its_input_is_caught_as_in_class(tmp_path):
+    folder = tmp_path / "class"
+    _write(folder, "mutates", [IMPORTS, "def uniqueness_share(df, columns):\n    df.sort_values(columns[0], inplace=True)\n"
+                               "    sizes = df.groupby(columns)[columns[0]].transform('size')\n"
+                               "    return float((sizes == 1).mean())"])
+    rows = _rows(grading.grade_folder(folder, timeout=TIMEOUT, progress=False, jobs=1), "mutates")
+    assert rows["01.1"].status == "wrong" and "changed the table" in rows["01.1"].message

@@ -301,16 +301,39 @@ class Worker:
             return {"op": "result", "timeout": True}
         except ForbiddenHelperError as error:
             signal.setitimer(signal.ITIMER_REAL, 0)
-            return {"op": "result", "forbidden": str(error), "states": self._states()}
+            return {"op": "result", "forbidden": str(error), "states": self._states(), "changed": self._changed(request, args)}
         except BaseException as error:  # the student's function raised: describe it, nothing more
             signal.setitimer(signal.ITIMER_REAL, 0)
-            return {"op": "result", "raised": _summary(error), "states": self._states()}
+            return {"op": "result", "raised": _summary(error), "states": self._states(),
+                    "changed": self._changed(request, args)}
         finally:
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        changed = self._changed(request, args)
         try:
-            return {"op": "result", "ok": wire.encode(result), "states": self._states()}
+            return {"op": "result", "ok": wire.encode(result), "states": self._states(), "changed": changed}
         except (wire.WireError, RecursionError) as error:
-            return {"op": "result", "unsendable": f"{type(result).__name__} ({error})"[:300], "states": self._states()}
+            return {"op": "result", "unsendable": f"{type(result).__name__} ({error})"[:300], "states": self._states(),
+                    "changed": changed}
+
+    def _changed(self, request: dict, args) -> list:
+        """[[position, new value]] for arguments (lists, dicts, arrays, pandas objects) the function modified."""
+        import numpy as np
+        import pandas as pd
+
+        from mic_dp_helpers.grading import wire
+
+        sent = request.get("args", {}).get("v", [])
+        changed = []
+        for position, value in enumerate(args if isinstance(args, list) else []):
+            if not isinstance(value, (list, dict, set, np.ndarray, pd.DataFrame, pd.Series)) or position >= len(sent):
+                continue
+            try:
+                now = wire.encode(value)
+            except Exception:
+                continue
+            if json.dumps(now, sort_keys=True) != json.dumps(sent[position], sort_keys=True):
+                changed.append([position, now])
+        return changed
 
     def lookup(self, name) -> dict:
         value = self.shell.user_ns.get(name, None) if isinstance(name, str) else None
