@@ -377,3 +377,30 @@ def test_a_function_changing_its_input_is_caught_as_in_class(tmp_path):
                                "    return float((sizes == 1).mean())"])
     rows = _rows(grading.grade_folder(folder, timeout=TIMEOUT, progress=False, jobs=1), "mutates")
     assert rows["01.1"].status == "wrong" and "changed the table" in rows["01.1"].message
+
+
+def test_a_killed_run_resumes_and_loses_nothing(tmp_path):
+    import signal
+    import subprocess
+    import sys
+
+    folder = tmp_path / "class"
+    for student in ("a1", "a2", "a3"):
+        _write(folder, student, [IMPORTS, WRONG_01_1, "import time\ntime.sleep(2)"])
+    out = tmp_path / "book.csv"
+    command = [sys.executable, "-m", "mic_dp_helpers.grading", str(folder), "--out", str(out), "--jobs", "1",
+               "--timeout", str(TIMEOUT)]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                               start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or "a1/" not in out.read_text()):
+        time.sleep(0.2)
+    os.killpg(process.pid, signal.SIGKILL)  # the whole grader dies mid-run
+    process.wait()
+    first = [line for line in out.read_text().splitlines() if line.startswith("a1/")]
+    assert first, "the first submission's rows were written before the kill"
+    assert subprocess.run(command, env=env, capture_output=True).returncode == 0
+    text = out.read_text()
+    assert [line for line in text.splitlines() if line.startswith("a1/")] == first  # not graded again
+    assert {line.split(",")[1] for line in text.splitlines()[1:]} == {"a1", "a2", "a3"}
