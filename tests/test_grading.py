@@ -404,3 +404,17 @@ def test_a_killed_run_resumes_and_loses_nothing(tmp_path):
     text = out.read_text()
     assert [line for line in text.splitlines() if line.startswith("a1/")] == first  # not graded again
     assert {line.split(",")[1] for line in text.splitlines()[1:]} == {"a1", "a2", "a3"}
+
+
+def test_without_namespaces_the_grader_still_grades(tmp_path, monkeypatch):
+    monkeypatch.setenv("MIC_DP_GRADING_ISOLATION", "plain")
+    sandbox.isolation_mode.cache_clear()
+    try:
+        folder = tmp_path / "class"
+        _write(folder, "ann", _solution_cells())
+        _write(folder, "bob", [IMPORTS, WRONG_01_1])
+        rows = grading.grade_folder(folder, timeout=TIMEOUT, progress=False, jobs=2)
+    finally:
+        sandbox.isolation_mode.cache_clear()
+    assert all(_rows(rows, "ann")[ex].passed for ex in EXERCISES_01)
+    assert _rows(rows, "bob")["01.1"].status == "wrong"

@@ -37,9 +37,12 @@ def _settings(submissions: Path, outputs: list[Path], *, timeout, total_timeout,
     needed = [os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, package_parent,
                                              os.path.dirname(os.path.realpath(sys.executable)))]
     expose = runner.unreachable_ancestors(sorted(set(needed)))
-    return Settings(expose=expose, timeout=float(timeout), total_timeout=float(total_timeout), memory=int(memory_gb * runner.GiB),
+    isolation = sandbox.isolation_mode()
+    # as root, kernels run as nobody; without namespaces only if nobody can reach Python and the package
+    as_nobody = os.geteuid() == 0 and (isolation == "root" or not expose)
+    return Settings(expose=expose, as_nobody=as_nobody, timeout=float(timeout), total_timeout=float(total_timeout), memory=int(memory_gb * runner.GiB),
                     nproc=int(nproc), output_limit=int(output_limit), points=dict(points),
-                    isolation=sandbox.isolation_mode(), hide=hide, readonly=readonly, package_parent=package_parent,
+                    isolation=isolation, hide=hide, readonly=readonly, package_parent=package_parent,
                     run_base=run_base)
 
 
@@ -174,6 +177,7 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         report.write_outputs(rows, out_path, roster=roster, exercise_ids=exercise_ids, points=points, run_info={
             "grader_version": version, "started": started, "finished": runner.now_utc(),
             "python": sys.version.split()[0], "isolation": settings.isolation,
+            "kernel_user": "nobody" if settings.as_nobody else "the grader's user",
             "limits": {"timeout_s": settings.timeout, "total_timeout_s": settings.total_timeout,
                        "memory_bytes": settings.memory, "processes": settings.nproc,
                        "output_kept_chars_per_cell": settings.output_limit},

@@ -82,6 +82,7 @@ class Settings:
     hide: list = field(default_factory=list)
     readonly: list = field(default_factory=list)
     expose: list = field(default_factory=list)
+    as_nobody: bool = False
     package_parent: str = ""
     run_base: str = ""
 
@@ -237,7 +238,7 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
 def _prepare_scratch(scratch: str, sources: list[str], settings: Settings) -> None:
     with open(os.path.join(scratch, "cells.json"), "w", encoding="utf-8") as handle:
         json.dump(sources, handle)
-    if settings.isolation == "root":
+    if settings.as_nobody:
         for path in (scratch, os.path.join(scratch, "cells.json")):
             os.chown(path, sandbox.NOBODY, sandbox.NOBODY)
     os.chmod(scratch, 0o700)
