@@ -37,10 +37,12 @@ class KernelStopped(BaseException):
 def isolation_mode() -> str:
     """The strongest sandbox this machine allows: "root", "userns" or "plain".
 
-    ``MIC_DP_GRADING_ISOLATION=plain`` forces the weakest (to test it, or where namespaces misbehave).
+    ``MIC_DP_GRADING_ISOLATION=plain`` (or ``userns``) forces a weaker mode, to test it or where
+    namespaces misbehave.
     """
-    if os.environ.get("MIC_DP_GRADING_ISOLATION") == "plain":
-        return "plain"
+    forced = os.environ.get("MIC_DP_GRADING_ISOLATION")
+    if forced in ("plain", "userns"):
+        return forced
     unshare = shutil.which("unshare")
     if unshare is None:
         return "plain"
