@@ -11,8 +11,12 @@ from mic_dp_helpers.checks._core import (
     CheckFailed,
     CheckResult,
     Exercise,
+    ForbiddenHelperError,
+    call_repeatedly,
     check,
+    check_is_running,
     exercises_for_lesson,
+    forbidden_inside_checks,
     run_check,
 )
 
@@ -20,4 +24,7 @@ for _module in sorted(_pkgutil.iter_modules(__path__), key=lambda m: m.name):
     if _module.name.startswith("lesson"):
         _importlib.import_module(f"{__name__}.{_module.name}")
 
-__all__ = ["check", "run_check", "CheckResult", "CheckFailed", "Exercise", "EXERCISES", "exercises_for_lesson"]
+__all__ = [
+    "check", "run_check", "CheckResult", "CheckFailed", "Exercise", "EXERCISES", "exercises_for_lesson",
+    "call_repeatedly", "check_is_running", "forbidden_inside_checks", "ForbiddenHelperError",
+]

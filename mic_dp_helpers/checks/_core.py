@@ -4,19 +4,28 @@ An exercise is registered with :func:`exercise`: an id such as "01.2", the name 
 function the student writes, and a checker that calls the student's function on inputs it
 generates itself (so a constant answer cannot pass) and raises :class:`CheckFailed` with a
 hint when something is off. :func:`check` runs a checker and prints one line.
+
+While a checker runs the student's function, :func:`check_is_running` returns the exercise id, so
+a course helper that would give an exercise's answer away can refuse to run inside it: decorate it
+with :func:`forbidden_inside_checks`. The grader's sandboxed kernel sets the same flag.
 """
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import functools
 import math
 import numbers
 import traceback
-from collections.abc import Callable
+import types
+from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 
 __all__ = [
     "CheckFailed", "CheckResult", "Exercise", "EXERCISES", "exercise", "check", "run_check", "exercises_for_lesson",
-    "expect_number", "call_repeatedly",
+    "expect_number", "call_repeatedly", "check_is_running", "forbidden_inside_checks", "running_student_code",
+    "ForbiddenHelperError",
 ]
 
 PASSED, FAILED, NOT_DONE = "passed", "failed", "not done"
@@ -47,6 +56,72 @@ def expect_number(value, what: str) -> float:
     if not math.isfinite(value):
         raise CheckFailed(f"it returned {value} instead of {what}; it must return a finite number.")
     return value
+
+
+_RUNNING: contextvars.ContextVar[str | None] = contextvars.ContextVar("mic_dp_check_running", default=None)
+
+
+class ForbiddenHelperError(RuntimeError):
+    """Raised by a course helper that an exercise asks the student to write themselves."""
+
+
+def check_is_running() -> str | None:
+    """The id of the exercise whose check is running the student's function right now, else None.
+
+    Examples
+    --------
+    >>> check_is_running() is None
+    True
+    """
+    return _RUNNING.get()
+
+
+@contextlib.contextmanager
+def running_student_code(exercise_id: str | None) -> Iterator[None]:
+    """Mark the block as the student's function running under the check of ``exercise_id``.
+
+    ``None`` marks the opposite (the checker's own code, e.g. a callback it handed the student).
+    """
+    token = _RUNNING.set(exercise_id)
+    try:
+        yield
+    finally:
+        _RUNNING.reset(token)
+
+
+def forbidden_inside_checks(*exercise_ids: str) -> Callable:
+    """Decorator for a course helper that must not be used inside the answer to some exercises.
+
+    Called while the check of one of ``exercise_ids`` (any exercise when none are given) runs the
+    student's function, the helper raises :class:`ForbiddenHelperError` with a message naming it; the
+    checker itself, and the student outside checks, can still call it.
+
+    Examples
+    --------
+    >>> @forbidden_inside_checks("01.1")
+    ... def uniqueness_share(df, columns):
+    ...     return 0.5
+    >>> uniqueness_share(None, [])
+    0.5
+    """
+
+    def decorate(helper: Callable) -> Callable:
+        where = f"{helper.__module__}.{helper.__qualname__}"
+
+        @functools.wraps(helper)
+        def guarded(*args, **kwargs):
+            running = _RUNNING.get()
+            if running is not None and (not exercise_ids or running in exercise_ids):
+                raise ForbiddenHelperError(
+                    f"`{where}` is the course's own version of what exercise {running} asks you to write; "
+                    "write it yourself instead of calling it."
+                )
+            return helper(*args, **kwargs)
+
+        guarded.__mic_dp_forbidden_in__ = exercise_ids
+        return guarded
+
+    return decorate
 
 
 def call_repeatedly(answer: Callable, n: int, *args) -> list:
@@ -97,6 +172,9 @@ class CheckResult:
     def to_dict(self) -> dict:
         return asdict(self)
 
+    def _ipython_display_(self) -> None:
+        """Show nothing: :func:`check` has already printed the one line a student needs."""
+
     def __str__(self) -> str:
         return f"{ICONS[self.status]} Exercise {self.exercise}: {self.message}"
 
@@ -121,15 +199,74 @@ def exercises_for_lesson(lesson: str) -> list[Exercise]:
     return [EXERCISES[key] for key in sorted(EXERCISES) if EXERCISES[key].lesson == lesson]
 
 
+class _Unguarded:
+    """A callable the checker hands the student: while it runs, the checker's code is running."""
+
+    def __init__(self, function: Callable) -> None:
+        self._function = function
+
+    def __call__(self, *args, **kwargs):
+        with running_student_code(None):
+            return self._function(*args, **kwargs)
+
+    def __getattr__(self, name: str):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self._function, name)
+
+
+def _unguard(value):
+    if isinstance(value, (types.FunctionType, types.MethodType, functools.partial)) or (
+        callable(value) and not isinstance(value, type) and type(value).__module__.startswith("mic_dp_helpers")
+    ):
+        return _Unguarded(value)
+    return value
+
+
+class _Guarded:
+    """The student's function as a checker sees it: it runs with :func:`check_is_running` set."""
+
+    def __init__(self, answer: Callable, exercise_id: str) -> None:
+        self._answer = answer
+        self._exercise = exercise_id
+
+    def __call__(self, *args, **kwargs):
+        args = tuple(_unguard(a) for a in args)
+        with running_student_code(self._exercise):
+            return self._answer(*args, **kwargs)
+
+    def call_repeatedly(self, n: int, *args) -> list:
+        args = tuple(_unguard(a) for a in args)
+        with running_student_code(self._exercise):
+            return call_repeatedly(self._answer, n, *args)
+
+
 def _student_frame_summary(error: BaseException) -> str:
+    summary = getattr(error, "student_summary", None)
+    if isinstance(summary, str):  # an error that happened in the student's kernel, described there
+        return summary
     frames = traceback.extract_tb(error.__traceback__)
     student = [f for f in frames if "mic_dp_helpers" not in f.filename]
     where = f" (line {student[-1].lineno} of your code)" if student else ""
     return f"{type(error).__name__}: {error}{where}"
 
 
-def run_check(exercise_id: str, answer) -> CheckResult:
-    """Run the checker of ``exercise_id`` on ``answer`` and return the result, without printing."""
+def _not_implemented_message(name: str, in_kernel: bool) -> str:
+    message = f"not done yet: `{name}` still raises NotImplementedError."
+    if in_kernel:
+        message += (
+            " If you have already written your answer, run that cell first (Shift+Enter), then this check: "
+            "the check sees the function as it was when its cell last ran."
+        )
+    return message
+
+
+def run_check(exercise_id: str, answer, *, in_kernel: bool = True, guard: bool = True) -> CheckResult:
+    """Run the checker of ``exercise_id`` on ``answer`` and return the result, without printing.
+
+    ``in_kernel=False`` words messages for a teacher's gradebook; ``guard=False`` leaves the
+    "check is running" flag alone (the grader sets it in the student's sandboxed kernel instead).
+    """
     if exercise_id not in EXERCISES:
         known = ", ".join(sorted(EXERCISES))
         raise KeyError(f"no exercise {exercise_id!r}; known exercises are {known}.")
@@ -141,11 +278,11 @@ def run_check(exercise_id: str, answer) -> CheckResult:
             exercise_id, FAILED, f"`{spec.answer_name}` should be a function, got {type(answer).__name__}."
         )
     try:
-        spec.checker(answer)
+        spec.checker(_Guarded(answer, exercise_id) if guard else answer)
     except NotImplementedError:
-        return CheckResult(
-            exercise_id, NOT_DONE, f"not done yet: replace the `raise NotImplementedError` line in `{spec.answer_name}`."
-        )
+        return CheckResult(exercise_id, NOT_DONE, _not_implemented_message(spec.answer_name, in_kernel))
+    except ForbiddenHelperError as error:
+        return CheckResult(exercise_id, FAILED, f"not right yet: {error}")
     except CheckFailed as failure:
         return CheckResult(exercise_id, FAILED, f"not right yet. Hint: {failure}")
     except KeyboardInterrupt:
@@ -157,6 +294,9 @@ def run_check(exercise_id: str, answer) -> CheckResult:
 
 def check(exercise_id: str, answer) -> CheckResult:
     """Check the answer to exercise ``exercise_id`` and print one line: passed, a hint, or not done yet.
+
+    The result is returned for code that wants it; as the last line of a Jupyter cell it shows nothing
+    more than the printed line.
 
     Examples
     --------
