@@ -28,6 +28,7 @@ import pandas as pd
 
 from mic_dp_helpers._validation import as_generator, check_dataframe, check_int_at_least, check_positive_float
 from mic_dp_helpers.accounting import PrivacyAccountant
+from mic_dp_helpers.checks._core import forbidden_inside_checks
 from mic_dp_helpers.datasets import purchases
 
 __all__ = [
@@ -81,6 +82,7 @@ def rows_for_pipeline(log: pd.DataFrame, partition: str = "day", value: str = "a
     return list(zip(log["customer_id"].tolist(), log[partition].tolist(), log[value].astype(float).tolist()))
 
 
+@forbidden_inside_checks("09.1")
 def bound_contributions(log: pd.DataFrame, max_partitions: int, max_per_partition: int, *,
                         person: str = "customer_id", partition: str = "day",
                         rng: int | np.random.Generator | None = None) -> pd.DataFrame:
