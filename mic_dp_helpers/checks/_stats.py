@@ -107,6 +107,18 @@ def check_gaussian_noise(z, where: str) -> None:
     n = flat.size
     if _ptp(flat) == 0 or _float(_std(flat)) < 1e-6:
         raise CheckFailed(f"{where} the outputs come out without noise: add Gaussian noise to every coordinate.")
+    calls, groups, dims = z.shape
+    checks = []
+    if dims > 1:  # spread across the coordinates of one group (0 if one draw is shared by the coordinates)
+        checks.append(_float(_mean(z.var(axis=2, ddof=1))))
+    if groups > 1:  # spread across the groups of one coordinate
+        checks.append(_float(_mean(z.var(axis=1, ddof=1))))
+    total = _float(flat.var(ddof=1))
+    for within in checks:  # as a share of the total variance: 1 for independent draws
+        if _abs(within / total - 1) > 0.15:
+            raise CheckFailed(f"{where} the noise on different coordinates of one release is not independent "
+                              "(property: independence): draw a separate Gaussian value for every coordinate of "
+                              "every group mean.")
     se_sd = 1.0 / _sqrt(2 * n)
     sd = _float(_std(flat))
     if _abs(_float(_mean(flat))) > 6 / _sqrt(n) * max(sd, 1.0):
@@ -118,17 +130,6 @@ def check_gaussian_noise(z, where: str) -> None:
     if _float(_max(_abs(flat))) < gaussian_tail_threshold(n):
         raise CheckFailed(f"{where} the noise never reaches the tails that {n} Gaussian draws reach (property: "
                           "tails). Clipped or bounded noise is not the Gaussian mechanism.")
-    calls, groups, dims = z.shape
-    checks = []
-    if dims > 1:  # spread across the coordinates of one group (0 if one draw is shared by the coordinates)
-        checks.append(_float(_mean(z.var(axis=2, ddof=1))))
-    if groups > 1:  # spread across the groups of one coordinate
-        checks.append(_float(_mean(z.var(axis=1, ddof=1))))
-    for within in checks:
-        if _abs(within - 1) > 0.15:
-            raise CheckFailed(f"{where} the noise on different coordinates of one release is not independent "
-                              "(property: independence): draw a separate Gaussian value for every coordinate of "
-                              "every group mean.")
     if _abs(_lag_correlation(flat)) > 7 / _sqrt(n):
         raise CheckFailed(f"{where} the noise on one coordinate predicts the next (property: independence): draw "
                           "a separate Gaussian value for every coordinate.")
