@@ -168,8 +168,8 @@ def student_call(exercise_id: str, check_module, function, *args, extra_modules=
     if changed:
         shown = ", ".join(_sorted(_set(changed))[:3])
         raise _failed(
-            f"your function changed what the check itself uses ({shown}). A check cannot be passed by "
-            "patching it; solve the exercise instead.")
+            f"your function changed what the check itself uses ({shown}). Patching a check never makes "
+            "it succeed; solve the exercise instead.")
     if record:
         raise _failed(f"{record[0]} (do not call it, not even inside try/except).")
     if failure is not None:
