@@ -73,8 +73,12 @@ def _snapshot(spaces, _dict=dict):
     return [(name, space, own, _dict(space)) for name, space, own in spaces]
 
 
+_MISSING = object()
+
+
 def _restore(snapshots, _isinstance=isinstance, _proxy=types.MappingProxyType, _setattr=setattr,
-             _delattr=delattr, _list=list, _frame=pd.DataFrame, _series=pd.Series, _ignored=_IGNORED_KEYS) -> list:
+             _delattr=delattr, _frame=pd.DataFrame, _series=pd.Series, _ignored=_IGNORED_KEYS,
+             _missing=_MISSING) -> list:
     """Put every watched namespace back as it was; return the names that had been changed.
 
     Only locals and default arguments are used here (no globals, no builtins by name), so a student
@@ -82,25 +86,23 @@ def _restore(snapshots, _isinstance=isinstance, _proxy=types.MappingProxyType, _
     """
     changed = []
     for name, space, own, before in snapshots:
-        if _isinstance(space, _proxy):  # a class: compare, restore with setattr
-            owner = _frame if name.endswith("DataFrame") else _series
-            for key, value in before.items():
-                if key not in space or space[key] is not value:
-                    changed.append(f"{name}.{key}")
-                    _setattr(owner, key, value)
-            for key in [k for k in space if k not in before]:
-                changed.append(f"{name}.{key}")
-                _delattr(owner, key)
+        get = space.get
+        altered = [key for key, value in before.items() if get(key, _missing) is not value and key not in _ignored]
+        added = ([key for key in space if key not in before and key not in _ignored]
+                 if own or _isinstance(space, _proxy) else [])
+        if not altered and not added:
             continue
-        for key, value in before.items():
-            if key in _ignored:
-                continue
-            if key not in space or space[key] is not value:
-                changed.append(f"{name}.{key}")
-                space[key] = value
-        if own:
-            for key in _list(k for k in space if k not in before and k not in _ignored):
-                changed.append(f"{name}.{key}")
+        changed.extend(f"{name}.{key}" for key in altered + added)
+        if _isinstance(space, _proxy):  # a class: restore with setattr
+            owner = _frame if name.endswith("DataFrame") else _series
+            for key in altered:
+                _setattr(owner, key, before[key])
+            for key in added:
+                _delattr(owner, key)
+        else:
+            for key in altered:
+                space[key] = before[key]
+            for key in added:
                 del space[key]
     return changed
 

@@ -46,6 +46,19 @@ KS_P_VALUE = 1e-6
 TAIL_FAILURE = 1e-5
 
 
+def as_numbers(outputs, what: str):
+    """The student's outputs (one per call) as a float array, failing like ``expect_number`` would."""
+    from mic_dp_helpers.checks._core import expect_number
+
+    try:
+        array = _asarray(outputs)
+    except (TypeError, ValueError):
+        array = None
+    if array is not None and array.ndim == 1 and array.dtype.kind == "f" and _isfinite(array).all():
+        return array.astype(float)
+    return _asarray([expect_number(o, what) for o in outputs], dtype=float)
+
+
 def laplace_tail_threshold(n: int) -> float:
     """The largest |z| of n standard Laplace draws is below this with probability TAIL_FAILURE."""
     # P(max |z| < t) = (1 - e^-t)^n ~ exp(-n e^-t) = TAIL_FAILURE

@@ -68,7 +68,7 @@ def _releases(exercise_id, answer, args_before_rng, seed: int, where: str):
                           "(property: reproducible). Draw all the noise from the `rng` argument, not from "
                           "np.random or a new generator.")
     outputs = _many(exercise_id, answer, N_DRAWS, *args_before_rng, _default_rng(seed + 1))
-    return _array([expect_number(o, "the noisy release") for o in outputs])
+    return _stats.as_numbers(outputs, "the noisy release")
 
 
 # ------------------------------------------------------------------------------------- 02.1
