@@ -18,6 +18,12 @@ def _solutions_for(lesson: str) -> dict:
     return solution_namespace(notebook.name)
 
 
+def _skip_without_minepy(exercise_id: str) -> None:
+    """05.1 computes MIC with minepy, which is built from source; without it that exercise cannot be checked."""
+    if exercise_id == "05.1":
+        pytest.importorskip("minepy", reason="minepy is not built in this environment (scripts/build_minepy.sh)")
+
+
 def _not_implemented(*args):
     raise NotImplementedError
 
@@ -52,6 +58,7 @@ def test_every_registered_exercise_has_wrong_answers_here():
 
 @pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
 def test_reference_solution_passes(exercise_id, capsys):
+    _skip_without_minepy(exercise_id)
     spec = EXERCISES[exercise_id]
     solution = _solutions_for(spec.lesson)[spec.answer_name]
     result = check(exercise_id, solution)
@@ -63,6 +70,7 @@ def test_reference_solution_passes(exercise_id, capsys):
     "exercise_id, mistake", [(ex, name) for ex, answers in WRONG_ANSWERS.items() for name in answers]
 )
 def test_wrong_answer_is_rejected_with_a_hint(exercise_id, mistake):
+    _skip_without_minepy(exercise_id)
     result = run_check(exercise_id, WRONG_ANSWERS[exercise_id][mistake])
     assert result.status == "failed", f"{mistake!r} was accepted"
     assert result.message and "passed" not in result.message
