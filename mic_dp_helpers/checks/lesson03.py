@@ -370,10 +370,10 @@ def check_sigma_for_k_queries(answer, seed: int = SEED) -> None:
         spent = zcdp_to_dp(k * zcdp_rho_gaussian(sensitivity, sigma), delta)
         if spent > total_epsilon * (1 + SIGMA_RTOL):
             raise CheckFailed(f"{where}: with your sigma, zCDP accounting gives the k queries a total epsilon "
-                              f"{spent / total_epsilon:.4g} times the budget (property: within budget). That is too "
+                              f"above the budget by a relative {spent / total_epsilon - 1:.2e} (property: within budget). That is too "
                               "little noise; did you account for all k queries and for the sensitivity?")
         if sigma > _reference_sigma(k, total_epsilon, delta, sensitivity) * (1 + SIGMA_RTOL):
             raise CheckFailed(f"{where}: your sigma keeps the total within the budget but is larger than needed "
-                              f"(zCDP accounting puts the total at only {spent / total_epsilon:.4g} of the budget; "
+                              f"(zCDP accounting puts the total below the budget by a relative {1 - spent / total_epsilon:.2e}; "
                               "property: smallest). Find the largest rho the budget allows, then share it among "
                               "the k queries.")

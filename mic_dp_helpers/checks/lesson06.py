@@ -151,14 +151,14 @@ def check_noise_for_target(answer, seed: int = SEED) -> None:
             continue
         if achieved > delta * (1 + 1e-4):
             raise CheckFailed(f"for l={l}, dim={dim}, epsilon={epsilon:.6g}, delta={delta:.3g} your sigma is too small "
-                              f"(property: meets the target): the release's delta would be {achieved / delta:.3g} "
-                              "times the target.")
+                              f"(property: meets the target): the release's delta would exceed the target by a "
+                              f"relative {achieved / delta - 1:.2e}.")
         classic = math.sqrt(dim) / l * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
         if _isclose(sigma, classic, rel_tol=1e-6):
             raise CheckFailed("that is the classic Gaussian calibration: loose, and proved only for epsilon < 1. "
                               "Find the smallest sigma whose exact delta meets the target (root-finding).")
         raise CheckFailed(f"for l={l}, dim={dim}, epsilon={epsilon:.6g}, delta={delta:.3g} your sigma is private but "
-                          f"{sigma / expected:.4g} times larger than needed (property: smallest): find the smallest "
+                          f"larger than needed by a relative {sigma / expected - 1:.2e} (property: smallest): find the smallest "
                           "sigma whose delta at this epsilon is at most the target.")
 
 
