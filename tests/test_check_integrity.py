@@ -80,3 +80,18 @@ def test_namespaces_are_restored_when_the_student_raises():
 
     result = run_check("02.1", answer)
     assert result.status == "failed" and math.isclose is ORIGINALS["isclose"]
+
+
+def test_the_float_plan_of_04_4_trips_a_bare_comparison_on_this_python():
+    """The planted mistake (``sum(...) > remaining``) must fail for the same reason on 3.11, 3.12 and 3.13."""
+    from mic_dp_helpers.accounting import PrivacyAccountant
+    from mic_dp_helpers.checks.lesson04 import _float_case
+
+    for seed in range(50):
+        total, earlier, plan = _float_case(seed)
+        accountant = PrivacyAccountant(total)
+        for spend in earlier:
+            accountant.spend(spend)
+        epsilons = [e for _, e in plan]
+        assert sum(epsilons) > accountant.remaining_epsilon  # builtin sum: compensated from 3.12
+        assert accountant.can_spend(math.fsum(epsilons))
