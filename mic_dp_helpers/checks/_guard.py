@@ -49,9 +49,8 @@ class ForbiddenHelperCalled(RuntimeError):
     """Raised by a forbidden course helper called inside a check."""
 
 
-def _watched_namespaces(extra_modules) -> list[tuple[str, dict, bool]]:
-    """(name, namespace, own) triples; in ``own`` namespaces a new key counts as tampering too."""
-    spaces = [
+def _base_namespaces() -> tuple:
+    return (
         ("builtins", builtins.__dict__, True),
         ("math", math.__dict__, True),
         ("numpy", np.__dict__, False),
@@ -63,7 +62,15 @@ def _watched_namespaces(extra_modules) -> list[tuple[str, dict, bool]]:
         ("pandas.Series", pd.Series.__dict__, False),
         ("mic_dp_helpers.checks._core", _core.__dict__, True),
         ("mic_dp_helpers.checks._guard", sys.modules[__name__].__dict__, True),
-    ]
+    )
+
+
+_BASE_NAMESPACES = _base_namespaces()
+
+
+def _watched_namespaces(extra_modules, _base=_BASE_NAMESPACES, _list=list) -> list:
+    """(name, namespace, own) triples; in ``own`` namespaces a new key counts as tampering too."""
+    spaces = _list(_base)
     for module in extra_modules:
         spaces.append((module.__name__, module.__dict__, module.__name__.startswith("mic_dp_helpers.checks")))
     return spaces
@@ -175,5 +182,8 @@ def student_call(exercise_id: str, check_module, function, *args, extra_modules=
     if record:
         raise _failed(f"{record[0]} (do not call it, not even inside try/except).")
     if failure is not None:
-        raise failure
+        try:
+            raise failure
+        finally:  # break the frame -> exception -> traceback -> frame cycle, so nothing lingers until GC
+            failure = None
     return result
