@@ -1,26 +1,61 @@
-"""The warm-up exercise of lesson 00, which shows how checks work."""
+"""The warm-up exercise of lesson 00, which shows how checks work.
+
+Inputs come from a generator seeded with ``seed`` (fixed by default): integer and float lists
+of 1 to 200 values in random order, thresholds equal to one of the values (the boundary),
+below and above every value, negative values. The expected share is computed after the
+student's function returns.
+"""
 
 from __future__ import annotations
 
 import numbers
+import sys
 
 import numpy as np
 
+from mic_dp_helpers.checks import _guard
 from mic_dp_helpers.checks._core import CheckFailed, exercise
+
+_THIS = sys.modules[__name__]
+_default_rng = np.random.default_rng
+_isinstance = isinstance
+_abs = abs
+_float = float
+_len = len
+_sum = sum
+SEED = 7
+
+
+def _cases(seed: int):
+    rng = _default_rng(seed)
+    cases = [([1, 2, 3, 4], 2), ([5.0, 5.0, 6.0], 5.0), ([3], 3), ([3], 2.5)]
+    for _ in range(16):
+        n = int(rng.integers(1, 200))
+        if rng.random() < 0.5:
+            values = [int(v) for v in rng.integers(-20, 20, n)]
+        else:
+            values = [_float(v) for v in rng.normal(0, 10, n)]
+        kind = int(rng.integers(0, 4))
+        threshold = [values[int(rng.integers(0, n))], min(values) - 1, max(values), _float(rng.normal(0, 10))][kind]
+        cases.append((values, threshold))
+    return cases
 
 
 @exercise("00.1", title="Warm-up: share of values above a threshold", answer_name="share_above")
-def check_share_above(answer) -> None:
-    rng = np.random.default_rng(7)
-    cases = [([1, 2, 3, 4], 2), ([5.0, 5.0, 6.0], 5.0), (list(rng.normal(size=50)), 0.3), (list(rng.integers(0, 10, 31)), 4)]
-    for values, threshold in cases:
-        got = answer(list(values), threshold)
-        if isinstance(got, bool) or not isinstance(got, numbers.Real | np.number):
+def check_share_above(answer, seed: int = SEED) -> None:
+    """A correct answer returns the share (a number in [0, 1]) of values strictly above the threshold,
+    for 20 lists (1 to 200 integers or floats, negative ones too) with thresholds equal to one of the
+    values, below all of them, equal to the largest, or anywhere, drawn from ``seed``."""
+    for index in range(_len(_cases(seed))):
+        values, threshold = _cases(seed)[index]
+        got = _guard.student_call("00.1", _THIS, answer, list(values), threshold)
+        if _isinstance(got, bool) or not _isinstance(got, numbers.Real | np.number):
             raise CheckFailed(f"return a number (a share), not a {type(got).__name__}.")
-        expected = float(np.mean(np.asarray(values) > threshold))
-        if abs(float(got) - expected) > 1e-12:
-            if abs(float(got) - float(np.mean(np.asarray(values) >= threshold))) < 1e-12:
-                raise CheckFailed("values equal to the threshold are not above it.")
-            if abs(float(got) - float(np.sum(np.asarray(values) > threshold))) < 1e-12:
+        values, threshold = _cases(seed)[index]
+        expected = _sum(v > threshold for v in values) / _len(values)
+        if _abs(_float(got) - expected) > 1e-12:
+            if _abs(_float(got) - _sum(v >= threshold for v in values) / _len(values)) < 1e-12:
+                raise CheckFailed("values equal to the threshold are not above it (property: boundary).")
+            if _abs(_float(got) - _sum(v > threshold for v in values)) < 1e-12:
                 raise CheckFailed("that is a count; a share divides by how many values there are.")
             raise CheckFailed("the share is off; count the values strictly above the threshold.")

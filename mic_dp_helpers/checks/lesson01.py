@@ -1,19 +1,49 @@
-"""Checks for lesson 01 (anonymization fails). Each calls the student's function on tables it generates."""
+"""Checks for lesson 01 (anonymization fails). Each calls the student's function on tables it generates.
+
+Tables come from a generator seeded with ``seed`` (fixed by default): a hand-made table, a
+single-row table, tables of random size (2 to 900 rows) with their columns in shuffled order
+and a shuffled, non-default index, generalized versions of them, and quasi-identifier lists
+in random order and length. The course's own functions (``mic_dp_helpers.anonymity``) refuse to
+run while the student's function runs; the expected answer is computed after it returns.
+"""
 
 from __future__ import annotations
 
+import functools
+import sys
 
 import numpy as np
 import pandas as pd
 
 from mic_dp_helpers import anonymity
+from mic_dp_helpers.checks import _guard
 from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 from mic_dp_helpers.datasets import medical
 
+_THIS = sys.modules[__name__]
+_default_rng = np.random.default_rng
+_abs = abs
+_sorted = sorted
+_len = len
+_set = set
+_isinstance = isinstance
+SEED = 101
 QUASI_IDENTIFIER_SETS = (["zip_code"], ["age", "sex"], ["zip_code", "age", "sex"], ["zip_code", "age", "sex", "salary"])
+_ANONYMITY = tuple(f"mic_dp_helpers.anonymity:{name}" for name in
+                   ("uniqueness_share", "matching_records", "equivalence_class_sizes", "k_anonymity",
+                    "homogeneous_classes", "homogeneity_exposure", "generalize", "smallest_generalization"))
+for _id in ("01.1", "01.2", "01.3", "01.4"):
+    _guard.FORBIDDEN[_id] = _ANONYMITY
 
 
-def _tables() -> list[pd.DataFrame]:
+def _qi_sets(seed: int) -> list[list[str]]:
+    rng = _default_rng([seed, 7])
+    pool = ["zip_code", "age", "sex", "salary"]
+    random_sets = [[pool[i] for i in rng.permutation(4)[: int(rng.integers(1, 5))]] for _ in range(3)]
+    return [list(c) for c in QUASI_IDENTIFIER_SETS] + random_sets
+
+
+def _fixed_tables() -> list[pd.DataFrame]:
     small = pd.DataFrame(
         {
             "age": [34, 34, 35, 61, 61, 61],
@@ -23,90 +53,137 @@ def _tables() -> list[pd.DataFrame]:
             "diagnosis": ["asthma", "asthma", "healthy", "hypertension", "hypertension", "healthy"],
         }
     )
-    return [small, medical(300, random_state=11), medical(800, random_state=12)]
+    return [small, medical(300, random_state=11)]
 
 
-def _call_unchanged(answer, df: pd.DataFrame, *args):
+def _tables(seed: int = SEED) -> list[pd.DataFrame]:
+    """Fresh copies of the tables of ``seed`` (built once per seed)."""
+    return [table.copy() for table in _table_bank(seed)]
+
+
+@functools.lru_cache(maxsize=4)
+def _table_bank(seed: int) -> tuple[pd.DataFrame, ...]:
+    rng = _default_rng(seed)
+    tables = _fixed_tables() + [medical(1, random_state=int(rng.integers(0, 2**31)))]
+    for _ in range(2):
+        table = medical(int(rng.integers(2, 900)), random_state=int(rng.integers(0, 2**31)))
+        table = table[[table.columns[i] for i in rng.permutation(_len(table.columns))]]
+        table.index = rng.permutation(np.arange(10, 10 + 7 * _len(table), 7))
+        tables.append(table)
+    return tuple(tables)
+
+
+def _call_unchanged(exercise_id, answer, df: pd.DataFrame, *args):
     """Call the student's function on a copy of ``df`` and fail if it modified its input."""
     copy = df.copy()
-    result = answer(copy, *args)
+    result = _guard.student_call(exercise_id, _THIS, answer, copy, *args, extra_modules=(anonymity,))
     if not copy.equals(df):
         raise CheckFailed("your function changed the table it was given; work on a copy or use groupby.")
     return result
 
 
 @exercise("01.1", title="Share of people unique on their quasi-identifiers", answer_name="uniqueness_share")
-def check_uniqueness_share(answer) -> None:
-    for table in _tables():
-        n_groups = {tuple(c): len(anonymity.equivalence_class_sizes(table, c)) for c in QUASI_IDENTIFIER_SETS}
-        for columns in QUASI_IDENTIFIER_SETS:
-            got = expect_number(_call_unchanged(answer, table, list(columns)), "a share")
+def check_uniqueness_share(answer, seed: int = SEED) -> None:
+    """A correct answer returns the share of rows whose combination of the given columns appears in no
+    other row (a number in [0, 1]), without changing the table, on tables from ``seed`` (one row, up to
+    900 rows, shuffled columns and index) and column lists of every length in random order."""
+    for index in range(_len(_tables(seed))):
+        for columns in _qi_sets(seed):
+            got = expect_number(_call_unchanged("01.1", answer, _tables(seed)[index], list(columns)), "a share")
+            table = _tables(seed)[index]
             expected = anonymity.uniqueness_share(table, columns)
             if not 0 <= got <= 1:
                 raise CheckFailed(f"a share lies between 0 and 1, but for columns {columns} you returned {got:.3g}.")
-            if abs(got - expected) > 1e-9:
-                if abs(got - n_groups[tuple(columns)] / len(table)) < 1e-9:
-                    raise CheckFailed(
-                        "you counted distinct combinations; count the people who share their combination "
-                        "with nobody else."
-                    )
-                raise CheckFailed(
-                    f"for columns {columns} on a table of {len(table)} people the share is off. Group the rows "
-                    "by those columns and look at the size of each person's group."
-                )
+            if _abs(got - expected) > 1e-9:
+                n_groups = _len(anonymity.equivalence_class_sizes(table, columns))
+                if _abs(got - n_groups / _len(table)) < 1e-9:
+                    raise CheckFailed("you counted distinct combinations; count the people who share their combination "
+                                      "with nobody else.")
+                if _len(columns) > 1 and _abs(got - anonymity.uniqueness_share(table, columns[:1])) < 1e-9:
+                    raise CheckFailed(f"for columns {columns} you used only the first column; a person is unique on "
+                                      "the combination of all the columns given.")
+                raise CheckFailed(f"for columns {columns} on a table of {_len(table)} people the share is off. Group the "
+                                  "rows by those columns and look at the size of each person's group.")
+
+
+def _linkage_targets(seed: int, index: int):
+    rng = _default_rng([seed, index, 2])
+    released = _tables(seed)[index].drop(columns=["name"], errors="ignore")
+    picks = []
+    for position in rng.choice(_len(released), size=min(5, _len(released)), replace=False):
+        target = released.iloc[int(position)]
+        width = int(rng.choice([0, 100, 5_000, 10_000, int(rng.integers(1, 40_000))]))
+        salary = int(target["salary"])
+        # The target sits exactly on the lower bound, the upper bound or inside the range.
+        low = [salary, salary - width, salary - width // 2][int(rng.integers(0, 3))]
+        picks.append((int(target["age"]), str(target["zip_code"]), low, low + width))
+    return released, picks
 
 
 @exercise("01.2", title="Linkage attack: candidates matching what the attacker knows", answer_name="linkage_candidates")
-def check_linkage_candidates(answer) -> None:
-    rng = np.random.default_rng(2024)
-    for table in _tables():
-        released = table.drop(columns=[c for c in ("name",) if c in table.columns])
-        for position in rng.choice(len(released), size=min(5, len(released)), replace=False):
-            target = released.iloc[position]
-            low, high = int(target["salary"]), int(target["salary"]) + 10_000  # the target sits on the bound
-            got = _call_unchanged(answer, released, int(target["age"]), str(target["zip_code"]), low, high)
-            if not isinstance(got, pd.DataFrame):
+def check_linkage_candidates(answer, seed: int = SEED) -> None:
+    """A correct answer returns, as a DataFrame with the table's original index, exactly the rows whose age
+    and zip code equal the given ones and whose salary lies in [low, high], both ends included, for
+    targets from ``seed`` sitting exactly on the lower bound, on the upper bound or inside, with ranges
+    of width 0 to 40,000, on tables with shuffled columns and index (one of them a single row)."""
+    for index in range(_len(_tables(seed))):
+        for pick in range(_len(_linkage_targets(seed, index)[1])):
+            released, picks = _linkage_targets(seed, index)
+            got = _call_unchanged("01.2", answer, released, *picks[pick])
+            if not _isinstance(got, pd.DataFrame):
                 raise CheckFailed(f"it should return the matching rows as a DataFrame, not a {type(got).__name__}.")
-            expected = anonymity.matching_records(
-                released, age=int(target["age"]), zip_code=str(target["zip_code"]), salary=(low, high)
-            )
-            if sorted(got.index) != sorted(expected.index):
-                if set(got.index) < set(expected.index):
-                    raise CheckFailed("some matching people are missing; are both ends of the salary range included?")
-                if set(got.index) > set(expected.index):
+            released, picks = _linkage_targets(seed, index)
+            age, zip_code, low, high = picks[pick]
+            expected = anonymity.matching_records(released, age=age, zip_code=zip_code, salary=(low, high))
+            if _sorted(got.index) != _sorted(expected.index):
+                if _set(got.index) < _set(expected.index):
+                    raise CheckFailed("some matching people are missing; are both ends of the salary range included "
+                                      "(property: boundaries)?")
+                if _set(got.index) > _set(expected.index):
                     raise CheckFailed("you return people who do not match everything the attacker knows.")
                 raise CheckFailed("the rows you return are not the matching ones; keep the table's original index.")
 
 
 @exercise("01.3", title="k-anonymity of a table", answer_name="k_anonymity_level")
-def check_k_anonymity_level(answer) -> None:
-    for table in _tables():
-        for columns in QUASI_IDENTIFIER_SETS:
-            for coarse in (table, anonymity.generalize(table, age_band=10, zip_digits=3)):
-                got = expect_number(_call_unchanged(answer, coarse, list(columns)), "k")
+def check_k_anonymity_level(answer, seed: int = SEED) -> None:
+    """A correct answer returns the size of the smallest group of rows sharing all the quasi-identifiers
+    (k = 1 for a single row), on the tables from ``seed`` and their generalizations (10-year age bands,
+    3-digit zip codes), for quasi-identifier lists of every length in random order."""
+    for index in range(_len(_tables(seed))):
+        for columns in _qi_sets(seed):
+            for coarse_level in (0, 1):
+                table = _tables(seed)[index]
+                coarse = table if not coarse_level else anonymity.generalize(table, age_band=10, zip_digits=3)
+                del table
+                got = expect_number(_call_unchanged("01.3", answer, coarse, list(columns)), "k")
+                table = _tables(seed)[index]
+                coarse = table if not coarse_level else anonymity.generalize(table, age_band=10, zip_digits=3)
                 expected = anonymity.k_anonymity(coarse, columns)
                 if got != expected:
                     if got == anonymity.equivalence_class_sizes(coarse, columns).max():
                         raise CheckFailed("k is set by the worst-protected person, not the best-protected one.")
-                    raise CheckFailed(
-                        f"for quasi-identifiers {columns} your k is off. k-anonymity is about the groups of "
-                        "people who look identical on those columns."
-                    )
+                    raise CheckFailed(f"for quasi-identifiers {columns} your k is off. k-anonymity is about the groups "
+                                      "of people who look identical on those columns.")
 
 
 @exercise("01.4", title="Homogeneity attack: who is exposed despite k-anonymity", answer_name="homogeneity_exposure")
-def check_homogeneity_exposure(answer) -> None:
-    for table in _tables():
-        coarse = anonymity.generalize(table, age_band=10, zip_digits=3)
-        for columns in (["zip_code", "age", "sex"], ["zip_code", "age"], ["zip_code"]):
-            got = expect_number(_call_unchanged(answer, coarse, list(columns), "diagnosis"), "a share")
-            expected = anonymity.homogeneity_exposure(coarse, columns, "diagnosis")
-            if abs(got - expected) > 1e-9:
-                n_classes = len(anonymity.equivalence_class_sizes(coarse, columns))
-                share_of_classes = len(anonymity.homogeneous_classes(coarse, columns, "diagnosis")) / n_classes
-                if abs(got - share_of_classes) < 1e-9:
+def check_homogeneity_exposure(answer, seed: int = SEED) -> None:
+    """A correct answer returns the share of people whose whole equivalence class has one value of the
+    sensitive column, on generalized tables from ``seed`` (a single row included, the sensitive column
+    anywhere among the shuffled columns) for several quasi-identifier lists, and also with ``sex`` as the
+    sensitive column (so an answer tied to "diagnosis" fails)."""
+    for index in range(_len(_tables(seed))):
+        for columns, sensitive in ((["zip_code", "age", "sex"], "diagnosis"), (["zip_code", "age"], "diagnosis"),
+                                   (["zip_code"], "diagnosis"), (["age", "zip_code"], "sex")):
+            coarse = anonymity.generalize(_tables(seed)[index], age_band=10, zip_digits=3)
+            got = expect_number(_call_unchanged("01.4", answer, coarse, list(columns), sensitive), "a share")
+            coarse = anonymity.generalize(_tables(seed)[index], age_band=10, zip_digits=3)
+            expected = anonymity.homogeneity_exposure(coarse, columns, sensitive)
+            if _abs(got - expected) > 1e-9:
+                n_classes = _len(anonymity.equivalence_class_sizes(coarse, columns))
+                share_of_classes = _len(anonymity.homogeneous_classes(coarse, columns, sensitive)) / n_classes
+                if _abs(got - share_of_classes) < 1e-9:
                     raise CheckFailed("you returned a share of groups; the question asks for a share of people.")
-                raise CheckFailed(
-                    f"for quasi-identifiers {columns} the share is off. A person is exposed when every member "
-                    "of their group has the same diagnosis."
-                )
+                raise CheckFailed(f"for quasi-identifiers {columns} and sensitive column {sensitive!r} the share is "
+                                  "off. A person is exposed when every member of their group has the same value of "
+                                  "the sensitive column.")

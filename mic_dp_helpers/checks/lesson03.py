@@ -1,15 +1,44 @@
-"""Checks for lesson 03 (privacy budget). Each calls the student's function on inputs it generates."""
+"""Checks for lesson 03 (privacy budget). Each calls the student's function on inputs it generates.
+
+Inputs are drawn from a generator seeded with ``seed`` (fixed by default): query plans of random
+length with unsorted and repeated epsilons of many digits, steps whose most expensive part is in
+any position, empty plans and empty parts; budgets met exactly, with slack and infeasible; true
+counts, noise kinds and scales for the averaging attack; k, epsilons from 0.01 to 1000 and deltas
+from 1e-12 to 1e-3 for 03.4. The only random check is 03.3 (the attack's estimate from noisy
+answers): its tolerance is 7 standard errors or more, so a correct attack fails with probability
+below 1e-10 per case. The student's function is called positionally under
+:func:`~mic_dp_helpers.checks._guard.student_call`; expected answers are computed after it returns.
+"""
 
 from __future__ import annotations
 
 import copy
 import math
 import numbers
+import sys
 
 import numpy as np
 
 from mic_dp_helpers.accounting import zcdp_rho_gaussian, zcdp_to_dp
+from mic_dp_helpers.checks import _guard
 from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
+
+_THIS = sys.modules[__name__]
+_default_rng = np.random.default_rng
+_fsum = math.fsum
+_isclose = math.isclose
+_sqrt = math.sqrt
+_log = math.log
+_abs = abs
+_max = max
+_len = len
+_isinstance = isinstance
+_deepcopy = copy.deepcopy
+SEED = 303
+
+
+def _call(exercise_id, answer, *args):
+    return _guard.student_call(exercise_id, _THIS, answer, *args)
 
 
 # --------------------------------------------------------------------------- 03.1
@@ -33,21 +62,40 @@ def _flat(plan) -> list[float]:
     return out
 
 
+def _epsilon(rng) -> float:
+    """An epsilon with many digits, sometimes tiny or large, sometimes a repeat of a round value."""
+    kind = rng.random()
+    if kind < 0.15:
+        return float(rng.choice([0.1, 0.25, 0.5, 1.0]))
+    if kind < 0.25:
+        return float(math.exp(rng.uniform(math.log(1e-4), math.log(1e-2))))
+    if kind < 0.3:
+        return float(rng.uniform(5, 50))
+    return float(rng.uniform(0.01, 1.0))
+
+
 def _random_plan(rng: np.random.Generator) -> list:
     plan = []
-    for _ in range(rng.integers(1, 6)):
-        kind = rng.random()
-        if kind < 0.35:
-            plan.append(round(float(rng.uniform(0.01, 1.0)), 3))
+    for _ in range(rng.integers(0, 7)):
+        if rng.random() < 0.35:
+            plan.append(_epsilon(rng))
+            if rng.random() < 0.2:
+                plan.append(plan[-1])  # the same query twice
         else:
             parts = []
             for _ in range(rng.integers(1, 6)):
                 if rng.random() < 0.5:
-                    parts.append(round(float(rng.uniform(0.01, 1.0)), 3))
+                    parts.append(_epsilon(rng))
                 else:
-                    parts.append([round(float(rng.uniform(0.01, 0.5)), 3) for _ in range(rng.integers(1, 4))])
-            plan.append(parts)
+                    parts.append([_epsilon(rng) for _ in range(rng.integers(1, 5))])
+            order = rng.permutation(len(parts))  # the most expensive part anywhere, not sorted
+            plan.append([parts[i] for i in order])
     return plan
+
+
+def _plans(seed: int) -> list:
+    rng = _default_rng(seed)
+    return [_deepcopy(p) for p in FIXED_PLANS] + [_random_plan(rng) for _ in range(40)]
 
 
 FIXED_PLANS = (
@@ -63,16 +111,20 @@ FIXED_PLANS = (
 
 
 @exercise("03.1", title="Total epsilon of a query plan", answer_name="total_epsilon")
-def check_total_epsilon(answer) -> None:
-    rng = np.random.default_rng(303)
-    plans = [copy.deepcopy(p) for p in FIXED_PLANS] + [_random_plan(rng) for _ in range(30)]
-    for plan in plans:
-        given = copy.deepcopy(plan)
-        got = expect_number(answer(given), "the total epsilon")
+def check_total_epsilon(answer, seed: int = SEED) -> None:
+    """A correct answer leaves the plan unchanged and returns its cost: numbers add up (sequential
+    composition); a step of disjoint parts costs its most expensive part (parallel composition), and a
+    part holding several queries costs their sum; an empty plan costs 0. Tested on fixed plans and 40
+    plans from ``seed`` (some empty) with unsorted, repeated, tiny and large epsilons of many digits
+    (compared to a relative 1e-9)."""
+    for index in range(len(_plans(seed))):
+        given = _plans(seed)[index]
+        got = expect_number(_call("03.1", answer, given), "the total epsilon")
+        plan = _plans(seed)[index]
         if given != plan:
             raise CheckFailed("your function changed the query plan it was given; read it without modifying it.")
         expected = _plan_cost(plan)
-        if math.isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12):
+        if _isclose(got, expected, rel_tol=1e-9, abs_tol=1e-12):
             continue
         flat = _flat(plan)
         if not plan:
@@ -88,8 +140,13 @@ def check_total_epsilon(answer) -> None:
         if math.isclose(got, part_max, rel_tol=1e-9):
             raise CheckFailed(f"for the plan {plan}: when a part holds several queries, they all run on the "
                               "same people, so within a part they add up.")
-        raise CheckFailed(f"for the plan {plan} your total is {got:g}, which is not right. Go step by step: "
-                          "what does a step over disjoint parts cost, and what does a part with several queries cost?")
+        max_first = _fsum(_max((_fsum(p) if _isinstance(p, list) else p) for p in s[:1]) if _isinstance(s, list)
+                          else s for s in plan if not _isinstance(s, list) or s)
+        if _isclose(got, max_first, rel_tol=1e-9):
+            raise CheckFailed(f"for the plan {plan} you took the first part of a step, not its most expensive one "
+                              "(property: order). The parts are not sorted.")
+        raise CheckFailed(f"for the plan {plan} your total is not right. Go step by step: what does a step over "
+                          "disjoint parts cost, and what does a part with several queries cost?")
 
 
 # --------------------------------------------------------------------------- 03.2
@@ -113,109 +170,156 @@ def _minimum_epsilons(sensitivities, max_errors) -> list[float]:
 
 
 def _random_feasible(rng: np.random.Generator):
-    n = int(rng.integers(2, 7))
-    sensitivities = [round(float(v), 3) for v in rng.lognormal(0.0, 1.5, n)]
-    max_errors = [round(float(v), 3) for v in rng.lognormal(1.5, 1.0, n)]
-    total = round(math.fsum(_minimum_epsilons(sensitivities, max_errors)) * float(rng.uniform(1.05, 3.0)), 4)
+    n = int(rng.integers(1, 8))
+    sensitivities = [float(v) for v in rng.lognormal(0.0, 1.5, n)]
+    max_errors = [float(v) for v in rng.lognormal(1.5, 1.0, n)]
+    total = _fsum(_minimum_epsilons(sensitivities, max_errors)) * float(rng.uniform(1.0001, 3.0))
     return total, sensitivities, max_errors
 
 
-def _check_allocation(answer, total, sensitivities, max_errors) -> None:
-    given_sens, given_err = list(sensitivities), list(max_errors)
-    got = answer(total, given_sens, given_err)
+def _random_exact(rng: np.random.Generator):
+    """Exactly enough budget, in numbers whose sums are exact in floating point (no rounding at the boundary)."""
+    n = int(rng.integers(2, 6))
+    needs = [int(v) / 16 for v in rng.integers(1, 64, n)]
+    max_errors = [2.0 ** int(e) for e in rng.integers(-3, 5, n)]
+    return _fsum(needs), [a * b for a, b in zip(needs, max_errors)], max_errors
+
+
+def _random_infeasible(rng: np.random.Generator):
+    _, sensitivities, max_errors = _random_feasible(rng)
+    need = _fsum(_minimum_epsilons(sensitivities, max_errors))
+    return need / float(rng.uniform(1.001, 3.0)), sensitivities, max_errors
+
+
+def _allocation_cases(seed: int):
+    rng = _default_rng(seed)
+    feasible = list(FEASIBLE_CASES) + [_random_feasible(rng) for _ in range(16)] + [_random_exact(rng) for _ in range(4)]
+    infeasible = list(INFEASIBLE_CASES) + [_random_infeasible(rng) for _ in range(4)]
+    return [(t, list(s), list(e)) for t, s, e in feasible], [(t, list(s), list(e)) for t, s, e in infeasible]
+
+
+def _check_allocation(answer, index, seed) -> None:
+    total, given_sens, given_err = _allocation_cases(seed)[0][index]
+    got = _call("03.2", answer, total, given_sens, given_err)
+    total, sensitivities, max_errors = _allocation_cases(seed)[0][index]
     if given_sens != sensitivities or given_err != max_errors:
         raise CheckFailed("your function changed the lists it was given; read them without modifying them.")
-    if isinstance(got, (str, bytes, numbers.Number)) or not hasattr(got, "__len__"):
+    if _isinstance(got, (str, bytes, numbers.Number)) or not hasattr(got, "__len__"):
         raise CheckFailed(f"return one epsilon per query (a list or array), not a {type(got).__name__}.")
-    if len(got) != len(sensitivities):
-        raise CheckFailed(f"there are {len(sensitivities)} queries but you returned {len(got)} epsilons.")
+    if _len(got) != _len(sensitivities):
+        raise CheckFailed(f"there are {_len(sensitivities)} queries but you returned {_len(got)} epsilons.")
     epsilons = [expect_number(e, "each epsilon") for e in np.asarray(got, dtype=object).ravel()]
     if any(e <= 0 for e in epsilons):
         raise CheckFailed("every epsilon must be positive: a query with epsilon 0 cannot be answered.")
-    spent = math.fsum(epsilons)
-    if not math.isclose(spent, total, rel_tol=1e-9):
+    spent = _fsum(epsilons)
+    if not _isclose(spent, total, rel_tol=1e-9):
         how = "leave part of the budget unused" if spent < total else "spend more than the budget"
-        raise CheckFailed(f"with total_epsilon={total} your epsilons add up to {spent:.6g}: you {how}. "
-                          "They must add up to the total exactly.")
+        raise CheckFailed(f"with total_epsilon={total!r} your epsilons add up to {spent!r} (relative difference "
+                          f"{(spent - total) / total:+.2e}): you {how} (property: the whole budget). They must "
+                          "add up to the total, to a relative 1e-9.")
     for i, (eps, sens, target) in enumerate(zip(epsilons, sensitivities, max_errors)):
         error = sens / eps
         if error > target * (1 + 1e-9):
-            raise CheckFailed(f"query {i} (sensitivity {sens:g}, target error {target:g}) gets epsilon {eps:.4g}, "
-                              f"so its Laplace noise has mean absolute error {error:.4g}, above its target. "
-                              "Give each query at least the epsilon its target needs.")
+            raise CheckFailed(f"query {i} (sensitivity {sens:.6g}, target error {target:.6g}) gets too little "
+                              "epsilon: its Laplace noise has a mean absolute error above its target (property: "
+                              "every target met). Give each query at least the epsilon its target needs.")
 
 
 @exercise("03.2", title="Split a budget to meet accuracy targets", answer_name="allocate")
-def check_allocate(answer) -> None:
-    rng = np.random.default_rng(3032)
-    cases = list(FEASIBLE_CASES) + [_random_feasible(rng) for _ in range(12)]
-    for total, sensitivities, max_errors in cases:
-        _check_allocation(answer, total, list(sensitivities), list(max_errors))
-    for total, sensitivities, max_errors in INFEASIBLE_CASES:
+def check_allocate(answer, seed: int = SEED) -> None:
+    """A correct answer leaves its inputs unchanged and, when the minimum epsilons s_i / e_i fit in the
+    budget, returns one positive epsilon per query, each at least s_i / e_i, adding up to the total (to a
+    relative 1e-9); otherwise it raises ValueError. Tested on fixed cases, 16 random feasible cases
+    (1 to 7 queries, many digits, slack from 0.01% to 200%), 4 with exactly enough budget (in
+    numbers whose sums are exact, so no rounding decides) and 4 random infeasible ones, from ``seed``."""
+    feasible, infeasible = _allocation_cases(seed)
+    n_feasible, n_infeasible = _len(feasible), _len(infeasible)
+    del feasible, infeasible
+    for index in range(n_feasible):
+        _check_allocation(answer, index, seed)
+    for index in range(n_infeasible):
+        total, sensitivities, max_errors = _allocation_cases(seed)[1][index]
         try:
-            got = answer(total, list(sensitivities), list(max_errors))
+            got = _call("03.2", answer, total, sensitivities, max_errors)
         except ValueError:
             continue
         except NotImplementedError:
             raise
+        except CheckFailed:
+            raise
         except Exception as error:  # noqa: BLE001 - any other error type is a wrong answer here
             raise CheckFailed(f"when the targets cannot all be met, raise a ValueError, not {type(error).__name__}.")
-        raise CheckFailed(f"with total_epsilon={total}, sensitivities {sensitivities} and targets {max_errors} "
-                          f"the targets cannot all be met, but you returned {got!r}. Raise a ValueError instead.")
+        raise CheckFailed(f"with total_epsilon={total:.6g}, sensitivities {sensitivities} and targets {max_errors} "
+                          "the targets cannot all be met, but you returned an allocation (property: refuse what "
+                          "does not fit). Raise a ValueError instead.")
 
 
 # --------------------------------------------------------------------------- 03.3
 
-# (true count, noise kind, noise scale, n_queries, seed). The attack's estimate must land
-# within 0.5 of the true count, so that rounding it gives the exact count. The mean of
-# n answers has standard deviation sqrt(2) * scale / sqrt(n) for Laplace and sigma / sqrt(n)
-# for Gaussian noise: at most 0.071 in every case below, so 0.5 is at least 7 standard
-# deviations (the median does even better for Laplace noise). With n >= 2000 the mean is
-# close to normal, so a correct attack fails with probability below 1e-11; and the seeds are
-# fixed, so the check is deterministic.
-ATTACK_CASES = (
-    (16, "laplace", 2.0, 4_000, 1),
-    (254, "laplace", 2.0, 2_000, 2),
-    (3, "gaussian", 3.0, 3_000, 3),
-    (1_000, "laplace", 5.0, 10_000, 4),
-    (0, "laplace", 1.0, 2_000, 5),
-    (87, "gaussian", 1.5, 2_000, 6),
-)
+# The attack's estimate must land within 0.5 of the true count (so that rounding gives it). Each
+# case draws a true count (0 to 5,000), a noise kind (Laplace or Gaussian) and a noise standard
+# deviation (0.5 to 6), and allows n_queries answers, chosen so that the mean of the answers has a
+# standard deviation of at most 0.07: 0.5 is then at least 7 standard deviations, and a correct
+# attack (mean or median) fails with probability below 1e-11 per case.
 ATTACK_TOLERANCE = 0.5
+ATTACK_MAX_SD = 0.07
 
 
-class _NoisyQuery:
-    """A noisy count that remembers how often it was asked (the student cannot see the truth)."""
+def _attack_case(seed: int, index: int):
+    rng = _default_rng([seed, index])
+    true_count = int(rng.integers(0, 5_001))
+    kind = "laplace" if rng.random() < 0.6 else "gaussian"
+    sd = float(math.exp(rng.uniform(math.log(0.5), math.log(6.0))))
+    n_queries = int(math.ceil((sd / ATTACK_MAX_SD) ** 2)) + int(rng.integers(0, 997))
+    return true_count, kind, sd, n_queries, int(rng.integers(1, 2**31))
 
-    def __init__(self, true_count: int, kind: str, scale: float, seed: int) -> None:
-        self._true = float(true_count)
-        self._kind, self._scale = kind, scale
-        self._rng = np.random.default_rng(seed)
-        self.calls = 0
 
-    def __call__(self) -> float:
-        self.calls += 1
-        if self._kind == "laplace":
-            return float(self._true + self._rng.laplace(0.0, self._scale))
-        return float(self._true + self._rng.normal(0.0, self._scale))
+def _noisy_query(seed: int, index: int):
+    """A noisy count as a plain function, and the stream it reads from (to count the calls afterwards).
+
+    The answers are drawn in advance (n_queries of them, and as many again to catch over-asking):
+    the function holds only those answers, never the true count, so nothing it exposes (its
+    closure included) tells more than asking it.
+    """
+    true_count, kind, sd, n_queries, noise_seed = _attack_case(seed, index)
+    rng = _default_rng(noise_seed)
+    size = 2 * n_queries + 1
+    if kind == "laplace":
+        noise = rng.laplace(0.0, sd / _sqrt(2), size)
+    else:
+        noise = rng.normal(0.0, sd, size)
+    stream = iter((true_count + noise).tolist())
+
+    def noisy_query():
+        return next(stream)
+
+    return noisy_query, stream, n_queries, size
 
 
 @exercise("03.3", title="The averaging attack", answer_name="averaging_attack")
-def check_averaging_attack(answer) -> None:
-    for true_count, kind, scale, n_queries, seed in ATTACK_CASES:
-        noisy_query = _NoisyQuery(true_count, kind, scale, seed)
-        estimate = expect_number(answer(noisy_query, n_queries), "an estimate of the true answer")
-        if noisy_query.calls == 0:
+def check_averaging_attack(answer, seed: int = SEED) -> None:
+    """A correct attack asks the noisy query exactly ``n_queries`` times and returns an estimate within
+    0.5 of the true count (rounding recovers it), for 6 cases from ``seed``: true counts from 0 to 5,000,
+    Laplace or Gaussian noise with SD from 0.5 to 6, and n_queries set so that the mean's SD is at most
+    0.07 (a correct attack fails with probability below 1e-10 per check). The true count is recomputed
+    from the seed after the function returns; the query function holds only its pre-drawn answers."""
+    for index in range(6):
+        noisy_query, stream, n_queries, size = _noisy_query(seed, index)
+        estimate = expect_number(_call("03.3", answer, noisy_query, n_queries), "an estimate of the true answer")
+        calls = size - sum(1 for _ in stream)
+        del noisy_query, stream
+        if calls == 0:
             raise CheckFailed("your function never asked the noisy query: call noisy_query() to get an answer.")
-        if noisy_query.calls < n_queries:
-            raise CheckFailed(f"you asked only {noisy_query.calls} of the {n_queries} questions you may ask; "
-                              "every extra answer makes the estimate better.")
-        if noisy_query.calls > n_queries:
-            raise CheckFailed(f"you asked {noisy_query.calls} questions but only n_queries={n_queries} are allowed.")
-        if abs(estimate - true_count) > ATTACK_TOLERANCE:
-            raise CheckFailed(f"after {n_queries} answers your estimate is {abs(estimate - true_count):.2f} away "
-                              "from the true count; it should be close enough to round to it. Does your estimate "
-                              "use all the answers you collected?")
+        if calls < n_queries:
+            raise CheckFailed(f"you asked only {calls} of the {n_queries} questions you may ask; every extra "
+                              "answer makes the estimate better.")
+        if calls > n_queries:
+            raise CheckFailed(f"you asked {calls} questions but only n_queries={n_queries} are allowed.")
+        true_count = _attack_case(seed, index)[0]
+        if _abs(estimate - true_count) > ATTACK_TOLERANCE:
+            raise CheckFailed(f"after {n_queries} answers your estimate is more than 0.5 away from the true count, "
+                              "so rounding does not recover it (property: accuracy). Does your estimate use all the "
+                              "answers you collected, and average them?")
 
 
 # --------------------------------------------------------------------------- 03.4
@@ -238,19 +342,38 @@ def _reference_sigma(k: int, total_epsilon: float, delta: float, sensitivity: fl
     return sensitivity * math.sqrt(k / (2 * rho))
 
 
+def _sigma_cases(seed: int):
+    rng = _default_rng(seed)
+    cases = list(SIGMA_CASES)
+    for _ in range(14):
+        k = int(rng.choice([1, 2, int(rng.integers(3, 200)), int(rng.integers(200, 100_000))]))
+        epsilon = float(math.exp(rng.uniform(math.log(0.01), math.log(1000.0))))
+        delta = float(math.exp(rng.uniform(math.log(1e-12), math.log(1e-3))))
+        sensitivity = float(math.exp(rng.uniform(math.log(1e-3), math.log(1e3))))
+        cases.append((k, epsilon, delta, sensitivity))
+    return cases
+
+
 @exercise("03.4", title="Gaussian noise for k queries under zCDP", answer_name="sigma_for_k_queries")
-def check_sigma_for_k_queries(answer) -> None:
-    for k, total_epsilon, delta, sensitivity in SIGMA_CASES:
-        sigma = expect_number(answer(k, total_epsilon, delta, sensitivity), "a noise standard deviation")
+def check_sigma_for_k_queries(answer, seed: int = SEED) -> None:
+    """A correct answer returns the smallest sigma whose k Gaussian queries, composed under zCDP and
+    converted to (epsilon, delta)-DP, stay within the budget: the total it implies is at most
+    total_epsilon and sigma is not larger than needed (both to a relative 1e-6), for fixed cases and 14
+    from ``seed``: k = 1, 2, up to 100,000; epsilon 0.01 to 1000; delta 1e-12 to 1e-3; sensitivity 1e-3 to 1e3."""
+    for index in range(len(_sigma_cases(seed))):
+        k, total_epsilon, delta, sensitivity = _sigma_cases(seed)[index]
+        sigma = expect_number(_call("03.4", answer, k, total_epsilon, delta, sensitivity), "a noise standard deviation")
+        k, total_epsilon, delta, sensitivity = _sigma_cases(seed)[index]
+        where = f"for k={k}, total_epsilon={total_epsilon:.6g}, delta={delta:.3g}, sensitivity={sensitivity:.6g}"
         if sigma <= 0:
-            raise CheckFailed(f"for k={k} you returned sigma={sigma:g}; a standard deviation is positive.")
+            raise CheckFailed(f"{where} you returned a sigma <= 0; a standard deviation is positive.")
         spent = zcdp_to_dp(k * zcdp_rho_gaussian(sensitivity, sigma), delta)
-        where = f"for k={k}, total_epsilon={total_epsilon}, delta={delta:g}, sensitivity={sensitivity}"
         if spent > total_epsilon * (1 + SIGMA_RTOL):
-            raise CheckFailed(f"{where}: with your sigma, zCDP accounting gives the k queries a total epsilon of "
-                              f"{spent:.4g}, over the budget. That is too little noise; did you account for all k "
-                              "queries and for the sensitivity?")
+            raise CheckFailed(f"{where}: with your sigma, zCDP accounting gives the k queries a total epsilon "
+                              f"above the budget by a relative {spent / total_epsilon - 1:.2e} (property: within budget). That is too "
+                              "little noise; did you account for all k queries and for the sensitivity?")
         if sigma > _reference_sigma(k, total_epsilon, delta, sensitivity) * (1 + SIGMA_RTOL):
             raise CheckFailed(f"{where}: your sigma keeps the total within the budget but is larger than needed "
-                              f"(zCDP accounting puts the total at only {spent:.4g}). Find the largest rho the "
-                              "budget allows, then share it among the k queries.")
+                              f"(zCDP accounting puts the total below the budget by a relative {1 - spent / total_epsilon:.2e}; "
+                              "property: smallest). Find the largest rho the budget allows, then share it among "
+                              "the k queries.")

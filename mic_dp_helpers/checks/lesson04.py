@@ -1,228 +1,449 @@
 """Checks for lesson 04 (PyDP). Each calls the student's function on inputs it generates itself.
 
-PyDP's noise cannot be seeded, so the checks of noisy answers are statistical: many runs, and
-tolerances of at least four standard errors (stated at each check). The inputs are seeded;
-the false-failure probability of a correct answer is below 1e-4 per check.
+Inputs are drawn from a generator seeded with ``seed`` (fixed by default): bounds with a non-zero
+or negative lower bound, data spilling over the bounds on both sides or lying well inside them,
+epsilons with many digits, tables whose person column is not the first, shuffled non-default
+indexes, people with exactly k rows, plans of queries in random order with repeats.
+
+PyDP's noise cannot be seeded, so the checks of its answers (04.1, 04.4) are statistical: a few
+hundred runs and tolerances of at least 5 standard errors (stated at each test). The tests look at
+the distribution, not just the spread: no answer may come out without noise, the noise must
+reach the tails a Laplace-like law of that size reaches, and its scale must follow the *declared*
+bounds whatever the data (the data are varied with the bounds fixed). 04.2's uniformity test is
+also statistical. A correct answer fails each check in well under 1 of 1,000 runs (measured by
+``tests/test_check_false_rejection.py`` and ``benchmarks/check_false_rejection.py``).
 """
 
 from __future__ import annotations
 
 import math
+import sys
 
 import numpy as np
 import pandas as pd
 
 from mic_dp_helpers import pydp_tools
 from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant
-from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
-from mic_dp_helpers.datasets import purchases
+from mic_dp_helpers.checks import _guard, _stats
+from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
+
+_THIS = sys.modules[__name__]
+_default_rng = np.random.default_rng
+_array = np.array
+_asarray = np.asarray
+_clip = np.clip
+_mean = np.mean
+_abs = np.abs
+_max = np.max
+_median = np.median
+_array_equal = np.array_equal
+_fsum = math.fsum
+_isclose = math.isclose
+_sqrt = math.sqrt
+_exp = math.exp
+_log = math.log
+_float = float
+_len = len
+_isinstance = isinstance
+_noise_std = pydp_tools.bounded_mean_noise_std
+_rmse = pydp_tools.bounded_mean_rmse
+SEED = 404
+
+_guard.FORBIDDEN["04.2"] = ("mic_dp_helpers.pydp_tools:limit_contributions",)
+_guard.FORBIDDEN["04.3"] = ("mic_dp_helpers.pydp_tools:bounded_mean_rmse",)
+
+
+def _call(exercise_id, answer, *args):
+    return _guard.student_call(exercise_id, _THIS, answer, *args)
+
+
+def _many(exercise_id, answer, n, *args):
+    return _guard.student_call(exercise_id, _THIS, call_repeatedly, answer, n, *args)
+
+
+def _log_uniform(rng, low, high) -> float:
+    return _float(_exp(rng.uniform(_log(low), _log(high))))
 
 
 # ------------------------------------------------------------------------------- 04.1
-def _mean_cases() -> list[tuple[object, float, float, float]]:
-    rng = np.random.default_rng(401)
-    inside = rng.uniform(2.0, 8.0, 400)  # every value inside [0, 10]
-    outside = np.concatenate([rng.uniform(0.0, 10.0, 450), np.full(50, 40.0)])  # 10% far above the bound
-    negative = np.clip(rng.normal(-3.0, 1.0, 300), -6.0, 0.0)
-    return [(inside.tolist(), 0.0, 10.0, 1.0), (rng.permutation(outside), 0.0, 10.0, 2.0),
-            (negative.tolist(), -6.0, 0.0, 0.5)]
+MEAN_RUNS = 300
+
+
+def _mean_cases(seed: int):
+    """(values as a list, lower, upper, epsilon, kind). The clamped mean stays near the middle of the
+    bounds, so PyDP's noise is close to Laplace and its scale follows the first-order formula."""
+    rng = _default_rng(seed)
+    cases = []
+    for kind in ("outside", "inside", "negative"):
+        n = int(rng.integers(300, 1500))
+        if kind == "negative":
+            upper = -_log_uniform(rng, 0.5, 20)
+            lower = upper - _log_uniform(rng, 2, 50)
+        else:
+            lower = _float(rng.uniform(-20, 20))
+            upper = lower + _log_uniform(rng, 2, 200)
+        width, middle = upper - lower, (upper + lower) / 2
+        if kind == "outside":   # a tenth of the values beyond each bound, far away
+            values = np.concatenate([rng.uniform(lower, upper, n - 2 * (n // 10)),
+                                     rng.uniform(upper, upper + 3 * width, n // 10),
+                                     rng.uniform(lower - 3 * width, lower, n // 10)])
+        elif kind == "inside":  # every value in the middle fifth of the bounds: the data's range is narrow
+            values = rng.uniform(middle - width / 10, middle + width / 10, n)
+        else:
+            values = rng.uniform(lower, upper, n)
+        epsilon = _log_uniform(rng, 0.3, 5)
+        cases.append((rng.permutation(values).tolist(), _float(lower), _float(upper), epsilon, kind))
+    return cases
 
 
 @exercise("04.1", title="A DP mean with PyDP's BoundedMean", answer_name="dp_mean_with_pydp")
-def check_dp_mean_with_pydp(answer) -> None:
-    runs = 400
-    for values, lower, upper, epsilon in _mean_cases():
-        original = np.array(values, dtype=float)
+def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
+    """A correct answer is PyDP's BoundedMean with ``dtype="float"`` and the declared bounds. Over 300
+    runs on each of 3 cases from ``seed`` (values beyond both bounds; values all in the middle fifth of
+    the bounds; negative bounds) its answers: stay in [lower, upper]; are never all equal (no noiseless
+    release); are centred on the mean of the values clamped to the *declared* bounds (within 6 standard
+    errors); have a mean absolute deviation within 25% of PyDP's at that epsilon (4.3 standard errors),
+    also when the data span only part of the bounds (bounds from the data fail); and reach the tails
+    300 Laplace-like draws reach (noise clamped to 2.9 of its scales or fewer fails). It leaves ``values`` unchanged."""
+    for index in range(3):
+        values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
         try:
-            first = answer(values, lower, upper, epsilon)
+            first = _call("04.1", answer, values, lower, upper, epsilon)
         except TypeError as error:
             if "Int" in str(error):
                 raise CheckFailed("PyDP rejected the numbers because it built the integer version of the "
                                   "algorithm: see the dtype trap in section 2 of the lecture.") from None
             raise
-        answers = np.array([expect_number(first, "the noisy mean")]
-                           + [expect_number(answer(values, lower, upper, epsilon), "the noisy mean") for _ in range(runs - 1)])
-        if not np.array_equal(np.asarray(values, dtype=float), original):
+        outputs = [first] + _many("04.1", answer, MEAN_RUNS - 1, values, lower, upper, epsilon)
+        answers = _stats.as_numbers(outputs, "the noisy mean")
+        given = values
+        values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
+        if given != values:
             raise CheckFailed("your function changed the values it was given.")
+        where = f"With bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}"
+        where += {"outside": " (some values beyond both bounds)", "inside": " (every value well inside the bounds)",
+                  "negative": ""}[kind]
         if answers.min() < lower or answers.max() > upper:
-            raise CheckFailed(f"with bounds [{lower:g}, {upper:g}] some answers fell outside them; PyDP's BoundedMean "
-                              "clamps its answer into the bounds. Did you use it with the bounds you were given?")
-        clamped = np.clip(original, lower, upper)
-        expected_std = pydp_tools.bounded_mean_noise_std(lower, upper, epsilon, original.size, mean=float(clamped.mean()))
-        spread = answers.std()
-        # 400 runs: the sample std of Laplace-like noise has a relative standard error of about
-        # sqrt(5 / 1600) = 5.6%; the band 0.75 to 1.33 is more than 4 of them on each side.
-        if spread < 0.1 * expected_std:
-            raise CheckFailed("your answers (almost) never change: there is no noise, so nothing is private. "
-                              "Let PyDP's BoundedMean compute the mean.")
-        if spread < 0.75 * expected_std:
-            raise CheckFailed(f"with epsilon={epsilon:g} your answers vary less than BoundedMean's noise at that "
-                              "epsilon: the privacy would be weaker than promised. Pass epsilon unchanged.")
-        if spread > 1.33 * expected_std:
-            raise CheckFailed(f"with epsilon={epsilon:g} your answers vary more than BoundedMean's noise at that "
-                              "epsilon: you add more noise than needed (is epsilon split or changed?).")
-        # The average of 400 answers estimates the clamped mean with standard error expected_std / 20;
-        # the tolerance is 5 of them.
-        if abs(answers.mean() - clamped.mean()) > 5 * expected_std / math.sqrt(runs):
-            raise CheckFailed(f"on data with values outside [{lower:g}, {upper:g}] your answers are centred on the wrong "
-                              "value: clamp with the bounds you were given, never with the data's own range.")
+            raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
+                              "inside them. Did you use it with the bounds you were given?")
+        if answers.max() == answers.min():
+            raise CheckFailed(f"{where} your answer never changes (property: noise): the mean is released "
+                              "without noise, so nothing is private. Let PyDP's BoundedMean compute it.")
+        clamped_mean = _float(_mean(_clip(_asarray(values, dtype=float), lower, upper)))
+        sd = _noise_std(lower, upper, epsilon, _len(values), mean=clamped_mean)
+        deviation = _float(_mean(_abs(answers - clamped_mean))) / (sd / _sqrt(2))
+        # PyDP's mean noise is close to Laplace: mean |noise| = sd / sqrt(2), whose estimate over 300 runs
+        # has a relative standard error of 1 / sqrt(300) = 5.8%; the band of 25% is 4.3 of them.
+        centre_off = _abs(_float(_mean(answers)) - clamped_mean) > 6 * sd / _sqrt(MEAN_RUNS)
+        if deviation < 0.75:
+            if kind == "inside":
+                raise CheckFailed(f"{where}: your noise shrinks when the data span only part of the bounds "
+                                  "(property: data-independent noise). The bounds must be the ones declared, "
+                                  "never the data's own minimum and maximum.")
+            raise CheckFailed(f"{where} your answers vary less than BoundedMean's noise at that epsilon (property: "
+                              "scale): the privacy would be weaker than promised. Pass epsilon unchanged.")
+        if deviation > 1.33:
+            raise CheckFailed(f"{where} your answers vary more than BoundedMean's noise at that epsilon (property: "
+                              "scale): you add more noise than needed (is epsilon split or changed, or are the "
+                              "bounds not the ones you were given?).")
+        if centre_off:
+            if kind == "outside":
+                raise CheckFailed(f"{where} your answers are centred on the wrong value (property: centre): clamp "
+                                  "each value to the bounds you were given (PyDP does it when given them).")
+            raise CheckFailed(f"{where} your answers are centred on the wrong value (property: centre): release "
+                              "the mean of the values, with PyDP's noise.")
+        z = (answers - clamped_mean) / (sd / _sqrt(2))
+        if _float(_max(_abs(z))) < 0.9 * _stats.laplace_tail_threshold(MEAN_RUNS):
+            raise CheckFailed(f"{where} your noise never reaches the tails that {MEAN_RUNS} draws of PyDP's noise "
+                              "reach (property: tails): clipped or bounded noise is not differentially private.")
 
 
 # ------------------------------------------------------------------------------- 04.2
-def _contribution_tables() -> list[tuple[pd.DataFrame, str]]:
-    rng = np.random.default_rng(402)
-    people = ["ana"] * 7 + ["ben"] * 3 + ["cy"]
-    small = pd.DataFrame({"person": people, "amount": np.round(rng.uniform(1, 50, len(people)), 2),
-                          "visit": np.arange(len(people))}, index=np.arange(500, 500 + len(people)))
-    small = small.sample(frac=1.0, random_state=1)  # shuffled, non-default index
-    log = purchases(150, random_state=4).rename(columns={"customer_id": "customer"})
-    users = pd.DataFrame({"user": rng.integers(0, 20, 120), "minutes": rng.exponential(30, 120)})
-    return [(small, "person"), (log, "customer"), (users, "user")]
+def _contribution_tables(seed: int) -> list[tuple[pd.DataFrame, str]]:
+    """Tables whose person column is never first, with shuffled non-default indexes and repeated ids."""
+    rng = _default_rng(seed)
+    tables = []
+    for kind in range(3):
+        n_people = int(rng.integers(3, 25))
+        rows = rng.integers(1, 12, n_people)
+        rows[0] = 3  # somebody with exactly k rows for k = 3
+        ids = np.repeat(np.arange(n_people), rows)
+        person = [f"p{i:03d}" for i in ids] if kind != 1 else (ids * 7 + 100).tolist()
+        n = len(ids)
+        frame = pd.DataFrame({"amount": np.round(rng.uniform(1, 80, n), 2), "visit": np.arange(n),
+                              "who": person, "day": rng.integers(1, 366, n)})
+        frame.index = rng.permutation(np.arange(1000, 1000 + 3 * n, 3))
+        tables.append((frame.sample(frac=1.0, random_state=int(rng.integers(0, 2**31))), "who"))
+    return tables
+
+
+def _uniformity_table() -> pd.DataFrame:
+    # 30 people with 7 rows each, in blocks: a person's rows are consecutive in index order.
+    return pd.DataFrame({"amount": np.arange(210, dtype=float), "person": np.repeat(np.arange(30), 7)},
+                        index=np.arange(5000, 5210))
 
 
 def _call_bound(answer, df: pd.DataFrame, column: str, k: int, seed) -> pd.DataFrame:
     copy = df.copy()
-    result = answer(copy, column, k, np.random.default_rng(seed))
+    result = _call("04.2", answer, copy, column, k, _default_rng(seed))
     if not copy.equals(df):
         raise CheckFailed("your function changed the table it was given; return a new table instead.")
-    if not isinstance(result, pd.DataFrame):
+    if not _isinstance(result, pd.DataFrame):
         raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(result).__name__}.")
     return result
 
 
 @exercise("04.2", title="Contribution bounding: at most k rows per person", answer_name="bound_contributions")
-def check_bound_contributions(answer) -> None:
-    for df, column in _contribution_tables():
+def check_bound_contributions(answer, seed: int = SEED) -> None:
+    """A correct answer returns real rows of the table (same columns, original index, no duplicates),
+    min(rows, k) of each person (k = 1, 3 where somebody has exactly 3 rows, a random k, and a k above
+    everyone's count), leaves the table unchanged, draws its choice from ``rng`` only (same seed, same
+    rows), and keeps each of a person's rows with the same probability: over 60 calls on 30 people with
+    7 rows each (k = 2), each row position is kept with frequency 2/7 within 0.06 (5.6 standard errors).
+    Tables come from ``seed``; the person column is not the first column."""
+    for index in range(3):
+        df, column = _contribution_tables(seed)[index]
         counts = df[column].value_counts()
-        for k in (1, 2, 3, 10):
-            kept = _call_bound(answer, df, column, k, 7 + k)
+        for k in (1, 3, int(_default_rng([seed, index]).integers(2, 8)), int(counts.max()) + 1):
+            kept = _call_bound(answer, df, column, k, seed + k)
             if list(kept.columns) != list(df.columns):
-                raise CheckFailed("keep every column of the table; only drop rows.")
+                raise CheckFailed("keep every column of the table, in its order; only drop rows.")
             if kept.index.has_duplicates:
                 raise CheckFailed("a row appears twice in your result: choose rows without replacement.")
             if not kept.index.isin(df.index).all() or not kept.equals(df.loc[kept.index]):
                 raise CheckFailed("your result contains rows that are not rows of the table (with their original "
                                   "index and values); select rows, do not rebuild or renumber them.")
             kept_counts = kept[column].value_counts()
-            if kept_counts.max() > k:
-                raise CheckFailed(f"with k={k} somebody still has {kept_counts.max()} rows.")
+            if _len(kept_counts) and kept_counts.max() > k:
+                raise CheckFailed(f"with k={k} somebody still has more than k rows (property: at most k).")
             if not kept_counts.reindex(counts.index, fill_value=0).equals(counts.clip(upper=k)):
-                raise CheckFailed(f"with k={k} each person should keep min(their rows, k) rows; some people lost "
-                                  "rows they could keep, or disappeared.")
-    # Reproducibility, on the purchase log where two independent random choices essentially never coincide.
-    log, log_column = _contribution_tables()[1]
-    if not _call_bound(answer, log, log_column, 2, 99).index.equals(_call_bound(answer, log, log_column, 2, 99).index):
+                raise CheckFailed(f"with k={k} each person should keep min(their rows, k) rows (property: nobody "
+                                  "loses rows they could keep); some people lost rows, or disappeared. A person "
+                                  "with exactly k rows keeps them all.")
+    df, column = _contribution_tables(seed)[0]
+    if not _call_bound(answer, df, column, 2, seed).index.equals(_call_bound(answer, df, column, 2, seed).index):
         raise CheckFailed("two calls with generators seeded alike kept different rows: draw your randomness "
-                          "from the rng argument.")
-    small, column = _contribution_tables()[0]
-    # Uniformity: "ana" has 7 rows and keeps 2, so each of her rows is kept with probability 2/7.
-    # Over 500 seeds a frequency has standard error 0.020; the tolerance 0.1 is 5 of them.
-    ana_rows = small.index[small[column] == "ana"]
-    frequency = np.zeros(len(ana_rows))
-    for seed in range(500):
-        frequency += ana_rows.isin(_call_bound(answer, small, column, 2, seed).index)
-    frequency /= 500
+                          "from the rng argument (property: reproducible).")
+    table = _uniformity_table()
+    given = table.copy()
+    outputs = _guard.student_call("04.2", _THIS, call_repeatedly, answer, 60, given, "person", 2, _default_rng(seed))
+    if not given.equals(_uniformity_table()):
+        raise CheckFailed("your function changed the table it was given; return a new table instead.")
+    kept_position = np.zeros(7)
+    for kept in outputs:
+        if not _isinstance(kept, pd.DataFrame):
+            raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(kept).__name__}.")
+        kept_position += np.bincount((kept.index.to_numpy() - 5000) % 7, minlength=7)[:7]
+    frequency = kept_position / (60 * 30)
+    # Each frequency averages 1,800 Bernoulli(2/7) draws (not independent within a person, which only
+    # lowers the variance): standard error at most 0.0107; 0.06 is more than 5.6 of them.
     if frequency.max() - frequency.min() > 0.9:
         raise CheckFailed("you always keep the same rows of a person (for example the first ones); choose them at "
-                          "random, using rng.")
-    if np.abs(frequency - 2 / 7).max() > 0.1:
-        raise CheckFailed("some rows are kept much more often than others: every row of a person should have the "
-                          "same chance to be kept.")
+                          "random, using rng (property: uniform choice).")
+    if _abs(frequency - 2 / 7).max() > 0.06:
+        raise CheckFailed("some rows of a person are kept much more often than others: every row of a person "
+                          "should have the same chance to be kept (property: uniform choice).")
 
 
 # ------------------------------------------------------------------------------- 04.3
-def _bound_cases() -> list[tuple[np.ndarray, float, list[float], float]]:
-    rng = np.random.default_rng(403)
-    amounts = np.round(rng.lognormal(3.0, 0.9, 2000), 2)
-    few = np.round(rng.lognormal(3.0, 0.9, 200), 2)
-    shifted = rng.normal(50.0, 10.0, 1000) + rng.exponential(20.0, 1000) * (rng.random(1000) < 0.05)
-    candidates = [500.0, 20.0, 50.0, 100.0, 200.0, 1000.0, 35.0, 300.0]
-    return [(amounts, 0.0, candidates, 1.0), (amounts, 0.0, candidates, 0.1), (amounts, 0.0, candidates, 10.0),
-            (few, 0.0, candidates, 1.0), (few, 0.0, candidates, 0.05), (shifted, 20.0, [60.0, 70.0, 80.0, 100.0, 150.0, 400.0], 0.5)]
+def _bound_cases(seed: int):
+    rng = _default_rng(seed)
+    cases = []
+    while _len(cases) < 12:
+        n = int(rng.integers(1, int(rng.choice([50, 500, 4000])))) if _len(cases) else 1  # one single-value case
+        lower = _float(rng.choice([0.0, rng.uniform(-30, 30)]))
+        values = lower + np.round(rng.lognormal(rng.uniform(1, 4), rng.uniform(0.3, 1.2), n), 2)
+        if rng.random() < 0.3:
+            values = np.concatenate([values, lower - rng.uniform(0, 5, max(1, n // 20))])  # some below lower
+        candidates = [_float(lower + c) for c in rng.permutation(np.unique(np.round(
+            np.exp(rng.uniform(0, 7, int(rng.integers(2, 9)))), 3)))]
+        epsilon = _log_uniform(rng, 0.01, 20)
+        errors = sorted(_rmse(values, lower, c, epsilon, include_count_noise=False) for c in candidates)
+        if _len(candidates) >= 2 and errors[1] - errors[0] > 1e-6 * errors[1]:  # a unique best
+            cases.append((rng.permutation(values), lower, candidates, epsilon))
+    return cases
 
 
 @exercise("04.3", title="The clamping bound with the smallest expected error", answer_name="best_upper_bound")
-def check_best_upper_bound(answer) -> None:
-    for values, lower, candidates, epsilon in _bound_cases():
-        original = values.copy()
-        got = expect_number(answer(values, lower, list(candidates), epsilon), "one of the candidate bounds")
-        if not np.array_equal(values, original):
+def check_best_upper_bound(answer, seed: int = SEED) -> None:
+    """A correct answer returns the candidate with the smallest sqrt(bias^2 + noise_sd^2), bias being the
+    clamping bias on [lower, upper] and noise_sd = sqrt(2) (upper - lower) / (epsilon n), without changing
+    ``values``, for 12 cases from ``seed``: 1 to 4,000 values, zero or non-zero lower bounds (with values
+    below it sometimes), 2 to 8 unsorted candidates, epsilons 0.01 to 20 with many digits; each case's
+    best candidate is unique by a relative 1e-6."""
+    for index in range(12):
+        values, lower, candidates, epsilon = _bound_cases(seed)[index]
+        given = values.copy()
+        got = expect_number(_call("04.3", answer, given, lower, list(candidates), epsilon), "one of the candidate bounds")
+        values, lower, candidates, epsilon = _bound_cases(seed)[index]
+        if not _array_equal(given, values):
             raise CheckFailed("your function changed the values it was given.")
-        if not any(math.isclose(got, c) for c in candidates):
-            raise CheckFailed(f"it returned {got:g}, which is not one of the candidates; pick the best candidate.")
-        errors = {c: pydp_tools.bounded_mean_rmse(values, lower, c, epsilon, include_count_noise=False)
-                  for c in candidates}
+        if not any(_isclose(got, c) for c in candidates):
+            raise CheckFailed("it returned a number that is not one of the candidates; pick the best candidate.")
+        errors = {c: _rmse(values, lower, c, epsilon, include_count_noise=False) for c in candidates}
         best = min(errors.values())
-        if errors[min(candidates, key=lambda c: abs(c - got))] > best * (1 + 1e-9):
-            if math.isclose(got, max(candidates)):
+        if errors[min(candidates, key=lambda c: _abs(c - got))] > best * (1 + 1e-9):
+            if _isclose(got, max(candidates)):
                 raise CheckFailed("you chose the largest bound: it has no clamping bias, but a wide interval means "
                                   "more noise. Add the noise's share of the error.")
-            if math.isclose(got, min(candidates)):
+            if _isclose(got, min(candidates)):
                 raise CheckFailed("you chose the smallest bound: little noise, but it clamps many values. Add the "
                                   "clamping bias's share of the error.")
-            raise CheckFailed(f"with epsilon={epsilon:g} and {values.size} values another candidate has a smaller "
+            prefix_best = [min(candidates[:j], key=lambda c: errors[c]) for j in range(2, _len(candidates))]
+            if any(_isclose(got, c) for c in prefix_best):
+                raise CheckFailed("you returned the best of the first few candidates only (property: order): the "
+                                  "candidates are not sorted, so compare every one of them.")
+            raise CheckFailed(f"with epsilon={epsilon:.6g} and {values.size} values another candidate has a smaller "
                               "expected error. Combine the clamping bias and the noise's standard deviation "
                               "(which depends on epsilon, the width of the bounds and n) as a root-mean-square.")
 
 
 # ------------------------------------------------------------------------------- 04.4
-_PLAN = [("count", 0.2), ("mean", 0.5), ("sum", 0.3)]
+PLAN_RUNS = 300
 
 
-def _run_plan(answer, accountant, values, plan):
-    results = answer(accountant, values, 0.0, 10.0, list(plan))
-    if not isinstance(results, (list, tuple)) or len(results) != len(plan):
-        raise CheckFailed(f"it should return a list with one answer per query of the plan ({len(plan)}), "
+def _plan_case(seed: int):
+    rng = _default_rng(seed)
+    lower = _float(rng.uniform(-10, 10))
+    upper = lower + _log_uniform(rng, 1, 50)
+    n = int(rng.integers(200, 1000))
+    values = rng.uniform(lower - 2, upper + 2, n)
+    kinds = ["count", "mean", "sum"] + [str(k) for k in rng.choice(["count", "sum", "mean"], int(rng.integers(0, 3)))]
+    kinds = [kinds[i] for i in rng.permutation(_len(kinds))]
+    plan = [(kind, _log_uniform(rng, 0.05, 0.5)) for kind in kinds]
+    return values, lower, upper, plan
+
+
+def _compensated_sum(values) -> float:
+    """Neumaier's compensated sum, as Python 3.12's sum() of floats computes it (written out, so the
+    case below is the same on every Python)."""
+    total, compensation = 0.0, 0.0
+    for value in values:
+        step = total + value
+        if abs(total) >= abs(value):
+            compensation += (total - step) + value
+        else:
+            compensation += (value - step) + total
+        total = step
+    return total + compensation
+
+
+def _float_case(seed: int):
+    """A budget already partly spent and a plan that fits what is left, but whose epsilons, added in
+    floating point (with or without compensation, as Python 3.12's sum() does), exceed the remaining
+    epsilon by a few units in the last place. Found by search, so the case holds on every Python."""
+    rng = _default_rng([seed, 44])
+    while True:
+        total = _float(rng.choice([1.0, 2.0, 3.0, _log_uniform(rng, 0.5, 5)]))
+        earlier = [_float(round(rng.uniform(0.05, 0.3), int(rng.integers(1, 4)))) for _ in range(int(rng.integers(1, 4)))]
+        if _fsum(earlier) > 0.8 * total:
+            continue
+        accountant = PrivacyAccountant(total)
+        for spend in earlier:
+            accountant.spend(spend, label="earlier analysis")
+        left = accountant.remaining_epsilon
+        m = int(rng.integers(2, 8))
+        part = _float(round(left / m, int(rng.integers(1, 17))))
+        plan_epsilons = [part] * m
+        naive = 0.0
+        for e in plan_epsilons:
+            naive += e
+        exact = _fsum(plan_epsilons)
+        if naive > left and _compensated_sum(plan_epsilons) > left and exact > left and accountant.can_spend(exact):
+            kinds = [str(k) for k in rng.choice(["count", "sum", "mean"], m)]
+            return total, earlier, list(zip(kinds, plan_epsilons))
+
+
+def _run_plan(answer, accountant, values, lower, upper, plan):
+    results = _call("04.4", answer, accountant, values, lower, upper, list(plan))
+    if not _isinstance(results, (list, tuple)) or _len(results) != _len(plan):
+        raise CheckFailed(f"it should return a list with one answer per query of the plan ({_len(plan)}), "
                           f"got {type(results).__name__}.")
     return [expect_number(r, "a noisy answer") for r in results]
 
 
+def _plan_runner(values, lower, upper, plan):
+    """One run of the plan on a fresh accountant with exactly enough budget (a plain callable)."""
+    def run(answer):
+        return answer(PrivacyAccountant(_fsum(e for _, e in plan)), values, lower, upper, list(plan))
+    return run
+
+
 @exercise("04.4", title="A plan of PyDP queries on one budget", answer_name="run_query_plan")
-def check_run_query_plan(answer) -> None:
-    values = np.random.default_rng(404).uniform(0.0, 10.0, 500)
-    accountant = PrivacyAccountant(1.0)
-    count, mean, total = _run_plan(answer, accountant, values, _PLAN)
-    charged = [(entry.epsilon) for entry in accountant.ledger]
+def check_run_query_plan(answer, seed: int = SEED) -> None:
+    """A correct answer, for a plan from ``seed`` (counts, sums and means in random order, some repeated,
+    epsilons 0.05 to 0.5 with many digits, bounds with a non-zero lower bound, values beyond them):
+    charges one ledger entry per query with that query's epsilon, in plan order; returns one answer
+    per query, each with PyDP's noise for its kind and epsilon (over 300 runs: no answer without noise,
+    mean absolute deviation within 25% of the Laplace scale for counts and sums, 4.3 standard errors);
+    refuses a plan that does not fit with BudgetExceededError and spends nothing; accepts a plan that fits
+    by the accountant's tolerance but whose float sum exceeds the remaining epsilon by rounding; and
+    returns [] for an empty plan."""
+    values, lower, upper, plan = _plan_case(seed)
+    accountant = PrivacyAccountant(_fsum(e for _, e in plan) * 1.5)
+    answers = _run_plan(answer, accountant, values.copy(), lower, upper, plan)
+    charged = [entry.epsilon for entry in accountant.ledger]
+    values, lower, upper, plan = _plan_case(seed)
     if not charged:
         raise CheckFailed("the accountant was not charged: every query must be paid for from its budget.")
-    if len(charged) != len(_PLAN) or any(not math.isclose(a, b) for a, b in zip(charged, [e for _, e in _PLAN])):
-        raise CheckFailed(f"the ledger should hold one entry per query with that query's epsilon, in plan order; it "
-                          f"holds {charged}.")
-    # Laplace noise of scale 5 (count), 33 (sum): the bounds below are 12 scales, probability e^-12.
-    if abs(count - 500) > 60 or not 0 <= mean <= 10 or abs(total - values.sum()) > 400:
-        raise CheckFailed("the answers do not match their queries: return [count, mean, sum, ...] in plan order, "
-                          "with the bounds you were given.")
-    # Noise level: 300 runs of the plan; the std of the counts has a relative standard error
-    # of about 6.5%, and the band 0.7 to 1.4 around sqrt(2) / 0.2 is more than 4 of them.
-    counts = np.array([_run_plan(answer, PrivacyAccountant(1.0), values, _PLAN)[0] for _ in range(300)])
-    expected = math.sqrt(2) / 0.2
-    if counts.std() < 0.1 * expected:
-        raise CheckFailed("the count never changes: there is no noise, so nothing is private. Let PyDP answer.")
-    if counts.std() < 0.7 * expected:
-        raise CheckFailed("the count varies less than a count with epsilon 0.2 must: run each query with its own "
-                          "epsilon from the plan, not more.")
-    if counts.std() > 1.4 * expected:
-        raise CheckFailed("the count varies more than a count with epsilon 0.2 should: run each query with its own "
-                          "epsilon from the plan.")
+    if _len(charged) != _len(plan) or any(not _isclose(a, b) for a, b in zip(charged, [e for _, e in plan])):
+        raise CheckFailed("the ledger should hold one entry per query with that query's epsilon, in plan order "
+                          "(property: one charge per query).")
+    clipped = _clip(values, lower, upper)
+    largest = max(_abs(lower), _abs(upper))
+    for (kind, epsilon), got in zip(plan, answers):
+        scale = {"count": 1 / epsilon, "sum": largest / epsilon}.get(kind)
+        wrong = ((kind == "count" and _abs(got - _len(values)) > 16 * scale)
+                 or (kind == "sum" and _abs(got - _fsum(clipped)) > 16 * scale)
+                 or (kind == "mean" and not lower <= got <= upper))
+        if wrong:
+            raise CheckFailed("the answers do not match their queries: return the answers in plan order, each "
+                              "query run with the bounds you were given (property: order).")
+    runs = _guard.student_call("04.4", _THIS, call_repeatedly, _plan_runner(values.copy(), lower, upper, plan),
+                               PLAN_RUNS, answer)
+    values, lower, upper, plan = _plan_case(seed)
+    for results in runs:
+        if not _isinstance(results, (list, tuple)) or _len(results) != _len(plan):
+            raise CheckFailed(f"it should return a list with one answer per query of the plan ({_len(plan)}).")
+    runs = _array([[expect_number(r, "a noisy answer") for r in results] for results in runs])
+    for position, (kind, epsilon) in enumerate(plan):
+        column = runs[:, position]
+        if column.max() == column.min():
+            raise CheckFailed(f"the {kind} (query {position} of the plan) never changes: it is released without "
+                              "noise (property: every answer noised), so nothing is private. Let PyDP answer "
+                              "every query.")
+        if kind == "mean":
+            continue
+        scale = 1 / epsilon if kind == "count" else max(_abs(lower), _abs(upper)) / epsilon
+        truth = _len(values) if kind == "count" else _fsum(_clip(values, lower, upper))
+        # mean |noise| of 300 Laplace draws has relative SE 5.8%; 25% is 4.3 of them.
+        deviation = _float(_mean(_abs(column - truth))) / scale
+        if not 0.75 <= deviation <= 1.33:
+            amount = "less" if deviation < 0.75 else "more"
+            raise CheckFailed(f"the {kind} (query {position}) varies {amount} than a {kind} with its epsilon must "
+                              "(property: scale): run each query with its own epsilon from the plan.")
     # All or nothing: a plan that does not fit must spend nothing.
     accountant = PrivacyAccountant(1.0)
     accountant.spend(0.5, label="earlier analysis")
     try:
-        answer(accountant, values, 0.0, 10.0, [("count", 0.2), ("mean", 0.2), ("sum", 0.2)])
+        _call("04.4", answer, accountant, values.copy(), lower, upper,
+              [("count", 0.2), ("mean", 0.2000000001), ("sum", 0.2)])
     except BudgetExceededError:
         pass
     else:
         raise CheckFailed("a plan needing epsilon 0.6 ran with only 0.5 left: raise BudgetExceededError instead.")
-    if len(accountant.ledger) != 1:
-        raise CheckFailed("a plan that does not fit the budget spent part of it before failing: check the whole "
-                          "plan's cost first, and run nothing if it does not fit.")
-    # Float sums: 0.1 + 0.2 + 0.3 is 0.6000000000000001, and that plan still fits a remaining 0.6.
-    accountant = PrivacyAccountant(1.0)
-    accountant.spend(0.4, label="earlier analysis")
+    if _len(accountant.ledger) != 1:
+        raise CheckFailed("a plan that does not fit the budget spent part of it before failing (property: all or "
+                          "nothing): check the whole plan's cost first, and run nothing if it does not fit.")
+    total, earlier, float_plan = _float_case(seed)
+    accountant = PrivacyAccountant(total)
+    for spend in earlier:
+        accountant.spend(spend, label="earlier analysis")
     try:
-        _run_plan(answer, accountant, values, [("mean", 0.1), ("count", 0.2), ("sum", 0.3)])
+        _run_plan(answer, accountant, values.copy(), lower, upper, float_plan)
     except BudgetExceededError:
-        raise CheckFailed("a plan costing 0.1 + 0.2 + 0.3 was refused with 0.6 left: compare with the accountant's "
-                          "own tolerance (accountant.can_spend), not with a bare > on floats.") from None
-    if _run_plan(answer, PrivacyAccountant(0.5), values, []) != []:
+        raise CheckFailed("a plan that fits the remaining budget up to float rounding was refused (property: "
+                          "rounding-safe comparison): compare with the accountant's own tolerance "
+                          "(accountant.can_spend), not with a bare > on floats.") from None
+    if _run_plan(answer, PrivacyAccountant(0.5), values.copy(), lower, upper, []) != []:
         raise CheckFailed("an empty plan should return an empty list.")

@@ -1,17 +1,56 @@
-"""Checks for lesson 05 (MIC-DP, done honestly). Each calls the student's function on inputs it builds."""
+"""Checks for lesson 05 (MIC-DP, done honestly). Each calls the student's function on inputs it builds.
+
+Inputs come from a generator seeded with ``seed`` (fixed by default): tables of random size with
+their columns in random order, relevance scores with negative values, ties and all zeros, floors
+from 0 to 1 and budgets with many digits, factors of 0 and of many digits, releases of 2 to 5
+columns whose flawed columns (no noise, or noise calibrated for a much larger epsilon) sit in
+random positions. The course's own versions (``relevance``, ``allocation``, ``micdp``) refuse to
+run while the student's function runs. 05.4 rests on the student's audit, which is random: its
+honest columns spend at most 0.8 of the claim and its flawed ones at least 2.5 times it, so a
+correct audit with 20,000 samples per side errs in well under 1 of 1,000 seeds (measured by
+``benchmarks/check_false_rejection.py``).
+"""
 
 from __future__ import annotations
 
 import math
 import numbers
-from functools import partial
+import sys
 
 import numpy as np
 import pandas as pd
 
 from mic_dp_helpers import allocation, micdp, relevance
+from mic_dp_helpers.checks import _guard
 from mic_dp_helpers.checks._core import CheckFailed, exercise
 from mic_dp_helpers.datasets import coffee_shop_revenue, nonlinear_features
+
+_THIS = sys.modules[__name__]
+_default_rng = np.random.default_rng
+_isclose = math.isclose
+_fsum = math.fsum
+_exp = math.exp
+_log = math.log
+_float = float
+_len = len
+_sorted = sorted
+_isinstance = isinstance
+SEED = 505
+
+
+def _module_functions(module) -> tuple[str, ...]:
+    return tuple(f"{module.__name__}:{name}" for name, value in vars(module).items()
+                 if callable(value) and getattr(value, "__module__", None) == module.__name__
+                 and not _isinstance(value, type) and not name.startswith("_"))
+
+
+_COURSE_VERSIONS = _module_functions(relevance) + _module_functions(allocation) + _module_functions(micdp)
+for _id in ("05.1", "05.2", "05.3", "05.4"):
+    _guard.FORBIDDEN[_id] = _COURSE_VERSIONS
+
+
+def _call(exercise_id, answer, *args):
+    return _guard.student_call(exercise_id, _THIS, answer, *args)
 
 
 def _as_series(got, what: str) -> pd.Series:
@@ -24,25 +63,32 @@ def _as_series(got, what: str) -> pd.Series:
 
 
 # ------------------------------------------------------------------------------------ 05.1
-def _mic_cases() -> list[tuple[pd.DataFrame, pd.Series]]:
-    toy = nonlinear_features(300, random_state=51)
-    coffee = coffee_shop_revenue(250, random_state=52)
-    rng = np.random.default_rng(53)
-    x = rng.uniform(0, 1, 200)
-    waves = pd.DataFrame({"noise": rng.uniform(0, 1, 200), "sine": x, "line": rng.uniform(0, 1, 200)})
-    target = np.sin(9 * x) + 0.5 * waves["line"] + rng.normal(0, 0.1, 200)
+def _mic_cases(seed: int = SEED) -> list[tuple[pd.DataFrame, pd.Series]]:
+    rng = _default_rng(seed)
+    toy = nonlinear_features(int(rng.integers(100, 400)), random_state=int(rng.integers(0, 2**31)))
+    coffee = coffee_shop_revenue(int(rng.integers(100, 300)), random_state=int(rng.integers(0, 2**31)))
+    n = int(rng.integers(60, 300))
+    x = rng.uniform(0, 1, n)
+    waves = pd.DataFrame({"noise": rng.uniform(0, 1, n), "sine": x, "line": rng.uniform(0, 1, n)})
+    target = np.sin(float(rng.uniform(5, 15)) * x) + 0.5 * waves["line"] + rng.normal(0, 0.1, n)
+    toy_columns = ["irrelevant", "u_shaped", "linear"]
+    coffee_columns = list(coffee.drop(columns="Daily_Revenue").columns)
     return [
-        (toy[["irrelevant", "u_shaped", "linear"]], toy["target"]),
-        (coffee.drop(columns="Daily_Revenue").iloc[:, [5, 0, 2, 1]], coffee["Daily_Revenue"]),
-        (waves, pd.Series(target, name="y")),
+        (toy[[toy_columns[i] for i in rng.permutation(3)]], toy["target"]),
+        (coffee[[coffee_columns[i] for i in rng.permutation(_len(coffee_columns))[:4]]], coffee["Daily_Revenue"]),
+        (waves[[list(waves.columns)[i] for i in rng.permutation(3)]], pd.Series(target, name="y")),
     ]
 
 
 @exercise("05.1", title="MIC relevance of each feature, ranked", answer_name="rank_by_mic")
-def check_rank_by_mic(answer) -> None:
-    for X, y in _mic_cases():
-        X_copy, y_copy = X.copy(), y.copy()
-        got = _as_series(answer(X_copy, y_copy), "MIC scores")
+def check_rank_by_mic(answer, seed: int = SEED) -> None:
+    """A correct answer returns a Series of minepy's MIC (alpha 0.6, c 15, mic_approx) of every column of X
+    with y, indexed by column name and sorted from most to least relevant, without changing X or y, on
+    3 tables from ``seed`` (60 to 400 rows, columns in random order)."""
+    for index in range(3):
+        X_copy, y_copy = (part.copy() for part in _mic_cases(seed)[index])
+        got = _as_series(_call("05.1", answer, X_copy, y_copy), "MIC scores")
+        X, y = _mic_cases(seed)[index]
         if not X_copy.equals(X) or not y_copy.equals(y):
             raise CheckFailed("your function changed the data it was given.")
         if sorted(map(str, got.index)) != sorted(X.columns):
@@ -64,10 +110,21 @@ def check_rank_by_mic(answer) -> None:
 
 
 # ------------------------------------------------------------------------------------ 05.2
-def _budget_cases() -> list[tuple[pd.Series, float, float]]:
-    rng = np.random.default_rng(54)
+def _budget_cases(seed: int = SEED) -> list[tuple[pd.Series, float, float]]:
+    rng = _default_rng(seed)
     names = ["customers", "order_value", "hours", "employees", "marketing"]
-    return [
+    random_cases = []
+    for _ in range(8):
+        k = int(rng.integers(1, 8))
+        scores = rng.uniform(-0.3, 1.0, k)
+        if rng.random() < 0.3:
+            scores[int(rng.integers(0, k))] = scores.max()  # a tie at the top
+        if rng.random() < 0.1:
+            scores[:] = 0.0
+        floor = _float(rng.choice([1.0, rng.uniform(0.01, 1), rng.uniform(0.001, 0.1)]))
+        random_cases.append((pd.Series(scores, index=[f"f{i}" for i in rng.permutation(k)]),
+                             _float(_exp(rng.uniform(_log(0.01), _log(100)))), floor))
+    return random_cases + [
         (pd.Series({"a": 0.8, "b": 0.4, "c": 0.0}), 1.0, 0.2),
         (pd.Series(rng.uniform(0, 1, 5), index=names), 0.5, 0.1),
         (pd.Series({"x": 0.3, "y": -0.2, "z": 0.6, "w": 0.0}), 10.0, 0.05),  # a negative score counts as 0
@@ -78,10 +135,17 @@ def _budget_cases() -> list[tuple[pd.Series, float, float]]:
 
 
 @exercise("05.2", title="Split a budget by relevance, every feature keeping noise", answer_name="split_budget_by_relevance")
-def check_split_budget(answer) -> None:
-    for scores, total, floor in _budget_cases():
-        scores_copy = scores.copy()
-        got = _as_series(answer(scores_copy, total, floor), "epsilon per feature")
+def check_split_budget(answer, seed: int = SEED) -> None:
+    """A correct answer returns, indexed and ordered like the scores, total * w / sum(w) with weights
+    w = floor + (1 - floor) * max(score, 0) / max(scores) (all equal when every score is <= 0): positive
+    summing to the total, to a relative 1e-9; it leaves the scores unchanged. Cases from
+    ``seed``: 1 to 7 features, negative scores, ties at the top, all zeros, floors from 0.001 to 1,
+    totals 0.01 to 100 with many digits."""
+    for index in range(_len(_budget_cases(seed))):
+        scores_copy = _budget_cases(seed)[index][0].copy()
+        _, total, floor = _budget_cases(seed)[index]
+        got = _as_series(_call("05.2", answer, scores_copy, total, floor), "epsilon per feature")
+        scores, total, floor = _budget_cases(seed)[index]
         if not scores_copy.equals(scores):
             raise CheckFailed("your function changed the relevance Series it was given.")
         if list(got.index) != list(scores.index):
@@ -92,22 +156,33 @@ def check_split_budget(answer) -> None:
         if (values <= 0).any():
             raise CheckFailed("some feature got epsilon <= 0 (a release without noise, or nothing at all); "
                               "every weight must stay positive.")
-        if not math.isclose(math.fsum(values), total, rel_tol=1e-9):
-            raise CheckFailed(f"the epsilons sum to {math.fsum(values):.6g}, not to the total budget.")
+        if not _isclose(_fsum(values), total, rel_tol=1e-9):
+            raise CheckFailed(f"the epsilons sum to {_fsum(values)!r}, not to the total budget {total!r} (relative "
+                              f"difference {(_fsum(values) - total) / total:+.2e}; property: the whole budget).")
         expected = allocation.plan_budget(scores, total, floor=floor)
         if not np.allclose(values, expected[scores.index].to_numpy(), rtol=1e-9, atol=1e-12):
-            if (scores < 0).any():
-                raise CheckFailed("the split is off on an input with a negative score; a negative score should "
-                                  "count as no relevance at all.")
+            raw_top = scores.max()
+            if (scores < 0).any() and raw_top > 0:
+                raw = floor + (1 - floor) * scores.to_numpy() / raw_top
+                if np.allclose(values, total * raw / raw.sum(), rtol=1e-9):
+                    raise CheckFailed("the split is off on an input with a negative score; a negative score should "
+                                      "count as no relevance at all.")
             raise CheckFailed("the shares are not right. Each feature's weight is the floor plus (1 - floor) "
                               "times its score relative to the largest score; the budget is split in "
                               "proportion to these weights.")
 
 
 # ------------------------------------------------------------------------------------ 05.3
-def _factor_cases() -> list[tuple[pd.Series, float]]:
-    rng = np.random.default_rng(55)
-    return [
+def _factor_cases(seed: int = SEED) -> list[tuple[pd.Series, float]]:
+    rng = _default_rng(seed)
+    random_cases = []
+    for _ in range(6):
+        k = int(rng.integers(1, 8))
+        factors = np.exp(rng.uniform(_log(1e-3), _log(100), k))
+        factors[rng.random(k) < 0.2] = 0.0
+        random_cases.append((pd.Series(factors, index=[f"x{i}" for i in rng.permutation(k)]),
+                             _float(_exp(rng.uniform(_log(0.01), _log(50))))))
+    return random_cases + [
         (pd.Series({"a": 0.0, "b": 1.0, "c": 5.0}), 0.5),
         (pd.Series(rng.uniform(0.1, 5, 6), index=[f"f{i}" for i in range(6)]), 0.9),
         (pd.Series({"x": 5.0, "y": 5.0}), 0.1),
@@ -116,10 +191,15 @@ def _factor_cases() -> list[tuple[pd.Series, float]]:
 
 
 @exercise("05.3", title="What the published release really costs per feature", answer_name="effective_epsilon")
-def check_effective_epsilon(answer) -> None:
-    for factors, epsilon in _factor_cases():
-        factors_copy = factors.copy()
-        got = _as_series(answer(factors_copy, epsilon), "epsilon per feature")
+def check_effective_epsilon(answer, seed: int = SEED) -> None:
+    """A correct answer returns epsilon * (1 + f) / f per feature (math.inf where f = 0), indexed and ordered
+    like the factors, to a relative 1e-9, without changing them; factors from ``seed`` between 1e-3 and
+    100 with many digits, some exactly 0, epsilons 0.01 to 50."""
+    for index in range(_len(_factor_cases(seed))):
+        factors_copy = _factor_cases(seed)[index][0].copy()
+        epsilon = _factor_cases(seed)[index][1]
+        got = _as_series(_call("05.3", answer, factors_copy, epsilon), "epsilon per feature")
+        factors, epsilon = _factor_cases(seed)[index]
         if not factors_copy.equals(factors):
             raise CheckFailed("your function changed the factors it was given.")
         if list(got.index) != list(factors.index):
@@ -140,44 +220,57 @@ def check_effective_epsilon(answer) -> None:
 
 
 # ------------------------------------------------------------------------------------ 05.4
-def _row_release(data, size: int, rng, *, epsilons, sensitivities, noiseless=()) -> np.ndarray:
-    """Release record 0's row: column j gets Laplace noise of scale sensitivities[j] / epsilons[j]."""
-    row = np.asarray(data, dtype=float)[0]
-    generator = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
-    scales = np.array(sensitivities, dtype=float) / np.array(epsilons, dtype=float)
-    noise = generator.laplace(0.0, 1.0, size=(size, len(row))) * scales
-    noise[:, list(noiseless)] = 0.0
-    return row + noise
+def _audit_case(seed: int, index: int):
+    """(column epsilons (inf: no noise), claimed epsilon, dataset_a, dataset_b) of one case.
+
+    Honest columns spend at most 0.8 of the claim (together at most the claim, one of them 0.7 to 0.8
+    of it); flawed ones 2.5 to 4 times the claim, or infinity (published without noise). The last case
+    is an honest release. The audit's 95% lower bound stays below the true epsilon (measured: 150 of
+    150 runs at 20,000 samples) and, for a column at 2.5 times the claim, above the claim (100 of 100).
+    """
+    rng = _default_rng([seed, index, 5])
+    n_columns = int(rng.integers(2, 5))
+    claimed = _float(_exp(rng.uniform(_log(0.3), _log(1.0))))
+    epsilons = claimed * rng.uniform(0.02, 0.2, n_columns) / n_columns
+    epsilons[int(rng.integers(0, n_columns))] = claimed * _float(rng.uniform(0.7, 0.8))  # honest, near the claim
+    if index < 3:
+        n_flawed = int(rng.integers(1, n_columns))
+        for j in rng.permutation(n_columns)[:n_flawed]:
+            epsilons[j] = math.inf if rng.random() < 0.3 else claimed * _float(rng.uniform(2.5, 4))
+    others = rng.uniform(0, 1, (int(rng.integers(1, 5)), n_columns))
+    dataset_a = np.vstack([np.zeros(n_columns), others])
+    dataset_b = np.vstack([np.ones(n_columns), others])
+    return epsilons, claimed, dataset_a, dataset_b
 
 
-def _audit_cases():
-    """(release, dataset_a, dataset_b, claimed epsilon, the flawed columns)."""
-    a3 = np.array([[0.0, 0.0, 0.0], [0.4, 0.7, 0.2], [0.9, 0.1, 0.5]])
-    b3 = a3.copy()
-    b3[0] = [1.0, 1.0, 1.0]
-    a4 = np.array([[0.0, 0.0, 0.0, 0.0], [0.3, 0.6, 0.8, 0.1]])
-    b4 = a4.copy()
-    b4[0] = [1.0, 1.0, 1.0, 1.0]
-    return [
-        # claim 1.0 over 3 columns; column 1 is published exactly
-        (partial(_row_release, epsilons=[1 / 3] * 3, sensitivities=[1.0] * 3, noiseless=[1]), a3, b3, 1.0, [1]),
-        # claim 1.0 over 4 columns; column 0 uses a sensitivity 10 times too small, column 3 no noise
-        (partial(_row_release, epsilons=[0.25] * 4, sensitivities=[0.1, 1.0, 1.0, 1.0], noiseless=[3]),
-         a4, b4, 1.0, [0, 3]),
-        # an honest release: 0.5 split as 0.3 + 0.1 + 0.1
-        (partial(_row_release, epsilons=[0.3, 0.1, 0.1], sensitivities=[1.0] * 3), a3, b3, 0.5, []),
-        # claim 2.0 over 3 columns; column 2 computed with the full 2.0 and sensitivity 1/4: real epsilon 8
-        (partial(_row_release, epsilons=[0.5, 0.5, 2.0], sensitivities=[1.0, 1.0, 0.25]), a3, b3, 2.0, [2]),
-    ]
+def _row_release(epsilons):
+    """A release of record 0's row: column j gets Laplace noise of scale 1 / epsilons[j] (none if infinite).
+
+    A plain function: it exposes nothing but what it releases (the scales live in its closure).
+    """
+    scales = np.where(np.isinf(epsilons), 0.0, 1.0 / np.where(np.isinf(epsilons), 1.0, epsilons))
+
+    def release(data, size, rng):
+        row = np.asarray(data, dtype=float)[0]
+        generator = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
+        return row + generator.laplace(0.0, 1.0, size=(int(size), row.size)) * scales
+
+    return release
 
 
 @exercise("05.4", title="Find the flawed features of a release with the audit", answer_name="flawed_features")
-def check_flawed_features(answer) -> None:
-    # Each case's flawed columns have a true epsilon of 2.5, 8 or infinity against claims of 1 or 2,
-    # and the honest columns at most a third of the claim; an audit with 20,000 samples per side
-    # separates the two by a wide margin at any seed.
-    for release, dataset_a, dataset_b, claimed, flawed in _audit_cases():
-        got = answer(release, dataset_a.copy(), dataset_b.copy(), claimed)
+def check_flawed_features(answer, seed: int = SEED) -> None:
+    """A correct answer returns the column numbers (integers) whose release alone breaks the claim, found by
+    auditing each column on its own with 20,000 samples, for 3 releases from ``seed``: 2 to 4 columns,
+    claims 0.3 to 1, the flawed columns (no noise, or 2.5 to 4 times the claim) in random positions,
+    an honest column spending 0.7 to 0.8 of the claim, and one release with no flawed column."""
+    for index in (0, 1, 3):
+        epsilons, claimed, dataset_a, dataset_b = _audit_case(seed, index)
+        release = _row_release(epsilons)
+        del epsilons
+        got = _call("05.4", answer, release, dataset_a.copy(), dataset_b.copy(), claimed)
+        epsilons, claimed, dataset_a, dataset_b = _audit_case(seed, index)
+        flawed = [j for j, e in enumerate(epsilons) if e > claimed]
         if isinstance(got, (str, bytes)) or not isinstance(got, (list, tuple, np.ndarray)):
             raise CheckFailed(f"return a list of column numbers, not a {type(got).__name__}.")
         items = list(np.asarray(got).ravel()) if isinstance(got, np.ndarray) else list(got)

@@ -10,6 +10,8 @@ def collect_wrong_answers() -> dict[str, dict]:
     """Merge the ``WRONG_ANSWERS`` of every lesson module: {exercise id: {mistake: function}}."""
     merged: dict[str, dict] = {}
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
+        if module.name.startswith("_"):
+            continue
         answers = importlib.import_module(f"{__name__}.{module.name}").WRONG_ANSWERS
         overlap = set(answers) & set(merged)
         if overlap:

@@ -1,9 +1,23 @@
 """Wrong answers to lesson 00's exercises: each a mistake a student could make, and each must be rejected."""
 
+from wrong_answers._cheats import cheats
+
+
+def _sorted_position(values, t):  # assumes the values are sorted
+    for i, v in enumerate(values):
+        if v > t:
+            return (len(values) - i) / len(values)
+    return 0.0
+
+
 WRONG_ANSWERS = {
     "00.1": {
         "count instead of share": lambda values, t: sum(v > t for v in values),
         "at-or-above": lambda values, t: sum(v >= t for v in values) / len(values),
         "constant": lambda values, t: 0.5,
+        "assumes sorted values": _sorted_position,
+        "rounded to two decimals": lambda values, t: round(sum(v > t for v in values) / len(values), 2),
+        "share of distinct values": lambda values, t: sum(v > t for v in set(values)) / len(set(values)),
+        **cheats(lambda values, t: 0.5),
     },
 }

@@ -9,6 +9,9 @@ import math
 
 import numpy as np
 
+from mic_dp_helpers import mechanisms
+from wrong_answers._cheats import cheats
+
 
 def _largest(lower, upper):
     return max(abs(lower), abs(upper))
@@ -35,6 +38,39 @@ def _clip_in_place(values, lower, upper, epsilon, rng):
     return float(values.sum()) + rng.laplace(0.0, _largest(lower, upper) / epsilon)
 
 
+def _clamped_laplace(value, sensitivity, epsilon, rng):  # non-private: noise bounded at 5 scales
+    scale = sensitivity / epsilon
+    return value + float(np.clip(rng.laplace(0.0, scale), -5 * scale, 5 * scale))
+
+
+_ANTITHETIC = {}
+
+
+def _antithetic(value, sensitivity, epsilon, rng):  # every second release reuses the previous draw, negated
+    key = id(rng)
+    if key in _ANTITHETIC:
+        return value - _ANTITHETIC.pop(key)
+    noise = rng.laplace(0.0, sensitivity / epsilon)
+    _ANTITHETIC[key] = noise
+    return value + noise
+
+
+def _bounds_from_data(values, lower, upper, epsilon, rng):  # non-private: sensitivity from the data's range
+    values = np.asarray(values, dtype=float)
+    clipped = np.clip(values, lower, upper)
+    return float(clipped.sum()) + rng.laplace(0.0, np.abs(clipped).max() / epsilon)
+
+
+def _clamped_sum(values, lower, upper, epsilon, rng):  # non-private: noise bounded at 4 scales
+    scale = max(abs(lower), abs(upper)) / epsilon
+    return float(np.clip(values, lower, upper).sum()) + float(np.clip(rng.laplace(0.0, scale), -4 * scale, 4 * scale))
+
+
+def _sum_with_library(values, lower, upper, epsilon, rng):
+    return mechanisms.laplace_mechanism(float(np.clip(values, lower, upper).sum()), max(abs(lower), abs(upper)),
+                                        epsilon, rng)
+
+
 WRONG_ANSWERS = {
     "02.1": {
         "no noise": lambda value, sensitivity, epsilon, rng: float(value),
@@ -55,6 +91,9 @@ WRONG_ANSWERS = {
         "ignores the rng argument": lambda value, sensitivity, epsilon, rng:
             value + np.random.default_rng().laplace(0.0, sensitivity / epsilon),
         "returns a list": lambda value, sensitivity, epsilon, rng: [value + rng.laplace(0.0, sensitivity / epsilon)],
+        "non-private: noise clamped to 5 scales": _clamped_laplace,
+        "non-private: antithetic draws (each draw used twice)": _antithetic,
+        **cheats(lambda value, sensitivity, epsilon, rng: float(value), forbidden=mechanisms.laplace_mechanism),
     },
     "02.2": {
         "constant 1": lambda query, lower, upper, n: 1.0,
@@ -63,6 +102,9 @@ WRONG_ANSWERS = {
         "upper bound only": _upper_only,
         "count sensitivity is n": _count_is_n,
         "returns a string": lambda query, lower, upper, n: "1",
+        "largest bound without abs": lambda query, lower, upper, n: {"count": 1.0, "sum": max(lower, upper),
+                                                                     "mean": max(lower, upper) / n}[query],
+        **cheats(lambda query, lower, upper, n: 1.0),
     },
     "02.3": {
         "confidence instead of 1 - confidence": lambda s, m, c: s * math.log(1 / c) / m,
@@ -72,6 +114,8 @@ WRONG_ANSWERS = {
         "constant": lambda s, m, c: 1.0,
         "Gaussian quantile": lambda s, m, c: s * 2.0 / m,
         "error over sensitivity": lambda s, m, c: s / m,
+        "log(1 - c) sign lost, rounded confidence": lambda s, m, c: s * math.log(1 / (1 - round(c, 3))) / m,
+        **cheats(lambda s, m, c: 1.0),
     },
     "02.4": {
         "no clipping": lambda values, lower, upper, epsilon, rng:
@@ -88,5 +132,9 @@ WRONG_ANSWERS = {
         "clips the caller's array in place": _clip_in_place,
         "Gaussian noise with the same variance": lambda values, lower, upper, epsilon, rng:
             float(np.clip(values, lower, upper).sum()) + rng.normal(0.0, math.sqrt(2) * _largest(lower, upper) / epsilon),
+        "non-private: sensitivity from the data's range": _bounds_from_data,
+        "non-private: noise clamped to 4 scales": _clamped_sum,
+        **cheats(lambda values, lower, upper, epsilon, rng: float(np.clip(values, lower, upper).sum()),
+                 forbidden=_sum_with_library),
     },
 }

@@ -5,6 +5,7 @@ import math
 import numpy as np
 
 from mic_dp_helpers.mechanisms import gaussian_sigma_analytic
+from wrong_answers._cheats import cheats
 
 
 def _flatten(plan):
@@ -112,6 +113,53 @@ def _rho_total(total_epsilon, delta):
     return (math.sqrt(log_term + total_epsilon) - math.sqrt(log_term)) ** 2
 
 
+def _first_part(plan):  # assumes the first part of a step is the most expensive
+    return sum((sum(s[0]) if isinstance(s[0], list) else s[0]) if isinstance(s, list) else s for s in plan)
+
+
+def _last_part(plan):  # assumes the parts are sorted, most expensive last
+    return sum((sum(s[-1]) if isinstance(s[-1], list) else s[-1]) if isinstance(s, list) else s for s in plan)
+
+
+def _three_decimals(plan):  # right composition, rounded as if epsilons had 3 decimals
+    total = 0.0
+    for step in plan:
+        total += max(sum(p) if isinstance(p, list) else p for p in step) if isinstance(step, list) else step
+    return round(total, 3)
+
+
+def _refuses_exact_budget(total, sens, errs):  # ">=" where the exact budget is enough
+    needed = _needed(sens, errs)
+    if needed.sum() >= total:
+        raise ValueError("not enough budget")
+    return total * needed / needed.sum()
+
+
+def _leftover_to_first(total, sens, errs):  # right idea, but the leftover goes to a query that may not exist
+    needed = _needed(sens, errs)
+    if needed.sum() > total * (1 + 1e-12):
+        raise ValueError("not enough budget")
+    out = list(needed)
+    out[0] += total - sum(needed[1:3]) - needed[0]
+    return out
+
+
+def _reads_the_closure(noisy_query, n_queries):  # looks for the truth inside the function it was given
+    for cell in getattr(noisy_query, "__closure__", None) or ():
+        value = cell.cell_contents
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return float(value)
+    for name in ("_true", "true", "truth", "true_count", "value"):
+        if hasattr(noisy_query, name):
+            return float(getattr(noisy_query, name))
+    return float(noisy_query())
+
+
+def _median_of_half(noisy_query, n_queries):
+    answers = [noisy_query() for _ in range(n_queries)]
+    return float(np.median(answers[: max(1, n_queries // 50)]))
+
+
 WRONG_ANSWERS = {
     "03.1": {
         "constant": lambda plan: 0.6,
@@ -122,6 +170,10 @@ WRONG_ANSWERS = {
         "ignores parallel steps": _ignores_parallel_steps,
         "cheapest part": _min_of_group,
         "counts the queries": lambda plan: float(len(_flatten(plan))),
+        "first part taken as the most expensive": _first_part,
+        "parts assumed sorted (last part)": _last_part,
+        "rounded to 3 decimals": _three_decimals,
+        **cheats(lambda plan: 0.6),
     },
     "03.2": {
         "constant": lambda total, sens, errs: [0.5] * len(sens),
@@ -132,6 +184,9 @@ WRONG_ANSWERS = {
         "more epsilon for looser targets": _inverse_targets,
         "wrong exception type": _wrong_exception,
         "returns the total": lambda total, sens, errs: total,
+        "refuses an exactly sufficient budget (>=)": _refuses_exact_budget,
+        "leftover computed from the first three queries only": _leftover_to_first,
+        **cheats(_equal_split),
     },
     "03.3": {
         "ignores the query": lambda noisy_query, n_queries: 16.0,
@@ -140,6 +195,9 @@ WRONG_ANSWERS = {
         "asks once": _asks_once,
         "asks too often": _asks_too_often,
         "sum instead of mean": _sum_not_mean,
+        "median of the first 2% of answers": _median_of_half,
+        "cheat: reads the truth from the query function": _reads_the_closure,
+        **cheats(lambda noisy_query, n_queries: 16.0),
     },
     "03.4": {
         "constant": lambda k, eps, delta, sens: 50.0,
@@ -148,5 +206,8 @@ WRONG_ANSWERS = {
         "ignores sensitivity": lambda k, eps, delta, sens: math.sqrt(k / (2 * _rho_total(eps, delta))),
         "basic composition, analytic Gaussian": lambda k, eps, delta, sens: gaussian_sigma_analytic(sens, eps / k, delta / k),
         "rho = epsilon": lambda k, eps, delta, sens: sens * math.sqrt(k / (2 * eps)),
+        "k-fold split of epsilon under zCDP (rho not shared)": lambda k, eps, delta, sens:
+            sens / math.sqrt(2 * _rho_total(eps / k, delta)),
+        **cheats(lambda k, eps, delta, sens: 50.0),
     },
 }

@@ -8,7 +8,9 @@ import numpy as np
 import pandas as pd
 
 from mic_dp_helpers.accounting import BudgetExceededError
+from mic_dp_helpers import pydp_tools
 from mic_dp_helpers.pydp_tools import AccountedPyDP, pydp_query
+from wrong_answers._cheats import cheats
 
 
 # ----------------------------------------------------------------------------------- 04.1
@@ -35,6 +37,19 @@ def _unclamped_mean_plus_noise(values, lower, upper, epsilon):
     values = np.asarray(values, dtype=float)
     noise = pydp_query("mean", values, epsilon, lower, upper) - np.clip(values, lower, upper).mean()
     return float(np.clip(values.mean() + noise, lower, upper))
+
+
+def _clamped_noise(values, lower, upper, epsilon):  # non-private: PyDP's noise cut at 2 of its scales
+    values = np.asarray(values, dtype=float)
+    centre = np.clip(values, lower, upper).mean()
+    scale = (upper - lower) / (epsilon * len(values))
+    return float(centre + np.clip(pydp_query("mean", values, epsilon, lower, upper) - centre, -2 * scale, 2 * scale))
+
+
+def _uniform_noise(values, lower, upper, epsilon):  # non-private: bounded noise with PyDP's spread
+    values = np.asarray(values, dtype=float)
+    sd = pydp_tools.bounded_mean_noise_std(lower, upper, epsilon, len(values))
+    return float(np.clip(np.clip(values, lower, upper).mean() + np.random.uniform(-1, 1) * sd * 3**0.5, lower, upper))
 
 
 # ----------------------------------------------------------------------------------- 04.2
@@ -66,6 +81,20 @@ def _largest_rows(df, person_column, k, rng):
     return df.sort_values(numeric, ascending=False).groupby(person_column).head(k).sort_index()
 
 
+def _first_column_is_person(df, person_column, k, rng):
+    shuffled = df.sample(frac=1.0, random_state=rng)
+    kept = shuffled.groupby(df.columns[0], sort=False).head(k)
+    return df[df.index.isin(kept.index)]
+
+
+def _limit_contributions(df, person_column, k, rng):
+    return pydp_tools.limit_contributions(df, person_column, k, rng)
+
+
+def _keeps_order_of_rows(df, person_column, k, rng):  # random people order, but each keeps its first rows
+    return df.groupby(person_column, sort=False).head(k).sample(frac=1.0, random_state=rng).sort_index()
+
+
 # ----------------------------------------------------------------------------------- 04.3
 def _rmse_factory(noise):
     def choose(values, lower, candidates, epsilon):
@@ -78,6 +107,26 @@ def _rmse_factory(noise):
         return min(candidates, key=error)
 
     return choose
+
+
+def _stops_at_first_increase(values, lower, candidates, epsilon):  # assumes candidates sorted
+    values = np.asarray(values, dtype=float)
+
+    def error(upper):
+        bias = np.clip(values, lower, upper).mean() - values.mean()
+        return math.hypot(bias, math.sqrt(2) * (upper - lower) / (epsilon * len(values)))
+
+    best = candidates[0]
+    for c in candidates[1:]:
+        if error(c) > error(best):
+            break
+        best = c
+    return best
+
+
+def _with_rmse_helper(values, lower, candidates, epsilon):
+    return min(candidates, key=lambda c: pydp_tools.bounded_mean_rmse(values, lower, c, epsilon,
+                                                                      include_count_noise=False))
 
 
 # ----------------------------------------------------------------------------------- 04.4
@@ -132,6 +181,36 @@ def _bare_float_comparison(accountant, values, lower, upper, plan):
     return _no_precheck(accountant, values, lower, upper, plan)
 
 
+def _only_count_noised(accountant, values, lower, upper, plan):  # non-private: sums and means exact
+    if not plan:
+        return []
+    total = math.fsum(eps for _, eps in plan)
+    if not accountant.can_spend(total):
+        raise BudgetExceededError(total, 0.0, accountant.remaining_epsilon, 0.0)
+    clipped = np.clip(np.asarray(values, dtype=float), lower, upper)
+    queries = AccountedPyDP(accountant)
+    answers = []
+    for kind, eps in plan:
+        if kind == "count":
+            answers.append(queries.query("count", values, eps))
+        else:
+            accountant.spend(eps, label=kind)
+            answers.append(float(clipped.sum() if kind == "sum" else clipped.mean()))
+    return answers
+
+
+def _data_bounds(accountant, values, lower, upper, plan):  # non-private: bounds from the data
+    values = np.asarray(values, dtype=float)
+    if not plan:
+        return []
+    total = math.fsum(eps for _, eps in plan)
+    if not accountant.can_spend(total):
+        raise BudgetExceededError(total, 0.0, accountant.remaining_epsilon, 0.0)
+    queries = AccountedPyDP(accountant)
+    return [queries.query(kind, values, eps, *((None, None) if kind == "count" else (values.min(), values.max())))
+            for kind, eps in plan]
+
+
 WRONG_ANSWERS = {
     "04.1": {
         "default integer dtype": _default_dtype,
@@ -140,6 +219,9 @@ WRONG_ANSWERS = {
         "half of epsilon": _half_epsilon,
         "twice epsilon": _double_epsilon,
         "unclamped mean": _unclamped_mean_plus_noise,
+        "non-private: noise clamped to 2 scales": _clamped_noise,
+        "non-private: uniform noise with PyDP's spread": _uniform_noise,
+        **cheats(lambda values, lower, upper, epsilon: float(np.clip(values, lower, upper).mean())),
     },
     "04.2": {
         "first k rows": _first_k,
@@ -148,6 +230,9 @@ WRONG_ANSWERS = {
         "renumbered index": _renumbered,
         "with replacement": _with_replacement,
         "largest rows": _largest_rows,
+        "first column taken as the person": _first_column_is_person,
+        "first k rows of each person, shuffled": _keeps_order_of_rows,
+        **cheats(_first_k, forbidden=_limit_contributions),
     },
     "04.3": {
         "largest candidate": lambda values, lower, candidates, epsilon: max(candidates),
@@ -157,6 +242,8 @@ WRONG_ANSWERS = {
         "ignores epsilon": _rmse_factory(lambda upper, lower, eps, n: math.sqrt(2) * (upper - lower) / n),
         "bias only": _rmse_factory(lambda upper, lower, eps, n: 0.0),
         "variance not standard deviation": _rmse_factory(lambda upper, lower, eps, n: 2 * ((upper - lower) / (eps * n)) ** 2),
+        "candidates assumed sorted": _stops_at_first_increase,
+        **cheats(lambda values, lower, candidates, epsilon: candidates[0], forbidden=_with_rmse_helper),
     },
     "04.4": {
         "no check before running": _no_precheck,
@@ -165,5 +252,8 @@ WRONG_ANSWERS = {
         "total epsilon for every query": _total_epsilon_each,
         "no noise": _no_noise,
         "bare float comparison": _bare_float_comparison,
+        "non-private: only the count is noised": _only_count_noised,
+        "non-private: bounds from the data": _data_bounds,
+        **cheats(_not_charged),
     },
 }

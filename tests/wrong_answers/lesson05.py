@@ -2,16 +2,19 @@
 
 import math
 
-import minepy
 import numpy as np
 import pandas as pd
 from sklearn.feature_selection import mutual_info_regression
 
+from mic_dp_helpers import allocation, micdp, relevance
 from mic_dp_helpers.audit import audit_epsilon
+from wrong_answers._cheats import cheats
 
 
 # ------------------------------------------------------------------------------------ 05.1
 def _mic(X, y, est="mic_approx", alpha=0.6):
+    import minepy  # built from source (scripts/build_minepy.sh); imported only when used
+
     mine = minepy.MINE(alpha=alpha, c=15, est=est)
     scores = {}
     for column in X.columns:
@@ -92,6 +95,20 @@ def _worst_only(release, dataset_a, dataset_b, claimed):
     return [worst] if bounds[worst] > claimed else []
 
 
+def _claim_per_column(release, dataset_a, dataset_b, claimed):  # compares with the claim split over columns
+    bounds = _column_bounds(release, dataset_a, dataset_b)
+    return [j for j, bound in enumerate(bounds) if bound > claimed / len(bounds)]
+
+
+def _half_claim(release, dataset_a, dataset_b, claimed):  # flags bounds above half the claim
+    return [j for j, bound in enumerate(_column_bounds(release, dataset_a, dataset_b)) if bound > claimed / 2]
+
+
+def _noiseless_only(release, dataset_a, dataset_b, claimed):  # only columns that never vary
+    out = np.asarray(release(dataset_a, 50, np.random.default_rng(0)))
+    return [j for j in range(out.shape[1]) if np.ptp(out[:, j]) == 0]
+
+
 WRONG_ANSWERS = {
     "05.1": {
         "absolute Pearson instead of MIC": _pearson_ranked,
@@ -100,6 +117,7 @@ WRONG_ANSWERS = {
         "mutual information (the published 'MIC')": _mutual_information_ranked,
         "not ranked": lambda X, y: _mic(X, y).sort_index(),
         "a dict, not a Series": lambda X, y: _mic(X, y).sort_values(ascending=False).to_dict(),
+        **cheats(_pearson_ranked, forbidden=lambda X, y: relevance.mic_relevance(X, y).sort_values(ascending=False)),
     },
     "05.2": {
         "no floor: irrelevant features get nothing": _no_floor,
@@ -108,6 +126,7 @@ WRONG_ANSWERS = {
         "min-max normalization": _min_max,
         "negative scores not set to 0": _negative_kept,
         "equal split": lambda relevance, total, floor: relevance * 0 + total / len(relevance),
+        **cheats(_no_floor, forbidden=lambda scores, total, floor: allocation.plan_budget(scores, total, floor=floor)),
     },
     "05.3": {
         "ignores the doubled value (epsilon / f)": lambda factors, epsilon: factors.apply(
@@ -116,6 +135,9 @@ WRONG_ANSWERS = {
         "the claim for every feature": lambda factors, epsilon: factors * 0 + epsilon,
         "finite epsilon for an exact release": lambda factors, epsilon: factors.apply(
             lambda f: epsilon if f == 0 else epsilon * (1 + f) / f),
+        "forgets epsilon": lambda factors, epsilon: factors.apply(lambda f: math.inf if f == 0 else (1 + f) / f),
+        "inverted ratio": lambda factors, epsilon: factors.apply(lambda f: math.inf if f == 0 else epsilon * f / (1 + f)),
+        **cheats(lambda factors, epsilon: factors * 0 + epsilon, forbidden=micdp.effective_epsilons),
     },
     "05.4": {
         "one joint audit flags every column": _joint_audit,
@@ -123,5 +145,9 @@ WRONG_ANSWERS = {
         "only the worst column": _worst_only,
         "never finds anything": lambda release, dataset_a, dataset_b, claimed: [],
         "column names as strings": lambda release, dataset_a, dataset_b, claimed: ["0"],
+        "compares with the claim divided by the number of columns": _claim_per_column,
+        "flags bounds above half the claim": _half_claim,
+        "only the columns without noise": _noiseless_only,
+        **cheats(lambda release, dataset_a, dataset_b, claimed: []),
     },
 }

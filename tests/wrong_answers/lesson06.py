@@ -5,7 +5,9 @@ import math
 import numpy as np
 from scipy.stats import norm
 
+from mic_dp_helpers import synthetic
 from mic_dp_helpers.synthetic import gdp_delta
+from wrong_answers._cheats import cheats
 
 
 def _mu_by_bisection(epsilon, delta):
@@ -49,6 +51,34 @@ def _release_with(X, l, sigma, rng, *, noise_scale=1.0, groups=None, use_global=
     return means + noise_scale * noise
 
 
+def _drops_leftovers(X, l, sigma, rng):  # groups of exactly l: the n % l leftover records are dropped
+    X = np.asarray(X, dtype=float)
+    k = len(X) // l
+    permutation = rng.permutation(len(X))[: k * l]
+    means = np.stack([X[g].mean(axis=0) for g in np.array_split(permutation, k)])
+    return means + rng.normal(0, sigma, means.shape)
+
+
+def _noise_with(draw):
+    def release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        means = np.stack([X[g].mean(axis=0) for g in np.array_split(rng.permutation(len(X)), len(X) // l)])
+        return means + draw(rng, sigma, means.shape)
+    return release
+
+
+_shared_draw = _noise_with(lambda rng, sigma, shape: np.full(shape, rng.normal(0, sigma)))
+_shared_per_group = _noise_with(lambda rng, sigma, shape: np.repeat(rng.normal(0, sigma, (shape[0], 1)), shape[1], 1))
+_clamped = _noise_with(lambda rng, sigma, shape: np.clip(rng.normal(0, sigma, shape), -2.5 * sigma, 2.5 * sigma))
+_uniform = _noise_with(lambda rng, sigma, shape: rng.uniform(-1, 1, shape) * sigma * math.sqrt(3))
+
+
+def _library_release(X, l, sigma, rng):
+    X = np.asarray(X, dtype=float)
+    means = np.stack([X[g].mean(axis=0) for g in synthetic.random_groups(len(X), l, rng)])
+    return means + rng.normal(0, sigma, means.shape)
+
+
 WRONG_ANSWERS = {
     "06.1": {
         "dimension not square-rooted": lambda l, sigma, dim, g=1: g * dim / (l * sigma),
@@ -56,12 +86,16 @@ WRONG_ANSWERS = {
         "square root of l": lambda l, sigma, dim, g=1: math.sqrt(g * dim / l) / sigma,
         "sigma over sensitivity": lambda l, sigma, dim, g=1: l * sigma / math.sqrt(g * dim),
         "constant": lambda l, sigma, dim, g=1: 0.29,
+        "groups touched without square root": lambda l, sigma, dim, g=1: g * math.sqrt(dim) / (l * sigma),
+        **cheats(lambda l, sigma, dim, g=1: 0.29, forbidden=synthetic.group_mean_mu),
     },
     "06.2": {
         "first term only": lambda eps, mu: norm.cdf(-eps / mu + mu / 2),
         "no exp factor": lambda eps, mu: norm.cdf(-eps / mu + mu / 2) - norm.cdf(-eps / mu - mu / 2),
         "signs of mu/2 swapped": lambda eps, mu: norm.cdf(-eps / mu - mu / 2) - math.exp(eps) * norm.cdf(-eps / mu + mu / 2),
         "constant": lambda eps, mu: 0.127,
+        "e^-epsilon factor": lambda eps, mu: norm.cdf(-eps / mu + mu / 2) - math.exp(-eps) * norm.cdf(-eps / mu - mu / 2),
+        **cheats(lambda eps, mu: 0.127, forbidden=gdp_delta),
     },
     "06.3": {
         "classic calibration": lambda l, dim, eps, delta: math.sqrt(dim) / l * math.sqrt(2 * math.log(1.25 / delta)) / eps,
@@ -69,6 +103,7 @@ WRONG_ANSWERS = {
         "forgets sqrt(dim)": lambda l, dim, eps, delta: 1 / (l * _mu_by_bisection(eps, delta)),
         "l squared": lambda l, dim, eps, delta: math.sqrt(dim) / (l * l * _mu_by_bisection(eps, delta)),
         "sensitivity sqrt(dim) without l": lambda l, dim, eps, delta: math.sqrt(dim) / _mu_by_bisection(eps, delta),
+        **cheats(lambda l, dim, eps, delta: 0.1, forbidden=synthetic.group_mean_sigma),
     },
     "06.4": {
         "no noise": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0),
@@ -80,5 +115,11 @@ WRONG_ANSWERS = {
         "groups of sorted neighbours": _sorted_release,
         "k-means clusters": _kmeans_release,
         "global numpy random state": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, use_global=True),
+        "drops the n % l leftover records": _drops_leftovers,
+        "non-private: one noise draw shared by every coordinate": _shared_draw,
+        "non-private: one noise draw per group, shared by its coordinates": _shared_per_group,
+        "non-private: noise clamped to 2.5 sigma": _clamped,
+        "non-private: uniform noise with sigma's SD": _uniform,
+        **cheats(lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0), forbidden=_library_release),
     },
 }

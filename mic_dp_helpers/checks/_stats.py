@@ -1,0 +1,151 @@
+"""Statistical tests the checks apply to the outputs of a student's DP release.
+
+A release is tested on its distribution, not only on its moments. For noise ``z`` in units of
+the mechanism's scale (Laplace scale ``b``, or Gaussian ``sigma``) the tests are:
+
+- **noise at all**: the outputs are not all equal;
+- **centre**: the median (Laplace) or mean (Gaussian) of ``z`` is within 6 standard errors of 0;
+- **amount**: the variance of ``z`` (Laplace: 2, Gaussian: 1) within 6.5-8 standard errors;
+- **tails**: the largest ``|z|`` reaches a value a sample of this size reaches with probability
+  at least ``1 - 1e-5`` (noise clamped to a few scales fails);
+- **independence between calls**: the lag-1 correlation of ``z`` within 7 standard errors of 0
+  (reused or antithetic draws fail);
+- **shape**: a Kolmogorov-Smirnov test against the exact distribution at ``p >= 1e-6`` (uniform
+  or Gaussian noise with the right spread fails).
+
+A correct release fails each test with probability at most about 1e-5, so a check running them
+on up to 4 cases fails a correct answer in well under 1 of 1,000 seeds (measured by
+``tests/test_check_false_rejection.py`` and ``benchmarks/check_false_rejection.py``).
+All NumPy and SciPy functions are bound here at import, so patching them later does nothing.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import scipy.stats
+
+from mic_dp_helpers.checks._core import CheckFailed
+
+_asarray = np.asarray
+_abs = np.abs
+_median = np.median
+_mean = np.mean
+_std = np.std
+_max = np.max
+_ptp = np.ptp
+_corrcoef = np.corrcoef
+_isfinite = np.isfinite
+_kstest = scipy.stats.kstest
+_log = math.log
+_sqrt = math.sqrt
+_float = float
+
+KS_P_VALUE = 1e-6
+TAIL_FAILURE = 1e-5
+
+
+def as_numbers(outputs, what: str):
+    """The student's outputs (one per call) as a float array, failing like ``expect_number`` would."""
+    from mic_dp_helpers.checks._core import expect_number
+
+    try:
+        array = _asarray(outputs)
+    except (TypeError, ValueError):
+        array = None
+    if array is not None and array.ndim == 1 and array.dtype.kind == "f" and _isfinite(array).all():
+        return array.astype(float)
+    return _asarray([expect_number(o, what) for o in outputs], dtype=float)
+
+
+def laplace_tail_threshold(n: int) -> float:
+    """The largest |z| of n standard Laplace draws is below this with probability TAIL_FAILURE."""
+    # P(max |z| < t) = (1 - e^-t)^n ~ exp(-n e^-t) = TAIL_FAILURE
+    return _log(n / -_log(TAIL_FAILURE))
+
+
+def gaussian_tail_threshold(n: int) -> float:
+    """The largest |z| of n standard normal draws is below this with probability TAIL_FAILURE."""
+    # P(max |z| < t) = (1 - 2 Phi(-t))^n ~ exp(-2 n Phi(-t)) = TAIL_FAILURE
+    return _float(-scipy.stats.norm.ppf(-_log(TAIL_FAILURE) / (2 * n)))
+
+
+def _lag_correlation(z) -> float:
+    if len(z) < 3 or _std(z[:-1]) == 0 or _std(z[1:]) == 0:
+        return 0.0
+    return _float(_corrcoef(z[:-1], z[1:])[0, 1])
+
+
+def check_laplace_noise(z, where: str, *, inverted: float | None = None, centre_hint: str = "") -> None:
+    """Test that ``z`` (noise divided by the Laplace scale, one value per call) is standard Laplace.
+
+    ``inverted``: the scale ratio an answer with sensitivity and epsilon swapped would show.
+    """
+    z = _asarray(z, dtype=float)
+    n = len(z)
+    if _ptp(z) == 0:
+        raise CheckFailed(f"{where} every release is the same number: no noise is added, so nothing is private.")
+    se = 1.0 / _sqrt(n)  # SE of the median and of mean |z| of standard Laplace noise
+    if _abs(_median(z)) > 6 * se * max(1.0, _float(_mean(_abs(z)))):
+        raise CheckFailed(f"{where} the releases are not centred on the true answer (property: centre). The noise "
+                          "must be symmetric around 0." + (f" {centre_hint}" if centre_hint else ""))
+    # The variance of standard Laplace noise is 2; its sample variance has relative SE sqrt(5 / n).
+    amount = _float(_mean(z * z)) / 2
+    tolerance = 6.5 * _sqrt(5.0 / n)
+    if _abs(amount - 1) > tolerance:
+        if inverted is not None and _abs(amount / inverted**2 - 1) <= tolerance:
+            raise CheckFailed(f"{where} the amount of noise is wrong (property: scale): it looks as if sensitivity "
+                              "and epsilon are the wrong way round. More sensitivity, or a smaller epsilon, must mean "
+                              "more noise.")
+        what = "too little noise: the release is not epsilon-DP" if amount < 1 else "more noise than needed"
+        raise CheckFailed(f"{where} the releases vary the wrong amount (property: scale; {what}). Check how the "
+                          "noise scale is computed from the sensitivity and epsilon.")
+    if _float(_max(_abs(z))) < laplace_tail_threshold(n):
+        raise CheckFailed(f"{where} the noise never reaches the far tails that {n} Laplace draws reach (property: "
+                          "tails). Noise that is clipped, bounded or light-tailed is not the Laplace mechanism.")
+    if _abs(_lag_correlation(z)) > 7 * se:
+        raise CheckFailed(f"{where} the noise of one release predicts the next one (property: independence). "
+                          "Draw fresh noise for every release.")
+    if _float(_kstest(z, "laplace").pvalue) < KS_P_VALUE:
+        raise CheckFailed(f"{where} the amount of noise is right but its distribution is not (property: shape, a "
+                          "goodness-of-fit test): the Laplace mechanism needs Laplace noise, sharply peaked at 0 "
+                          "with exponential tails, not another distribution with the same spread.")
+
+
+def check_gaussian_noise(z, where: str) -> None:
+    """Test that the array ``z`` (calls x groups x coordinates, noise / sigma) is i.i.d. standard normal."""
+    z = _asarray(z, dtype=float)
+    flat = z.ravel()
+    n = flat.size
+    if _ptp(flat) == 0 or _float(_std(flat)) < 1e-6:
+        raise CheckFailed(f"{where} the outputs come out without noise: add Gaussian noise to every coordinate.")
+    calls, groups, dims = z.shape
+    checks = []
+    if dims > 1:  # spread across the coordinates of one group (0 if one draw is shared by the coordinates)
+        checks.append(_float(_mean(z.var(axis=2, ddof=1))))
+    if groups > 1:  # spread across the groups of one coordinate
+        checks.append(_float(_mean(z.var(axis=1, ddof=1))))
+    total = _float(flat.var(ddof=1))
+    for within in checks:  # as a share of the total variance: 1 for independent draws
+        if _abs(within / total - 1) > 0.15:
+            raise CheckFailed(f"{where} the noise on different coordinates of one release is not independent "
+                              "(property: independence): draw a separate Gaussian value for every coordinate of "
+                              "every group mean.")
+    se_sd = 1.0 / _sqrt(2 * n)
+    sd = _float(_std(flat))
+    if _abs(_float(_mean(flat))) > 6 / _sqrt(n) * max(sd, 1.0):
+        raise CheckFailed(f"{where} the noise is not centred on 0 (property: centre).")
+    if _abs(sd - 1) > 8 * se_sd:
+        raise CheckFailed(f"{where} the noise has standard deviation {sd:.3f} sigma, not sigma (property: scale): "
+                          "add noise with standard deviation sigma to each coordinate (sigma is already on the "
+                          "scale of a mean).")
+    if _float(_max(_abs(flat))) < gaussian_tail_threshold(n):
+        raise CheckFailed(f"{where} the noise never reaches the tails that {n} Gaussian draws reach (property: "
+                          "tails). Clipped or bounded noise is not the Gaussian mechanism.")
+    if _abs(_lag_correlation(flat)) > 7 / _sqrt(n):
+        raise CheckFailed(f"{where} the noise on one coordinate predicts the next (property: independence): draw "
+                          "a separate Gaussian value for every coordinate.")
+    if _float(_kstest(flat, "norm").pvalue) < KS_P_VALUE:
+        raise CheckFailed(f"{where} the amount of noise is right but its distribution is not Gaussian (property: "
+                          "shape, a goodness-of-fit test).")

@@ -1,0 +1,91 @@
+"""Measure how often a check rejects a correct answer, over many seeds (shared by the test and the benchmark).
+
+A check's statistical tests are run on a correct answer with ``seed`` = 0, 1, 2, ...: the inputs
+and the check's own random draws change with the seed (PyDP's noise changes with every run).
+Where a check calls the answer thousands of times, the correct answer is handed over with a
+``call_repeatedly`` that draws the same distribution in one vectorized step (the protocol of
+:func:`mic_dp_helpers.checks._core.call_repeatedly`), so the measurement takes seconds; each such
+answer is the reference solution's algorithm, written with NumPy arrays.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from conftest import solution_namespace
+from mic_dp_helpers.checks import EXERCISES
+from mic_dp_helpers.checks._core import CheckFailed
+
+#: The exercises whose check is statistical (the answer is random, or is judged from random draws).
+RANDOM_EXERCISES = ("02.1", "02.4", "03.3", "04.1", "04.2", "04.4", "05.4", "06.4")
+_NOTEBOOKS = {"02": "02_laplace_mechanism.ipynb", "03": "03_privacy_budget.ipynb", "04": "04_pydp.ipynb",
+              "05": "05_mic_dp.ipynb", "06": "06_synthetic_data.ipynb"}
+
+
+def _batched(function, repeat):
+    """The reference ``function``, with a vectorized ``call_repeatedly(n, *args)``."""
+    namespace = {"__call__": lambda self, *args: function(*args),
+                 "call_repeatedly": lambda self, n, *args: repeat(n, *args)}
+    return type("Batched", (), namespace)()
+
+
+def _laplace_many(n, value, sensitivity, epsilon, rng):
+    return (value + rng.laplace(0.0, sensitivity / epsilon, n)).tolist()
+
+
+def _sum_many(n, values, lower, upper, epsilon, rng):
+    centre = float(np.clip(values, lower, upper).sum())
+    return (centre + rng.laplace(0.0, max(abs(lower), abs(upper)) / epsilon, n)).tolist()
+
+
+def _group_release_many(n, X, l, sigma, rng):
+    X = np.asarray(X, dtype=float)
+    size, k = len(X), len(X) // l
+    sizes = np.array([len(part) for part in np.array_split(np.arange(size), k)])
+    labels = np.repeat(np.arange(k), sizes)
+    average = np.zeros((k, size))
+    average[labels, np.arange(size)] = 1.0 / sizes[labels]
+    permutations = np.argsort(rng.random((n, size)), axis=1)
+    means = np.einsum("ks,nsd->nkd", average, X[permutations])
+    return list(means + rng.normal(0.0, sigma, means.shape))
+
+
+def _bound_many(n, df, person_column, k, rng):
+    person = df[person_column].to_numpy()
+    out = []
+    for _ in range(n):
+        order = np.lexsort((rng.random(len(df)), person))
+        sorted_person = person[order]
+        starts = np.flatnonzero(np.r_[True, sorted_person[1:] != sorted_person[:-1]])
+        rank = np.arange(len(df)) - np.repeat(starts, np.diff(np.r_[starts, len(df)]))
+        keep = np.zeros(len(df), dtype=bool)
+        keep[order] = rank < k
+        out.append(df[keep])
+    return out
+
+
+def correct_answer(exercise_id: str):
+    """The reference solution of ``exercise_id`` (batched where its check calls it thousands of times)."""
+    spec = EXERCISES[exercise_id]
+    solution = solution_namespace(_NOTEBOOKS[spec.lesson])[spec.answer_name]
+    repeat = {"02.1": _laplace_many, "02.4": _sum_many, "04.2": _bound_many,
+              "06.4": _group_release_many}.get(exercise_id)
+    return solution if repeat is None else _batched(solution, repeat)
+
+
+def rejection_rate(exercise_id: str, seeds) -> tuple[int, int, list[str], float]:
+    """(rejections, runs, the first hints, seconds) of the check of ``exercise_id`` on a correct answer."""
+    answer = correct_answer(exercise_id)
+    checker = EXERCISES[exercise_id].checker
+    rejected, hints = 0, []
+    start = time.perf_counter()
+    seeds = list(seeds)
+    for seed in seeds:
+        try:
+            checker(answer, seed=seed)
+        except CheckFailed as failure:
+            rejected += 1
+            hints.append(f"seed {seed}: {failure}")
+    return rejected, len(seeds), hints[:3], time.perf_counter() - start

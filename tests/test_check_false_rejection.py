@@ -1,0 +1,28 @@
+"""Statistical checks reject a correct answer rarely: at most 1 of 200 seeds (the target is under 1 in 1,000).
+
+Lessons 02-04 here, 05-06 in ``test_check_false_rejection_05_06.py`` (two files, so that the
+suite's workers share them). ``benchmarks/check_false_rejection.py`` runs 1,000 seeds per exercise
+and prints the rates. The seeds are fixed (0 to 199), so a run is deterministic up to PyDP's
+unseedable noise. Deselect with ``-m "not slow"`` when iterating.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from check_rates import RANDOM_EXERCISES, rejection_rate
+
+SEEDS = range(200)
+
+
+def assert_rarely_rejected(exercise_id):
+    rejected, runs, hints, _ = rejection_rate(exercise_id, SEEDS)
+    # A check whose false-rejection rate is 1e-3 rejects 2 or more of 200 runs with probability 1.8%;
+    # the checks are designed for rates below 1e-4, so 2 or more rejections means a broken check.
+    assert rejected <= 1, f"{exercise_id}: a correct answer was rejected {rejected} times in {runs}: {hints}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise_id", [ex for ex in RANDOM_EXERCISES if ex < "05"])
+def test_correct_answer_is_rarely_rejected(exercise_id):
+    assert_rarely_rejected(exercise_id)
