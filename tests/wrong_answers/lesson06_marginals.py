@@ -71,3 +71,11 @@ WRONG_ANSWERS = {
         "bins numbered from 1": _one_based,
     },
 }
+
+
+# The answers that try to pass without solving (frame reading, patching, shadowed builtins), each
+# wrapped around a wrong answer: every one must still be rejected.
+from wrong_answers._cheats import cheats as _cheats  # noqa: E402
+
+for _answers in WRONG_ANSWERS.values():
+    _answers.update(_cheats(next(iter(_answers.values()))))

@@ -179,3 +179,11 @@ WRONG_ANSWERS = {
         "gradient ascent": lambda w, *a: 2 * np.asarray(w, float) - _step(w, *a),
     },
 }
+
+
+# The answers that try to pass without solving (frame reading, patching, shadowed builtins), each
+# wrapped around a wrong answer: every one must still be rejected.
+from wrong_answers._cheats import cheats as _cheats  # noqa: E402
+
+for _answers in WRONG_ANSWERS.values():
+    _answers.update(_cheats(next(iter(_answers.values()))))
