@@ -40,7 +40,7 @@ SEED = 606
 
 _SOLVERS = tuple(f"mic_dp_helpers.synthetic:{name}" for name in
                  ("group_mean_mu", "group_mean_sigma", "gdp_mu", "release_group_means", "random_groups",
-                  "spread_mechanism", "_random_partition_means"))
+                  "spread_mechanism")) + ("mic_dp_helpers.synthetic_audit:_random_partition_means",)
 _guard.FORBIDDEN["06.1"] = _SOLVERS
 _guard.FORBIDDEN["06.2"] = _SOLVERS + ("mic_dp_helpers.synthetic:gdp_delta", "mic_dp_helpers.synthetic:gdp_epsilon",
                                        "mic_dp_helpers.mechanisms:gaussian_delta")
