@@ -94,4 +94,5 @@ def test_the_float_plan_of_04_4_trips_a_bare_comparison_on_this_python():
             accountant.spend(spend)
         epsilons = [e for _, e in plan]
         assert sum(epsilons) > accountant.remaining_epsilon  # builtin sum: compensated from 3.12
-        assert accountant.can_spend(math.fsum(epsilons))
+        assert accountant.can_spend_all(epsilons)  # the plan fits when added exactly, as the ledger does
+        assert not accountant.can_spend(math.fsum(epsilons))  # but not as one float-summed spend

@@ -181,6 +181,12 @@ def _bare_float_comparison(accountant, values, lower, upper, plan):
     return _no_precheck(accountant, values, lower, upper, plan)
 
 
+def _float_summed_precheck(accountant, values, lower, upper, plan):  # one float-summed spend, not the plan
+    if plan and not accountant.can_spend(math.fsum(eps for _, eps in plan)):
+        raise BudgetExceededError(1.0, 0.0, accountant.remaining_epsilon, 0.0)
+    return _no_precheck(accountant, values, lower, upper, plan)
+
+
 def _only_count_noised(accountant, values, lower, upper, plan):  # non-private: sums and means exact
     if not plan:
         return []
@@ -252,6 +258,7 @@ WRONG_ANSWERS = {
         "total epsilon for every query": _total_epsilon_each,
         "no noise": _no_noise,
         "bare float comparison": _bare_float_comparison,
+        "plan cost as one float sum": _float_summed_precheck,
         "non-private: only the count is noised": _only_count_noised,
         "non-private: bounds from the data": _data_bounds,
         **cheats(_not_charged),
