@@ -21,7 +21,7 @@ from pathlib import Path
 
 import nbformat
 
-__all__ = ["strip_solutions", "make_exercise_notebook", "generate_exercises", "main"]
+__all__ = ["strip_solutions", "make_exercise_notebook", "exercise_file_name", "generate_exercises", "main"]
 
 CODE_BEGIN = re.compile(r"^(?P<indent>[ \t]*)# BEGIN SOLUTION\s*$")
 CODE_END = re.compile(r"^[ \t]*# END SOLUTION\s*$")
@@ -87,6 +87,20 @@ def _render(notebook: nbformat.NotebookNode) -> str:
     return nbformat.writes(notebook) + "\n"
 
 
+def exercise_file_name(solution_name: str) -> str:
+    """The exercise notebook written from a solution notebook: ``02_x_solutions.ipynb`` -> ``02_x_exercises.ipynb``.
+
+    Distinct names tell the lesson, its exercises and its solutions apart in JupyterLab's tabs.
+
+    Examples
+    --------
+    >>> exercise_file_name("02_laplace_mechanism_solutions.ipynb")
+    '02_laplace_mechanism_exercises.ipynb'
+    """
+    stem = solution_name.removesuffix(".ipynb").removesuffix("_solutions")
+    return f"{stem}_exercises.ipynb"
+
+
 def generate_exercises(
     solutions_dir: Path | str = PROJECT_ROOT / "solutions",
     exercises_dir: Path | str = PROJECT_ROOT / "exercises",
@@ -104,7 +118,7 @@ def generate_exercises(
     changed: list[Path] = []
     expected = set()
     for source in sorted(solutions_dir.glob("*.ipynb")):
-        target = exercises_dir / source.name
+        target = exercises_dir / exercise_file_name(source.name)
         expected.add(target.name)
         text = _render(make_exercise_notebook(nbformat.read(source, as_version=4)))
         if not target.exists() or target.read_text(encoding="utf-8") != text:

@@ -20,8 +20,9 @@ from mic_dp_helpers.checks._core import CheckFailed
 
 #: The exercises whose check is statistical (the answer is random, or is judged from random draws).
 RANDOM_EXERCISES = ("02.1", "02.4", "03.3", "04.1", "04.2", "04.4", "05.4", "06.4")
-_NOTEBOOKS = {"02": "02_laplace_mechanism.ipynb", "03": "03_privacy_budget.ipynb", "04": "04_pydp.ipynb",
-              "05": "05_mic_dp.ipynb", "06": "06_synthetic_data.ipynb"}
+_NOTEBOOKS = {"02": "02_laplace_mechanism_solutions.ipynb", "03": "03_privacy_budget_solutions.ipynb",
+              "04": "04_pydp_solutions.ipynb", "05": "05_mic_dp_solutions.ipynb",
+              "06": "06_synthetic_data_solutions.ipynb"}
 
 
 def _batched(function, repeat):

@@ -9,7 +9,8 @@ import nbformat
 import pytest
 
 from mic_dp_helpers.checks import EXERCISES
-from mic_dp_helpers.exercises import PLACEHOLDER, generate_exercises, make_exercise_notebook, strip_solutions
+from mic_dp_helpers.exercises import (PLACEHOLDER, exercise_file_name, generate_exercises, make_exercise_notebook,
+                                     strip_solutions)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -21,7 +22,8 @@ def test_exercises_folder_is_up_to_date():
 
 def test_every_lesson_folder_has_matching_numbers():
     solutions = {p.name for p in (ROOT / "solutions").glob("*.ipynb")}
-    assert solutions == {p.name for p in (ROOT / "exercises").glob("*.ipynb")}
+    assert all(name.endswith("_solutions.ipynb") for name in solutions), "name solution notebooks NN_topic_solutions.ipynb"
+    assert {exercise_file_name(name) for name in solutions} == {p.name for p in (ROOT / "exercises").glob("*.ipynb")}
     lessons = {p.name[:2] for p in (ROOT / "notebooks").glob("*.ipynb")}
     assert {name[:2] for name in solutions} <= lessons
 
@@ -71,10 +73,10 @@ def test_generation_writes_and_removes_files(tmp_path):
     solutions.mkdir()
     exercises.mkdir()
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("def f():\n    # BEGIN SOLUTION\n    return 1\n    # END SOLUTION")])
-    nbformat.write(notebook, solutions / "09_demo.ipynb")
-    (exercises / "08_orphan.ipynb").write_text("{}")
+    nbformat.write(notebook, solutions / "09_demo_solutions.ipynb")
+    (exercises / "08_orphan_exercises.ipynb").write_text("{}")
     changed = generate_exercises(solutions, exercises)
-    assert {p.name for p in changed} == {"09_demo.ipynb", "08_orphan.ipynb"}
-    assert not (exercises / "08_orphan.ipynb").exists()
+    assert {p.name for p in changed} == {"09_demo_exercises.ipynb", "08_orphan_exercises.ipynb"}
+    assert not (exercises / "08_orphan_exercises.ipynb").exists()
     assert generate_exercises(solutions, exercises, check_only=True) == []
-    assert "return 1" not in (exercises / "09_demo.ipynb").read_text()
+    assert "return 1" not in (exercises / "09_demo_exercises.ipynb").read_text()

@@ -23,7 +23,8 @@ from mic_dp_helpers import grading
 from mic_dp_helpers.grading import sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
-LESSON = "01_anonymization_fails.ipynb"
+LESSON = "01_anonymization_fails_exercises.ipynb"  # what a student hands in
+SOLUTION = "01_anonymization_fails_solutions.ipynb"
 EXERCISES_01 = {"01.1", "01.2", "01.3", "01.4"}
 TIMEOUT = 20  # a loaded 2-core CI machine must not time out honest cells
 SANDBOXED = sandbox.isolation_mode() != "plain"
@@ -42,7 +43,7 @@ def _write(folder: Path, student: str, cells: list[str], name: str = LESSON, les
     return path
 
 
-def _solution_cells(base: str = "solutions", lesson_file: str = LESSON) -> list[str]:
+def _solution_cells(base: str = "solutions", lesson_file: str = SOLUTION) -> list[str]:
     notebook = nbformat.read(ROOT / base / lesson_file, as_version=4)
     return [cell.source for cell in notebook.cells if cell.cell_type == "code"]
 
@@ -103,7 +104,7 @@ def graded(tmp_path_factory):
         "h_frames": None,  # see below
         "h_solutions": "import json, pathlib, mic_dp_helpers\n"
                        "root = pathlib.Path(mic_dp_helpers.__file__).resolve().parent.parent\n"
-                       "for cell in json.load(open(root / 'solutions' / '01_anonymization_fails.ipynb'))['cells']:\n"
+                       "for cell in json.load(open(root / 'solutions' / '01_anonymization_fails_solutions.ipynb'))['cells']:\n"
                        "    if cell['cell_type'] == 'code' and 'def ' in ''.join(cell['source']):\n"
                        "        exec(''.join(cell['source']))",
         "h_package": "import mic_dp_helpers.checks.lesson01 as L, pathlib\np = pathlib.Path(L.__file__)\n"
@@ -134,7 +135,7 @@ def graded(tmp_path_factory):
             _write(folder, student, [IMPORTS, WRONG_01_1, hack, "check('01.1', uniqueness_share)"])
     _write(folder, "h_private", [IMPORTS, "def averaging_attack(noisy_query, n_queries):\n"
                                  "    for _ in range(n_queries):\n        noisy_query()\n    return noisy_query._true"],
-           name="03_privacy_budget.ipynb", lesson="03")
+           name="03_privacy_budget_exercises.ipynb", lesson="03")
     (folder / "h_symlink").mkdir()
     os.symlink("/etc/passwd", folder / "h_symlink" / LESSON)
     os.symlink("/etc", folder / "h_symlink_dir")
@@ -258,7 +259,7 @@ def test_outputs_long_wide_summary_feedback_run(graded):
     assert "not done" in summary and "problem" in summary and "wrong" in summary
     feedback = (graded["out"].parent / "gradebook_feedback" / "h_frames.md").read_text()
     assert "Exercise 01.1" in feedback and "good" not in feedback
-    printed = (graded["out"].parent / "gradebook_outputs" / "h_display__01_anonymization_fails.ipynb.txt").read_text()
+    printed = (graded["out"].parent / "gradebook_outputs" / "h_display__01_anonymization_fails_exercises.ipynb.txt").read_text()
     assert "----- cell 4" in printed
     run = json.loads(paths["run"].read_text())
     assert run["isolation"] in ("root", "userns", "plain") and run["submissions"]

@@ -45,6 +45,14 @@ def test_wire_course_objects_travel_by_value():
     accountant.spend(0.25, label="q")
     back = wire.decode(wire.encode(accountant))
     assert isinstance(back, PrivacyAccountant) and back.spent_epsilon == pytest.approx(0.25)
+    assert back.can_spend_all([0.25, 0.5]) and not back.can_spend_all([0.25, 0.5, 1e-12])  # exact sums survive
+
+
+@pytest.mark.parametrize("node", [{"t": "fraction", "n": "1", "d": "0"}, {"t": "fraction", "n": "x", "d": "2"},
+                                  {"t": "fraction", "n": 1, "d": "2"}, {"t": "fraction", "n": "1" * 6000, "d": "3"}])
+def test_wire_refuses_bad_fractions(node):
+    with pytest.raises(wire.WireError):
+        wire.decode(node)
 
 
 @pytest.mark.parametrize("node", [

@@ -14,6 +14,7 @@ import base64
 import io
 import math
 import numbers
+from fractions import Fraction
 
 import numpy as np
 import pandas as pd
@@ -137,6 +138,8 @@ class _Encoder:
             return {"t": "int", "v": str(int(value))}
         if isinstance(value, float):
             return _float(value)
+        if isinstance(value, Fraction):  # the ledger adds epsilons exactly, as fractions
+            return {"t": "fraction", "n": str(value.numerator), "d": str(value.denominator)}
         if isinstance(value, complex):
             return {"t": "complex", "re": float(value.real).hex(), "im": float(value.imag).hex()}
         if isinstance(value, str):
@@ -249,6 +252,14 @@ class _Decoder:
                 raise WireError("bad integer") from None
         if kind == "float":
             return _hexfloat(value)
+        if kind == "fraction":
+            parts = [_typed(node.get(key), str) for key in ("n", "d")]
+            if any(len(text) > 5000 for text in parts):
+                raise WireError("fraction too long")
+            try:
+                return Fraction(int(parts[0]), int(parts[1]))
+            except (ValueError, ZeroDivisionError):
+                raise WireError("bad fraction") from None
         if kind == "complex":
             return complex(_hexfloat(node.get("re")), _hexfloat(node.get("im")))
         if kind == "str":
