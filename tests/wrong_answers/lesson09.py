@@ -81,7 +81,7 @@ def _correct_core(log, max_partitions, max_per_partition, rng):
 
 def _modifies_input(log, max_partitions, max_per_partition, rng):
     kept = _correct_core(log, max_partitions, max_per_partition, rng)
-    log.drop(index=log.index.difference(kept.index), inplace=True)
+    log.loc[log.index.difference(kept.index), "amount"] = 0.0  # "drops" the rest by zeroing it, in the caller's table
     return kept
 
 
