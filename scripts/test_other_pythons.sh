@@ -20,13 +20,18 @@ ran=()
 skipped=()
 failed=()
 
+# An interpreter counts only if it runs and is the version asked for (a pyenv shim on PATH may exist
+# and still refuse to run a version that is not selected).
+runs_as() {
+    [[ -n "$1" ]] && "$1" -c "import sys; sys.exit(sys.version_info[:2] != tuple(map(int, '$2'.split('.'))))" \
+        >/dev/null 2>&1
+}
+
 find_python() {
-    local version="$1" variable="PYTHON_${1/./_}"
+    local version="$1" variable="PYTHON_${1/./_}" candidate
     if [[ -n "${!variable:-}" ]]; then echo "${!variable}"; return; fi
-    if command -v "python$version" >/dev/null 2>&1; then command -v "python$version"; return; fi
-    local candidate
-    for candidate in "$HOME"/.pyenv/versions/"$version".*/bin/python; do
-        [[ -x "$candidate" ]] && { echo "$candidate"; return; }
+    for candidate in "$(command -v "python$version" 2>/dev/null)" "$HOME"/.pyenv/versions/"$version".*/bin/python; do
+        if runs_as "$candidate" "$version"; then echo "$candidate"; return; fi
     done
 }
 
