@@ -54,10 +54,23 @@ PLAIN_PACKAGES = ("nbconvert", "nbclient", "nbformat", "ipykernel", "jupyter_cli
 README_START, README_END = "<!-- benchmark-table:start -->", "<!-- benchmark-table:end -->"
 
 
-class PeakMemory:
-    """Poll the resident memory of a process's descendants (not the process itself) in a thread."""
+def _proportional_bytes(process: psutil.Process) -> int:
+    """PSS where the system reports it (Linux): a page shared by k processes counts 1/k in each, so a
+    sum over processes counts it once. RSS elsewhere (it counts shared pages in every process)."""
+    try:
+        return process.memory_full_info().pss
+    except (AttributeError, psutil.AccessDenied):
+        return process.memory_info().rss
 
-    def __init__(self, pid: int, interval: float = 0.05):
+
+class PeakMemory:
+    """Poll the memory of a process's descendants (not the process itself) in a thread.
+
+    The sum is of proportional set sizes (PSS) on Linux: the kernel, Spark's JVM and Spark's Python
+    workers forked from one daemon share pages, and a sum of resident sizes would count those pages
+    once per process."""
+
+    def __init__(self, pid: int, interval: float = 0.1):
         self.process = psutil.Process(pid)
         self.interval = interval
         self.peak_bytes = 0
@@ -67,7 +80,7 @@ class PeakMemory:
     def _run(self) -> None:
         while not self._stop.is_set():
             try:
-                total = sum(p.memory_info().rss for p in self.process.children(recursive=True) if p.is_running())
+                total = sum(_proportional_bytes(p) for p in self.process.children(recursive=True) if p.is_running())
                 self.peak_bytes = max(self.peak_bytes, total)
             except psutil.Error:
                 pass
@@ -200,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     flags = "".join(f" {flag}" for flag, on in (("--all", args.all), ("--floor", args.floor), ("--suite", args.suite)) if on)
     table = "\n".join(
         [f"Measured {time.strftime('%Y-%m-%d')} on {cpu} with `benchmarks/run_benchmarks.py{flags}`:", "", *lines,
-         "| notebook | wall time (s) | above floor (s) | peak kernel memory (MB) | slowest cells |",
+         "| notebook | wall time (s) | above floor (s) | peak memory of the kernel and its children (MB, PSS) | slowest cells |",
          "|---|---:|---:|---:|---|", *rows]
     )
     print("\n" + table)

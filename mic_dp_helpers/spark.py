@@ -145,7 +145,7 @@ def _quiet_conf_dir() -> Path:
     return conf
 
 
-def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memory: str = "1g"):
+def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memory: str = "512m"):
     """Start (or return the running) Spark session for a lesson, quietly, with no web UI.
 
     Parameters
@@ -187,8 +187,9 @@ def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memo
         .config("spark.sql.shuffle.partitions", "2")
         .config("spark.default.parallelism", "2")
         .config("spark.driver.extraJavaOptions",
-                f"-XX:+UseSerialGC -Xss4m -Dlog4j2.configurationFile=file:{log_config}")
-        .config("spark.python.worker.reuse", "true")
+                f"-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss4m -Dlog4j2.configurationFile=file:{log_config}")
+        .config("spark.python.worker.reuse", "false")
+        .config("spark.python.daemon.module", "mic_dp_helpers._spark_daemon")
         .getOrCreate()
     )
     session.sparkContext.setLogLevel("ERROR")
