@@ -13,24 +13,21 @@ from hypothesis import strategies as st
 from sklearn.linear_model import LinearRegression
 from sklearn.metrics import adjusted_rand_score, silhouette_score, v_measure_score
 
-from mic_dp_helpers import allocation
+from mic_dp_helpers import allocation, release_utility
 from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant, zcdp_to_dp
 from mic_dp_helpers.allocation import (
     check_bounds,
     clip_to_bounds,
-    clustering_utility,
-    compare_allocations,
     count_outside_bounds,
     epsilon_to_rho,
-    feature_mae,
     plan_budget,
-    prediction_mae,
     private_relevance,
     relevance_weights,
     release_table,
     split_budget,
     top_k_features,
 )
+from mic_dp_helpers.release_utility import clustering_utility, compare_allocations, feature_mae, prediction_mae
 from mic_dp_helpers.audit import audit_epsilon
 from mic_dp_helpers.datasets import COFFEE_SHOP_BOUNDS, COFFEE_SHOP_TARGET, coffee_shop_revenue
 
@@ -366,7 +363,7 @@ def test_clustering_utility_uses_scikit_learns_kmeans_and_scores():
     from sklearn.cluster import KMeans
 
     real_labels = KMeans(3, n_init=1, random_state=4).fit(real.to_numpy()).labels_
-    labels = KMeans(3, n_init=1, random_state=allocation._seed(4, 1)).fit(released.to_numpy()).labels_
+    labels = KMeans(3, n_init=1, random_state=release_utility._seed(4, 1)).fit(released.to_numpy()).labels_
     assert got["ari"] == pytest.approx(adjusted_rand_score(real_labels, labels), abs=1e-12)
     assert got["v_measure"] == pytest.approx(v_measure_score(real_labels, labels), abs=1e-12)
     assert got["silhouette"] == pytest.approx(silhouette_score(released.to_numpy(), labels), abs=1e-12)
@@ -377,7 +374,7 @@ def test_kmeans_finds_well_separated_clusters():
     centres = np.array([[0.0, 0.0], [5.0, 5.0], [0.0, 5.0]])
     truth = np.repeat([0, 1, 2], 50)
     points = centres[truth] + rng.normal(0, 0.3, (150, 2))
-    labels = allocation._kmeans_labels(points, 3, 1)
+    labels = release_utility._kmeans_labels(points, 3, 1)
     assert adjusted_rand_score(truth, labels) == 1.0
 
 
@@ -437,3 +434,9 @@ def test_comparison_validates_its_inputs(small_comparison):
     with pytest.raises(TypeError, match="epsilons must be"):
         compare_allocations(data, data, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, relevance, 1.0, n_seeds=1,
                             progress=False)
+
+
+def test_allocation_still_offers_the_utility_measures_lesson_05_uses():
+    assert allocation.compare_allocations is compare_allocations and allocation.feature_mae is feature_mae
+    with pytest.raises(AttributeError):
+        allocation.no_such_function
