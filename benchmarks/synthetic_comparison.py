@@ -5,6 +5,7 @@ Usage::
     PYTHONPATH=$PWD .venv/bin/python benchmarks/synthetic_comparison.py             # both tasks, 10 seeds
     PYTHONPATH=$PWD .venv/bin/python benchmarks/synthetic_comparison.py --seeds 5 --tasks breast_cancer
     PYTHONPATH=$PWD .venv/bin/python benchmarks/synthetic_comparison.py --groupings   # lesson 06, section 7
+    PYTHONPATH=$PWD .venv/bin/python benchmarks/synthetic_comparison.py --write-stored  # the lesson's stored sweeps
 
 For every task, epsilon (0.5, 1, 3, 10; delta = 1e-6, replace-one neighbours for every method) and
 seed (a fresh 75/25 split and fresh noise), :func:`mic_dp_helpers.synthetic_comparison.compare_once`
@@ -12,24 +13,33 @@ releases synthetic data with each method and scores it: train on synthetic, test
 for breast_cancer, accuracy for digits; logistic regression and gradient boosting) and the mean
 total variation distance of all two-way marginals against the real hold-out (3 public
 equal-width bins per feature, the label as one more column). The table gives the mean and a 95%
-t-interval over seeds; the last lines list which orderings hold on every seed. The lesson runs
-the breast_cancer part with 5 seeds and logistic regression only.
+t-interval over seeds; the last lines list which orderings hold on every seed.
 
 ``--groupings`` runs lesson 06's section 7 instead (ClustMix with its paper's noise, k-d groups,
-random groups, random mixing x4) at epsilon 1 and 10; the lesson runs epsilon 10 with 3 seeds.
+random groups, random mixing x4) at epsilon 1 and 10.
+
+``--write-stored`` runs the two sweeps lesson 06 shows (``SWEEPS`` in
+``mic_dp_helpers.synthetic_comparison``: section 7 on both tasks, section 10 on breast_cancer, 10
+seeds each) and writes them to ``mic_dp_helpers/stored/``. The lesson runs split 0 of each live and
+checks it against the stored row; ``tests/test_stored_sweeps.py`` re-runs more splits. Run it again
+whenever a release, an evaluation or a pinned library changes (the tests say when).
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
 from mic_dp_helpers.evaluation import load_task
-from mic_dp_helpers.synthetic_comparison import GROUPING_RELEASES, METHODS, compare_groupings, compare_methods
+from mic_dp_helpers.synthetic_comparison import (GROUPING_RELEASES, METHODS, SWEEPS, compare_groupings,
+                                                 compare_methods, run_sweep)
+
+STORED = Path(__file__).resolve().parent.parent / "mic_dp_helpers" / "stored"
 
 EPSILONS = (0.5, 1.0, 3.0, 10.0)
 DELTA = 1e-6
@@ -72,12 +82,28 @@ def groupings(tasks: list[str], n_seeds: int) -> None:
                       f"{interval(cell[cell.model == 'hgb']['score'])} |")
 
 
+def write_stored() -> None:
+    from tqdm import tqdm
+
+    STORED.mkdir(exist_ok=True)
+    for name, sweep in SWEEPS.items():
+        start = time.perf_counter()
+        table = run_sweep(name, progress=lambda grid, name=name: tqdm(grid, desc=name))
+        table.to_csv(STORED / sweep.file_name, index=False)
+        print(f"{name}: {len(table)} rows, {sweep.n_seeds} seeds, {time.perf_counter() - start:.0f} s -> "
+              f"{(STORED / sweep.file_name).relative_to(STORED.parent.parent)}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seeds", type=int, default=10)
     parser.add_argument("--tasks", nargs="+", default=["breast_cancer", "digits"])
     parser.add_argument("--groupings", action="store_true", help="lesson 06's section 7 instead")
+    parser.add_argument("--write-stored", action="store_true", help="write the sweeps lesson 06 shows")
     args = parser.parse_args(argv)
+    if args.write_stored:
+        write_stored()
+        return 0
     if args.groupings:
         groupings(args.tasks, args.seeds)
         return 0

@@ -29,7 +29,9 @@ def use_course_style() -> None:
         {
             "axes.prop_cycle": mpl.cycler(color=OKABE_ITO),
             "figure.figsize": (7.5, 4.2),
-            "figure.dpi": 90,
+            # the dpi of the saved image: text is then measured once, at that dpi, for the layout and for
+            # the image (matplotlib caches rendered text per dpi; log-axis labels are slow to typeset)
+            "figure.dpi": FIGURE_DPI,
             "axes.grid": True,
             "grid.alpha": 0.3,
             "axes.spines.top": False,

@@ -4,8 +4,13 @@ On one task, one split and one (epsilon, delta), :func:`compare_once` releases s
 with each method and scores it two ways: train on synthetic, test on real (:func:`evaluate_tstr`)
 and the mean total variation distance of all two-way marginals (:func:`two_way_tv`) against the
 real hold-out, on the same public bins. :func:`compare_methods` repeats over epsilons and seeds
-and returns one tidy table; the lesson runs small sizes, ``benchmarks/synthetic_comparison.py``
-the full sweep.
+and returns one tidy table.
+
+**Stored sweeps.** The lesson's multi-seed claims rest on two sweeps over 10 splits that take
+longer than a lesson should (:data:`SWEEPS`). ``benchmarks/synthetic_comparison.py --write-stored``
+runs them with :func:`run_sweep` and stores the tables in the package (:func:`stored_sweep`);
+the lesson re-runs split 0 live and checks with :func:`reproduction_gap` that it matches the
+stored row, and the test suite re-runs more splits.
 
 Neighbour relation: **replace one record** (``n`` and the class counts public), for every method,
 so that the same (epsilon, delta) means the same guarantee. The real hold-out is used only to
@@ -14,7 +19,9 @@ score; it is not released.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from importlib import resources
 
 import numpy as np
 import pandas as pd
@@ -25,7 +32,8 @@ from mic_dp_helpers.group_means import SyntheticRelease, release_group_means, sm
 from mic_dp_helpers.binning import discretize, equal_width_bins, undiscretize
 from mic_dp_helpers.marginals import independent_marginals, mst
 
-__all__ = ["METHODS", "GROUPING_RELEASES", "compare_once", "compare_methods", "compare_groupings"]
+__all__ = ["METHODS", "GROUPING_RELEASES", "compare_once", "compare_methods", "compare_groupings", "Sweep", "SWEEPS",
+           "run_sweep", "stored_sweep", "reproduction_gap"]
 
 #: The methods compared, in the order of the lesson's figure.
 METHODS = ("real data", "3A, random groups", "MST", "independent marginals")
@@ -106,17 +114,19 @@ def compare_methods(name: str, epsilons: Sequence[float], delta: float, n_seeds:
 
 
 def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, *, max_sigma: float = 0.3,
-                      hgb_rounds: int = 10, cluster_n_init: int = 2) -> tuple[list[dict], dict[tuple, SyntheticRelease]]:
+                      hgb_rounds: int = 10, cluster_n_init: int = 2, models: Sequence[str] = ("hgb", "logreg"),
+                      ) -> tuple[list[dict], dict[tuple, SyntheticRelease]]:
     """Train on synthetic, test on real for every release of :data:`GROUPING_RELEASES` on one split.
 
     ``task`` is ``(X, y, lower, upper)`` (:func:`load_task`). Each release uses the smallest ``l``
     whose noise is at most ``max_sigma``; a release for which no ``l`` does is skipped. ClustMix is
-    run with its paper's noise, which does not make it private. Returns rows ``{epsilon, release,
+    run with its paper's noise, which does not make it private. ``models`` are those of
+    :func:`evaluate_tstr`; the releases do not depend on them. Returns rows ``{epsilon, release,
     model, score}`` (``"real data"`` once per epsilon) and the releases by ``(epsilon, label)``.
     """
     X, y, lower, upper = task
     X_train, X_test, y_train, y_test = split_real(X, y, random_state=seed)
-    real = evaluate_tstr(X_train, y_train, X_test, y_test, max_iter=hgb_rounds, random_state=seed)
+    real = evaluate_tstr(X_train, y_train, X_test, y_test, models=models, max_iter=hgb_rounds, random_state=seed)
     rows = [{"epsilon": eps, "release": "real data", "model": m, "score": s} for eps in epsilons for m, s in real.items()]
     releases = {}
     for eps in epsilons:
@@ -128,6 +138,133 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, 
             except ValueError:  # no group size meets the noise limit: nothing is released
                 continue
             releases[(eps, label)] = release
-            scores = evaluate_tstr(release.X, release.y, X_test, y_test, max_iter=hgb_rounds, random_state=seed)
+            scores = evaluate_tstr(release.X, release.y, X_test, y_test, models=models, max_iter=hgb_rounds,
+                                   random_state=seed)
             rows += [{"epsilon": eps, "release": label, "model": m, "score": s} for m, s in scores.items()]
     return rows, releases
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One of lesson 06's stored sweeps: what it runs, and the columns that name a row.
+
+    Attributes
+    ----------
+    name : str
+        ``"groupings"`` (section 7, :func:`compare_groupings`) or ``"methods"`` (section 10,
+        :func:`compare_methods`).
+    tasks : tuple of str
+        Tasks of :func:`~mic_dp_helpers.evaluation.load_task`.
+    epsilons : tuple of float
+        Budgets, each at ``delta``.
+    delta : float
+        The delta of every release.
+    n_seeds : int
+        Splits ``0 .. n_seeds - 1`` (each a fresh 75/25 split and fresh noise).
+    keys : tuple of str
+        Columns that identify a row; the others (``score``, and ``tv`` for methods) are results.
+    """
+
+    name: str
+    tasks: tuple[str, ...]
+    epsilons: tuple[float, ...]
+    delta: float
+    n_seeds: int
+    keys: tuple[str, ...]
+
+    @property
+    def file_name(self) -> str:
+        return f"lesson06_{self.name}.csv"
+
+
+#: The sweeps lesson 06 shows: all with the package's defaults (noise sd at most 0.3 on [0, 1]
+#: features, 10 boosting rounds, 2 k-means starts for ClustMix, 3 bins for the marginal methods) and
+#: logistic regression and gradient boosting for every release.
+SWEEPS = {
+    "groupings": Sweep("groupings", ("breast_cancer", "digits"), (1.0, 10.0), 1e-6, 10,
+                       ("data", "seed", "epsilon", "release", "model")),
+    "methods": Sweep("methods", ("breast_cancer",), (0.5, 1.0, 3.0, 10.0), 1e-6, 10,
+                     ("data", "seed", "epsilon", "method", "model")),
+}
+
+
+def _sweep(name: str) -> Sweep:
+    if name not in SWEEPS:
+        raise ValueError(f"unknown sweep {name!r}; choose from {sorted(SWEEPS)}.")
+    return SWEEPS[name]
+
+
+def run_sweep(name: str, seeds: Iterable[int] | None = None, progress: Callable | None = None) -> pd.DataFrame:
+    """Run stored sweep ``name`` afresh (all its seeds, or only ``seeds``): one tidy table.
+
+    The result has the columns of :func:`stored_sweep`; ``progress`` wraps the loop over
+    ``(task, seed)`` (for instance ``tqdm.auto.tqdm``).
+
+    Examples
+    --------
+    >>> part = run_sweep("methods", seeds=[0])  # doctest: +SKIP
+    >>> reproduction_gap(part, stored_sweep("methods"))  # doctest: +SKIP
+    0.0
+    """
+    sweep = _sweep(name)
+    seeds = list(range(sweep.n_seeds)) if seeds is None else [check_int_at_least(s, "seeds", 0) for s in seeds]
+    grid = [(task, seed) for task in sweep.tasks for seed in seeds]
+    tables = {task: load_task(task) for task in sweep.tasks}
+    rows = []
+    for task, seed in (progress(grid) if progress else grid):
+        if name == "groupings":
+            found = compare_groupings(tables[task], sweep.epsilons, sweep.delta, seed)[0]
+            rows += [dict(row, data=task, seed=seed) for row in found]
+        else:
+            for eps in sweep.epsilons:
+                found = compare_once(task, eps, sweep.delta, seed, models=("logreg", "hgb"), task=tables[task])
+                rows += [dict(row, data=task) for row in found]
+    columns = [*sweep.keys, *(["score", "tv"] if name == "methods" else ["score"])]
+    return pd.DataFrame(rows)[columns].sort_values(list(sweep.keys), ignore_index=True)
+
+
+def stored_sweep(name: str) -> pd.DataFrame:
+    """The stored result of sweep ``name`` (see :data:`SWEEPS`), as written by ``--write-stored``.
+
+    Examples
+    --------
+    >>> table = stored_sweep("groupings")
+    >>> sorted(table["seed"].unique()) == list(range(SWEEPS["groupings"].n_seeds))
+    True
+    """
+    sweep = _sweep(name)
+    with resources.files("mic_dp_helpers").joinpath("stored", sweep.file_name).open("r") as handle:
+        return pd.read_csv(handle)
+
+
+def reproduction_gap(live: pd.DataFrame, stored: pd.DataFrame, keys: Sequence[str] | None = None) -> float:
+    """Largest absolute difference between ``live`` results and the ``stored`` rows with the same keys.
+
+    Every row of ``live`` must have a stored counterpart (matched on ``keys``: by default every
+    column that both tables have and that is not a result), and results that are missing
+    (no release) must be missing in both; otherwise a ``ValueError`` says which rows differ.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"seed": [0], "score": [0.9]})
+    >>> reproduction_gap(a, pd.DataFrame({"seed": [0, 1], "score": [0.9, 0.8]}))
+    0.0
+    """
+    results = [c for c in ("score", "tv") if c in live.columns]
+    keys = [c for c in live.columns if c not in results and c in stored.columns] if keys is None else list(keys)
+    if not results or not keys:
+        raise ValueError("live must have result columns (score, tv) and key columns shared with stored.")
+    merged = live.merge(stored, on=keys, how="left", suffixes=("", "_stored"), indicator=True)
+    missing = merged[merged["_merge"] != "both"]
+    if len(missing):
+        raise ValueError(f"{len(missing)} live rows have no stored counterpart, e.g. {missing[keys].iloc[0].to_dict()}; "
+                         "re-run benchmarks/synthetic_comparison.py --write-stored if the sweep changed.")
+    gap = 0.0
+    for column in results:
+        a, b = merged[column].to_numpy(float), merged[f"{column}_stored"].to_numpy(float)
+        if not np.array_equal(np.isnan(a), np.isnan(b)):
+            raise ValueError(f"{column}: a release is missing on one side only.")
+        both = ~np.isnan(a)
+        if both.any():
+            gap = max(gap, float(np.max(np.abs(a[both] - b[both]))))
+    return gap
