@@ -9,6 +9,9 @@ Usage::
                                                                    #   in a plain environment (built once)
     .venv/bin/python benchmarks/run_benchmarks.py --floor --plain-python /path/to/python
     .venv/bin/python benchmarks/run_benchmarks.py --suite          # + the whole test suite's wall time
+    .venv/bin/python benchmarks/run_benchmarks.py --runs 7         # median of 7 runs per notebook
+    .venv/bin/python benchmarks/run_benchmarks.py --only 01 02 03 04 06 --runs 7 --anchors /path/to/anchors
+                                                                   # side by side with the public notebooks
     .venv/bin/python benchmarks/run_benchmarks.py --update-readme  # write the table into README.md
 
 Each notebook is timed as a whole ``jupyter nbconvert --to notebook --execute`` process (kernel start
@@ -18,7 +21,15 @@ the same command on an empty notebook; "above floor" is a notebook's time minus 
 nbconvert, nbclient, ipykernel and jupyter_client (no JupyterLab, no course), in paired runs alternating
 the two sides; the course's process start should cost within 10% of it. Peak memory is the resident
 memory of the kernel and everything it started (Spark's JVM included). The slowest cells come from the
-timing nbclient records in each executed cell.
+timing nbclient records in each executed cell. With ``--runs N`` every time is the median of N runs.
+
+**Anchors.** Issue 18 holds every lesson to at most 1.5 times the run time of the best public notebook on
+its topic (:data:`ANCHORS`), timed side by side. The public notebooks are not part of the course (their
+code is not ours to ship): put local copies in a folder, named ``NN_anything.ipynb`` after the lesson
+they anchor, and pass ``--anchors FOLDER``. Each such lesson and its anchor are then run in pairs, the
+order alternating, and the table gives both medians and their ratio. Without ``--anchors`` the ratio
+column divides by the anchor's time in issue 18's own side-by-side table (marked "ref"), which was
+measured on the same machine type but not in this run.
 
 Budgets (course-design.md): each notebook under 30 s and 1 GB peak memory on 2 cores; the test
 suite under 5 minutes, installs excluded. Over-budget rows are marked and the exit code is 1.
@@ -52,6 +63,17 @@ FLOOR_TOLERANCE = 0.10
 PLAIN_ENV = ROOT / "benchmarks" / ".plain-env"
 PLAIN_PACKAGES = ("nbconvert", "nbclient", "nbformat", "ipykernel", "jupyter_client", "jupyter_core")
 README_START, README_END = "<!-- benchmark-table:start -->", "<!-- benchmark-table:end -->"
+ANCHOR_RATIO_LIMIT = 1.5
+
+#: lesson prefix -> (the public notebook on its topic, its run time in seconds in issue 18's table:
+#: whole ``nbconvert --execute`` runs, medians of 7 paired runs, 2-core machine of the course's type)
+ANCHORS = {
+    "01": ("Programming Differential Privacy (Near & Abuah), ch. 1", 5.4),
+    "02": ("OpenDP documentation, additive noise mechanisms", 5.1),
+    "03": ("Programming Differential Privacy (Near & Abuah), ch. 6", 5.3),
+    "04": ("PyDP examples, restaurant demo", 17.2),
+    "06": ("Programming Differential Privacy (Near & Abuah), ch. 14", 5.8),
+}
 
 
 def _proportional_bytes(process: psutil.Process) -> int:
@@ -158,6 +180,50 @@ def measure_floor(plain_python: str | None, runs: int) -> dict:
     return {side: statistics.median(values) for side, values in times.items()}
 
 
+def find_anchors(folder: Path) -> dict[str, Path]:
+    """The anchor notebooks in ``folder``, by the lesson prefix their names start with (``06_pdp_ch14.ipynb``)."""
+    found: dict[str, Path] = {}
+    for path in sorted(folder.glob("*.ipynb")):
+        prefix = path.name[:2]
+        if prefix in ANCHORS:
+            if prefix in found:
+                raise SystemExit(f"--anchors: two notebooks for lesson {prefix} ({found[prefix].name}, {path.name}); "
+                                 "keep one.")
+            found[prefix] = path
+    return found
+
+
+def run_paired(path: Path, anchor: Path | None, runs: int, anchor_python: str
+               ) -> tuple[float, float, list[tuple[float, int, str]], float | None]:
+    """Median time of ``runs`` runs of ``path`` (and of ``anchor``, alternating which goes first).
+
+    Returns (median seconds, highest peak MB, slowest cells of the median run, anchor's median or None).
+    """
+    lesson_runs, anchor_times = [], []
+    for run in range(runs):
+        order = [("lesson", path), ("anchor", anchor)] if run % 2 == 0 else [("anchor", anchor), ("lesson", path)]
+        for side, notebook in order:
+            if notebook is None:
+                continue
+            if side == "lesson":
+                lesson_runs.append(run_nbconvert(sys.executable, notebook))
+            else:
+                anchor_times.append(run_nbconvert(anchor_python, notebook)[0])
+    lesson_runs.sort(key=lambda result: result[0])
+    seconds, _, slowest = lesson_runs[(len(lesson_runs) - 1) // 2]
+    megabytes = max(result[1] for result in lesson_runs)
+    return (statistics.median(r[0] for r in lesson_runs), megabytes, slowest,
+            statistics.median(anchor_times) if anchor_times else None)
+
+
+def anchor_ratio(path: Path, seconds: float, anchor_seconds: float | None) -> tuple[float, float] | None:
+    """(ratio, anchor seconds) for a lesson with an anchor: measured if given, else issue 18's reference."""
+    if path.parent.name != "notebooks" or path.name[:2] not in ANCHORS:
+        return None
+    reference = ANCHORS[path.name[:2]][1] if anchor_seconds is None else anchor_seconds
+    return seconds / reference, reference
+
+
 def run_suite() -> float:
     start = time.perf_counter()
     subprocess.run([sys.executable, "-m", "pytest", "-q"], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
@@ -172,8 +238,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--plain-python", help="python of an existing plain environment for the floor")
     parser.add_argument("--floor-runs", type=int, default=7, help="paired runs for the floor (default 7)")
     parser.add_argument("--suite", action="store_true", help="also time the whole test suite")
+    parser.add_argument("--runs", type=int, default=1, help="runs per notebook; the median is reported (default 1)")
+    parser.add_argument("--anchors", metavar="FOLDER", help="local copies of the public anchor notebooks, "
+                        "named NN_*.ipynb after their lesson: timed side by side with it")
+    parser.add_argument("--anchor-python", default=sys.executable,
+                        help="python of the environment that runs the anchors (default: the course's)")
     parser.add_argument("--update-readme", action="store_true", help="write the table into README.md")
     args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error(f"--runs must be at least 1; got {args.runs}.")
+    if args.anchors and not Path(args.anchors).is_dir():
+        parser.error(f"--anchors: {args.anchors} is not a folder; put the public notebooks there as NN_*.ipynb.")
 
     over_budget = False
     lines: list[str] = []
@@ -191,30 +266,39 @@ def main(argv: list[str] | None = None) -> int:
     folders = ["notebooks", "solutions", "exercises"] if args.all else ["notebooks"]
     paths = [p for folder in folders for p in sorted((ROOT / folder).glob("*.ipynb"))
              if not args.only or p.name.startswith(tuple(args.only))]
+    anchor_files = find_anchors(Path(args.anchors)) if args.anchors else {}
     rows, total = [], 0.0
     for path in paths:
-        seconds, megabytes, slowest = run_nbconvert(sys.executable, path)
+        anchor = anchor_files.get(path.name[:2]) if path.parent.name == "notebooks" else None
+        seconds, megabytes, slowest, anchor_seconds = run_paired(path, anchor, args.runs, args.anchor_python)
         total += seconds
         flag = seconds > NOTEBOOK_BUDGET_S or megabytes > MEMORY_BUDGET_MB
-        over_budget |= flag
+        ratio = anchor_ratio(path, seconds, anchor_seconds)
+        over_anchor = ratio is not None and ratio[0] > ANCHOR_RATIO_LIMIT
+        over_budget |= flag or over_anchor
         above = f"{seconds - floor:.1f}" if floor is not None else "–"
         cells = "; ".join(f"#{number} {cell_seconds:.1f} s `{text.replace('|', '/')}`"
                           for cell_seconds, number, text in slowest)
-        rows.append(f"| `{path.relative_to(ROOT)}` | {seconds:.1f} | {above} | {megabytes:.0f} | {cells} |"
-                    f"{' **over budget**' if flag else ''}")
+        anchor_cell = "–" if ratio is None else f"{ratio[1]:.1f}{' (ref)' if anchor_seconds is None else ''}"
+        ratio_cell = "–" if ratio is None else f"{ratio[0]:.2f}{' **over 1.5**' if over_anchor else ''}"
+        rows.append(f"| `{path.relative_to(ROOT)}` | {seconds:.1f} | {above} | {anchor_cell} | {ratio_cell} | "
+                    f"{megabytes:.0f} | {cells} |{' **over budget**' if flag else ''}")
         print(rows[-1], flush=True)
-    rows.append(f"| **total** | {total:.1f} | | | |")
+    rows.append(f"| **total** | {total:.1f} | | | | | |")
     if args.suite:
         suite_seconds = run_suite()
         over_budget |= suite_seconds > SUITE_BUDGET_S
-        rows.append(f"| test suite (`./course test`, installs excluded) | {suite_seconds:.1f} | | | |")
+        rows.append(f"| test suite (`./course test`, installs excluded) | {suite_seconds:.1f} | | | | | |")
 
     cpu = f"{os.cpu_count()} cores, {platform.python_implementation()} {platform.python_version()}"
-    flags = "".join(f" {flag}" for flag, on in (("--all", args.all), ("--floor", args.floor), ("--suite", args.suite)) if on)
+    flags = "".join(f" {flag}" for flag, on in (("--all", args.all), ("--floor", args.floor), ("--suite", args.suite),
+                                                 (f"--runs {args.runs}", args.runs > 1),
+                                                 ("--anchors FOLDER", bool(args.anchors))) if on)
     table = "\n".join(
         [f"Measured {time.strftime('%Y-%m-%d')} on {cpu} with `benchmarks/run_benchmarks.py{flags}`:", "", *lines,
-         "| notebook | wall time (s) | above floor (s) | peak memory of the kernel and its children (MB, PSS) | slowest cells |",
-         "|---|---:|---:|---:|---|", *rows]
+         "| notebook | wall time (s) | above floor (s) | anchor: public notebook (s) | ratio to anchor (limit 1.5) "
+         "| peak memory of the kernel and its children (MB, PSS) | slowest cells |",
+         "|---|---:|---:|---:|---:|---:|---|", *rows]
     )
     print("\n" + table)
     if args.update_readme:

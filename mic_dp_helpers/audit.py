@@ -241,6 +241,18 @@ def _count(sorted_x: np.ndarray, events: _Events) -> np.ndarray:
     )
 
 
+def _count_one(x: np.ndarray, kind: int, t1: float, t2: float) -> int:
+    """How many of ``x`` (unsorted) fall in one event: the counts :func:`_count` gives, without a sort."""
+    at_most_1 = int(np.count_nonzero(x <= t1))
+    if kind == 0:
+        return at_most_1
+    if kind == 1:
+        return len(x) - at_most_1
+    if kind == 2:
+        return int(np.count_nonzero(x <= t2)) - at_most_1
+    return at_most_1 - int(np.count_nonzero(x < t1))
+
+
 def _log_ratio(count_num: np.ndarray, count_den: np.ndarray, n: int, alpha: float, delta: float) -> np.ndarray:
     """log((lower bound of p_num - delta) / upper bound of p_den), -inf where not positive."""
     lower, _ = clopper_pearson(count_num, n, alpha)
@@ -363,12 +375,14 @@ def audit_epsilon(
                            n_eval, n_scored, 0, delta)
     eval_alpha = (1.0 - confidence) / (2 * len(chosen))
     eval_a, eval_b = out_a[n_sel:], out_b[n_sel:]
+    projected: dict[int, tuple[np.ndarray, np.ndarray]] = {}
     best_result = None
     for _, j, kind, t1, t2, a_over_b in chosen:
-        with np.errstate(invalid="ignore"):
-            xa, xb = np.sort(eval_a @ weights[:, j]), np.sort(eval_b @ weights[:, j])
-        event = _Events(np.array([kind]), np.array([t1]), np.array([t2]))
-        ca, cb = int(_count(xa, event)[0]), int(_count(xb, event)[0])
+        if j not in projected:
+            with np.errstate(invalid="ignore"):
+                projected[j] = (eval_a @ weights[:, j], eval_b @ weights[:, j])
+        xa, xb = projected[j]
+        ca, cb = _count_one(xa, kind, t1, t2), _count_one(xb, kind, t1, t2)
         num, den = (ca, cb) if a_over_b else (cb, ca)
         bound = float(_log_ratio(np.array([num]), np.array([den]), n_eval, eval_alpha, delta)[0])
         if best_result is None or bound > best_result[0]:

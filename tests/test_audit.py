@@ -213,3 +213,21 @@ def test_audit_validation(kwargs, error, pattern):
 def test_clopper_pearson_validation(args, error, pattern):
     with pytest.raises(error, match=pattern):
         clopper_pearson(*args)
+
+
+def test_counting_one_event_without_sorting_matches_the_sorted_count():
+    """The evaluation half counts its few events on unsorted outputs; the counts must equal the sorted way,
+    with ties, infinities and NaN (a difference of infinite outputs) included."""
+    from mic_dp_helpers.audit import _count, _count_one, _Events
+
+    rng = np.random.default_rng(5)
+    x = np.concatenate([rng.integers(-3, 4, 300).astype(float), [np.inf, -np.inf, np.nan, np.nan]])
+    rng.shuffle(x)
+    ordered = np.sort(x)
+    for kind in range(4):
+        for t1 in (-np.inf, -3.0, -0.5, 0.0, 2.0, 3.0, np.inf):
+            for t2 in (t1, 1.0, 3.0, np.inf):
+                if kind == 2 and t2 < t1:
+                    continue
+                expected = int(_count(ordered, _Events(np.array([kind]), np.array([t1]), np.array([t2])))[0])
+                assert _count_one(x, kind, t1, t2) == expected, (kind, t1, t2)
