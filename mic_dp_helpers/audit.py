@@ -204,18 +204,29 @@ class _Events:
     t2: np.ndarray
 
 
-def _events_for(a: np.ndarray, b: np.ndarray, find_atoms: bool, n_bins: int) -> _Events:
-    """Build the event family for one projection from the selection samples ``a`` and ``b``."""
-    pooled = np.concatenate([a, b])
+def _quantiles_of_sorted(sorted_x: np.ndarray, levels: np.ndarray) -> np.ndarray:
+    """``numpy.quantile(sorted_x, levels)`` (its default, linear method) for an already sorted array."""
+    position = levels * (len(sorted_x) - 1)
+    below = np.floor(position).astype(int)
+    above = np.minimum(below + 1, len(sorted_x) - 1)
+    low, high, weight = sorted_x[below], sorted_x[above], position - below
+    gap = high - low
+    return np.where(weight >= 0.5, high - gap * (1 - weight), low + gap * weight)
+
+
+def _events_for(sorted_a: np.ndarray, sorted_b: np.ndarray, find_atoms: bool, n_bins: int) -> _Events:
+    """Build the event family for one projection from the sorted selection samples of each side."""
+    pooled = np.sort(np.concatenate([sorted_a, sorted_b]), kind="stable")  # a merge of two sorted runs
     finite = pooled[np.isfinite(pooled)]
-    n = len(a)
+    n = len(sorted_a)
     tail = np.geomspace(min(5.0 / n, 0.01), 0.05, _N_TAIL_LEVELS)
     levels = np.unique(np.concatenate([np.linspace(0, 1, n_bins + 1)[1:-1], tail, 1 - tail]))
-    thresholds = [np.quantile(finite, levels)] if finite.size else []
-    extremes = [a.min(), a.max(), b.min(), b.max()]
+    thresholds = [_quantiles_of_sorted(finite, levels)] if finite.size else []
+    extremes = [sorted_a[0], sorted_a[-1], sorted_b[0], sorted_b[-1]]
     atoms = np.empty(0)
     if find_atoms:
-        values, counts = np.unique(pooled, return_counts=True)
+        starts = np.flatnonzero(np.concatenate([[True], pooled[1:] != pooled[:-1]]))
+        values, counts = pooled[starts], np.diff(np.append(starts, len(pooled)))
         repeated = counts >= 5
         if repeated.any():
             order = np.argsort(counts[repeated])[::-1][:_MAX_ATOMS]
@@ -257,6 +268,11 @@ def _log_ratio(count_num: np.ndarray, count_den: np.ndarray, n: int, alpha: floa
     """log((lower bound of p_num - delta) / upper bound of p_den), -inf where not positive."""
     lower, _ = clopper_pearson(count_num, n, alpha)
     _, upper = clopper_pearson(count_den, n, alpha)
+    return _log_ratio_of_bounds(lower, upper, delta)
+
+
+def _log_ratio_of_bounds(lower: np.ndarray, upper: np.ndarray, delta: float) -> np.ndarray:
+    """log((lower - delta) / upper), -inf where not positive: :func:`_log_ratio` from its two bounds."""
     numerator = lower - delta
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(numerator > 0, np.log(np.maximum(numerator, 1e-300)) - np.log(upper), -np.inf)
@@ -359,11 +375,14 @@ def audit_epsilon(
         a, b = proj_sel_a[:, j], proj_sel_b[:, j]
         if np.isnan(a).any() or np.isnan(b).any():
             continue
-        events = _events_for(a, b, find_atoms=j < n_raw, n_bins=n_bins)
-        count_a, count_b = _count(np.sort(a), events), _count(np.sort(b), events)
+        sorted_a, sorted_b = np.sort(a), np.sort(b)
+        events = _events_for(sorted_a, sorted_b, find_atoms=j < n_raw, n_bins=n_bins)
+        count_a, count_b = _count(sorted_a, events), _count(sorted_b, events)
         n_scored += 2 * len(events.kind)
-        for a_over_b, (num, den) in ((True, (count_a, count_b)), (False, (count_b, count_a))):
-            scores = _log_ratio(num, den, n_sel, alpha, delta)
+        lower_a, upper_a = clopper_pearson(count_a, n_sel, alpha)
+        lower_b, upper_b = clopper_pearson(count_b, n_sel, alpha)
+        for a_over_b, (lower, upper) in ((True, (lower_a, upper_b)), (False, (lower_b, upper_a))):
+            scores = _log_ratio_of_bounds(lower, upper, delta)
             best = np.argsort(scores)[::-1][:n_candidates]
             candidates += [(scores[i], j, events.kind[i], events.t1[i], events.t2[i], a_over_b)
                            for i in best if np.isfinite(scores[i])]

@@ -6,8 +6,10 @@ import textwrap
 
 import matplotlib as mpl
 import matplotlib.pyplot as plt
+import matplotlib.ticker as mticker
 
-__all__ = ["OKABE_ITO", "use_course_style", "add_takeaway", "show_figure", "figure_bundle", "FIGURE_DPI"]
+__all__ = ["OKABE_ITO", "use_course_style", "add_takeaway", "plain_log_labels", "show_figure", "figure_bundle",
+           "FIGURE_DPI"]
 
 #: Resolution of every figure a lesson shows: sharp on a projector.
 FIGURE_DPI = 130
@@ -44,7 +46,9 @@ def use_course_style() -> None:
 
 
 def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
-    """Write a one-line takeaway under ``fig`` (wrapped if long) and return the figure.
+    """Write a one-line takeaway under ``fig`` (wrapped to the figure's width) and return the figure.
+
+    The axes are laid out first (``tight_layout``), then moved up to make room for the text.
 
     Examples
     --------
@@ -55,11 +59,81 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
     if not isinstance(text, str) or not text.strip():
         raise ValueError("text must be a non-empty sentence that says what the figure shows.")
     width, height = fig.get_size_inches()
-    lines = textwrap.wrap("Takeaway: " + text, max(60, min(130, int(width * 14))))
+    renderer = fig.canvas.get_renderer()
+    room = (width - 0.3) * fig.dpi  # pixels, inside a 0.15-inch margin on each side
+    characters = max(60, min(130, int(width * 14)))
+    label = fig.text(0.5, 0.01, "", ha="center", va="bottom", fontsize=10.5, style="italic")
+    while True:  # wrap to the widest lines that fit (measured: italic text is narrower than 1/14 inch)
+        lines = textwrap.wrap("Takeaway: " + text, characters)
+        label.set_text("\n".join(lines))
+        if characters <= 20 or label.get_window_extent(renderer).width <= room:
+            break
+        characters = int(characters * 0.9)
+    label.set_in_layout(False)
     fig.tight_layout()
     # room for the wrapped lines (about 0.19 inch each at 10.5 pt) under the axes' labels
     fig.subplots_adjust(bottom=min(0.6, fig.subplotpars.bottom + (0.19 * len(lines) + 0.06) / height))
-    fig.text(0.5, 0.01, "\n".join(lines), ha="center", va="bottom", fontsize=10.5, style="italic")
+    return fig
+
+
+def _reaches_outside(fig: plt.Figure) -> bool:
+    """Whether ``fig`` may draw outside its canvas after ``tight_layout``: figure-level artists that a
+    layout of the axes does not place (a legend or title of the whole figure, free text), or axes with
+    a fixed aspect ratio (an image), which ``tight_layout`` can misplace. The image must then be cropped
+    to what was drawn, which costs two more layout passes."""
+    return bool(fig.legends or fig.texts or fig.images or fig.patches or fig.lines or fig.artists
+                or any(getattr(fig, name, None) is not None for name in ("_suptitle", "_supxlabel", "_supylabel"))
+                or any(ax.get_aspect() != "auto" for ax in fig.axes))
+
+
+_SUPERSCRIPTS = str.maketrans("0123456789-", "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079\u207b")
+
+
+class _PlainLogFormatter(mticker.LogFormatterSciNotation):
+    """matplotlib's log-axis labels (10^-3, 2 x 10^-3) as plain Unicode text instead of mathtext."""
+
+    def __call__(self, x, pos=None):
+        label = super().__call__(x, pos)
+        prefix, suffix = "$\\mathdefault{", "}$"
+        if not (label.startswith(prefix) and label.endswith(suffix)):
+            return label
+        body = label[len(prefix):-len(suffix)].replace("\\times", "\u00d7")
+        head, caret, exponent = body.partition("^{")
+        if caret:
+            if not exponent.endswith("}"):
+                return label
+            body = head + exponent[:-1].translate(_SUPERSCRIPTS)
+        if any(character in body for character in "\\{}^$"):
+            return label  # a form this converter does not know: keep matplotlib's own
+        return body.replace("-", "\u2212") if body.startswith("-") else body
+
+
+def plain_log_labels(fig: plt.Figure) -> plt.Figure:
+    """Label ``fig``'s log-scaled axes with plain text (``10\u207b\u00b3``), not mathtext; return ``fig``.
+
+    matplotlib typesets each log-axis label (``$10^{-3}$``) with its mathtext engine, which costs
+    about 10 ms per distinct label and is most of the time a log-log figure takes to draw. The same
+    labels written with Unicode superscripts look alike and draw as ordinary text. Axes with a
+    formatter of their own are left alone.
+
+    Examples
+    --------
+    >>> fig, ax = plt.subplots()
+    >>> ax.set_yscale("log")
+    >>> _ = plain_log_labels(fig)
+    >>> ax.yaxis.get_major_formatter()(1e-3), ax.yaxis.get_major_formatter()(100.0)
+    ('10\u207b\u00b3', '10\u00b2')
+    >>> plt.close(fig)
+    """
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            for get, set_ in ((axis.get_major_formatter, axis.set_major_formatter),
+                              (axis.get_minor_formatter, axis.set_minor_formatter)):
+                current = get()
+                if type(current) is mticker.LogFormatterSciNotation:
+                    set_(_PlainLogFormatter(base=current._base, labelOnlyBase=current.labelOnlyBase,
+                                            minor_thresholds=current.minor_thresholds,
+                                            linthresh=current._linthresh))
     return fig
 
 
@@ -83,9 +157,13 @@ def figure_bundle(fig: plt.Figure, takeaway: str, alt: str) -> tuple[dict, dict]
     for name, value in (("takeaway", takeaway), ("alt", alt)):
         if not isinstance(value, str) or not value.strip():
             raise ValueError(f"{name} must be a non-empty sentence; got {value!r}.")
+    plain_log_labels(fig)
+    crop = _reaches_outside(fig)
     add_takeaway(fig, takeaway)
+    if not crop:
+        fig.set_layout_engine(None)  # laid out once above; no second layout pass while saving
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=FIGURE_DPI, bbox_inches="tight")
+    fig.savefig(buffer, format="png", dpi=FIGURE_DPI, bbox_inches="tight" if crop else None)
     plt.close(fig)
     png = base64.b64encode(buffer.getvalue()).decode("ascii")
     return {"image/png": png, "text/plain": f"Figure: {alt}"}, {"image/png": {"alt": alt}}

@@ -231,3 +231,24 @@ def test_counting_one_event_without_sorting_matches_the_sorted_count():
                     continue
                 expected = int(_count(ordered, _Events(np.array([kind]), np.array([t1]), np.array([t2])))[0])
                 assert _count_one(x, kind, t1, t2) == expected, (kind, t1, t2)
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 1001, 50_000])
+def test_quantiles_of_sorted_equal_numpy_quantile(n):
+    from mic_dp_helpers.audit import _quantiles_of_sorted
+
+    rng = np.random.default_rng(n)
+    values = np.sort(np.concatenate([rng.laplace(size=n) * 1e3, rng.integers(0, 3, size=n).astype(float)]))
+    levels = np.unique(np.concatenate([np.linspace(0, 1, 51), np.geomspace(1e-5, 0.05, 10), 1 - np.geomspace(1e-5, 0.05, 10)]))
+    np.testing.assert_array_equal(_quantiles_of_sorted(values, levels), np.quantile(values, levels))
+
+
+def test_events_find_the_same_atoms_as_numpy_unique():
+    from mic_dp_helpers.audit import _events_for
+
+    rng = np.random.default_rng(3)
+    a = np.concatenate([rng.normal(size=500), np.full(40, 2.5), np.full(7, -1.0)])
+    b = np.concatenate([rng.normal(size=500), np.full(4, 7.0), np.full(9, 0.0)])
+    events = _events_for(np.sort(a), np.sort(b), find_atoms=True, n_bins=20)
+    values, counts = np.unique(np.concatenate([a, b]), return_counts=True)
+    assert set(events.t1[events.kind == 3]) == set(values[counts >= 5]) == {2.5, -1.0, 0.0}

@@ -145,3 +145,68 @@ def test_lesson02_plotting_examples_run():
         for test in finder.find(function, globs=vars(plotting).copy()):
             runner.run(test)
     assert runner.failures == 0 and runner.tries >= 3
+
+
+def _png_size(data: dict) -> tuple[int, int]:
+    import base64
+    import struct
+
+    png = base64.b64decode(data["image/png"])
+    return struct.unpack(">II", png[16:24])
+
+
+def test_log_axes_are_labelled_without_mathtext(monkeypatch):
+    import matplotlib.mathtext
+
+    parsed = []
+    original = matplotlib.mathtext.MathTextParser.parse
+    monkeypatch.setattr(matplotlib.mathtext.MathTextParser, "parse",
+                        lambda self, s, *args, **kwargs: parsed.append(s) or original(self, s, *args, **kwargs))
+    fig, (left, right) = plt.subplots(1, 2)
+    left.loglog(np.logspace(-3, 2, 20), np.logspace(-16, 0, 20))
+    right.plot([0.2, 0.9], [0.2, 0.9])
+    right.set_yscale("log")  # less than a decade: minor ticks get labels such as 2 x 10^-1
+    plotting.figure_bundle(fig, "Plain labels.", "Two log-scaled panels.")
+    assert parsed == []
+    formatter = plotting._PlainLogFormatter()
+    assert formatter(1e-3) == "10\u207b\u00b3" and formatter(1.0) == "10\u2070" and formatter(1e12) == "10\u00b9\u00b2"
+
+
+def test_own_formatters_are_kept():
+    from matplotlib.ticker import FuncFormatter
+
+    fig, ax = plt.subplots()
+    ax.set_xscale("log")
+    own = FuncFormatter(lambda x, pos: f"{x:g} s")
+    ax.xaxis.set_major_formatter(own)
+    plotting.plain_log_labels(fig)
+    assert ax.xaxis.get_major_formatter() is own
+    plt.close(fig)
+
+
+@pytest.mark.parametrize("width", [4.0, 7.5, 11.0])
+def test_takeaway_fits_the_figure_and_is_not_cropped(width):
+    fig, ax = plt.subplots(figsize=(width, 3.0))
+    ax.plot([0, 1], [0, 1])
+    ax.set_xlabel("x (units)")
+    long = "A takeaway that goes on for a while, " * 6 + "and ends here."
+    data, _ = plotting.figure_bundle(fig, long, "A rising line.")
+    # laid out once, saved uncropped: the image is the figure's full size
+    assert _png_size(data) == (round(width * plotting.FIGURE_DPI), round(3.0 * plotting.FIGURE_DPI))
+    fig, ax = plt.subplots(figsize=(width, 3.0))
+    plotting.add_takeaway(fig, long)
+    label = fig.texts[-1]
+    extent = label.get_window_extent(fig.canvas.get_renderer())
+    assert 0 <= extent.x0 and extent.x1 <= width * fig.dpi
+    plt.close(fig)
+
+
+def test_figure_level_artists_outside_the_canvas_are_kept():
+    fig, axes = plt.subplots(1, 2, figsize=(6.0, 3.0))
+    for ax in axes:
+        ax.plot([0, 1], [0, 1], label="line")
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="center left", bbox_to_anchor=(1.0, 0.5))
+    fig.suptitle("A title above the canvas", y=1.08)
+    data, _ = plotting.figure_bundle(fig, "A legend to the right.", "Two panels and a legend.")
+    width, height = _png_size(data)
+    assert width > 6.0 * plotting.FIGURE_DPI and height > 3.0 * plotting.FIGURE_DPI  # cropped to what was drawn
