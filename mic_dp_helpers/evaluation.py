@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from mic_dp_helpers._threads import one_thread
 from mic_dp_helpers._validation import check_int_at_least, check_probability
 from mic_dp_helpers.group_means import public_bounds
 from mic_dp_helpers.groupings import _check_matrix
@@ -57,18 +58,6 @@ def split_real(X, y, test_size: float = 0.25, random_state: int = 0):
 
     test_size = check_probability(test_size, "test_size")
     return train_test_split(X, np.asarray(y), test_size=test_size, stratify=y, random_state=random_state)
-
-
-_CONTROLLER = []
-
-
-def _single_thread():
-    """A context in which BLAS and OpenMP use one thread; the library scan is done once per process."""
-    if not _CONTROLLER:
-        from threadpoolctl import ThreadpoolController
-
-        _CONTROLLER.append(ThreadpoolController())
-    return _CONTROLLER[0].limit(limits=1)
 
 
 def _make_model(name: str, n_train: int, max_iter: int, random_state: int):
@@ -118,7 +107,7 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
     binary = len(np.unique(y_test)) == 2
     max_iter = check_int_at_least(max_iter, "max_iter", 1)
     scores = {}
-    with _single_thread():
+    with one_thread():
         for name in models:
             model = _make_model(name, len(y_train), max_iter, random_state).fit(X_train, y_train)
             if binary:

@@ -12,6 +12,7 @@ from dataclasses import replace
 import numpy as np
 from scipy.optimize import minimize
 
+from mic_dp_helpers._threads import one_thread
 from mic_dp_helpers._validation import check_int_at_least, check_positive_float
 from mic_dp_helpers.group_means import SyntheticRelease, scale_to_unit
 
@@ -92,8 +93,10 @@ def kip_adapt(release: SyntheticRelease, X_target, y_target, *, target_is_public
     reg = check_positive_float(reg, "reg")
     max_iter = check_int_at_least(max_iter, "max_iter", 1)
     shape = release.X_unit.shape
-    result = minimize(_kip_loss_and_grad, release.X_unit.ravel(), args=(shape, Y_s, X_t, Y_t, gamma, reg), jac=True,
-                      method="L-BFGS-B", bounds=[(0.0, 1.0)] * int(np.prod(shape)), options={"maxiter": max_iter})
+    with one_thread():
+        result = minimize(_kip_loss_and_grad, release.X_unit.ravel(), args=(shape, Y_s, X_t, Y_t, gamma, reg),
+                          jac=True, method="L-BFGS-B", bounds=[(0.0, 1.0)] * int(np.prod(shape)),
+                          options={"maxiter": max_iter})
     still_dp = bool(release.metadata.get("differentially_private")) and target_is_public
     note = ("adapted with kernel inducing points on public target data: post-processing, the guarantee is unchanged. "
             if target_is_public else

@@ -21,10 +21,9 @@ Neighbours for the counts: add or remove one person (each count has sensitivity 
 
 from __future__ import annotations
 
-import contextlib
-
 import numpy as np
 
+from mic_dp_helpers._threads import one_thread
 from mic_dp_helpers._validation import as_generator, check_int_at_least
 
 __all__ = [
@@ -37,16 +36,6 @@ __all__ = [
 
 #: How :func:`reconstruct` solves the noisy linear system.
 RECONSTRUCTION_METHODS = ("least_squares", "linear_program")
-
-
-def _one_blas_thread():
-    """Run small linear algebra on one BLAS thread: more threads only add overhead here, and on a
-    busy machine their spinning costs ten to fifty times the work itself."""
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # pragma: no cover - installed with scikit-learn
-        return contextlib.nullcontext()
-    return threadpool_limits(1, user_api="blas")
 
 
 def _check_secret(secret) -> np.ndarray:
@@ -128,7 +117,7 @@ def answer_subset_queries(secret, queries, noise_scale, rng=None) -> np.ndarray:
     if scales.ndim > 1 or not np.isfinite(scales).all() or (scales < 0).any():
         raise ValueError(f"noise_scale must be a number >= 0 or a 1-D array of them, got {noise_scale!r}.")
     draws = as_generator(rng).laplace(0.0, 1.0, size=a.shape[0])
-    with _one_blas_thread():
+    with one_thread():
         exact = a @ x
     if scales.ndim == 0:
         return exact + float(scales) * draws
@@ -170,7 +159,7 @@ def reconstruct(queries, answers, method: str = "least_squares") -> np.ndarray:
     if method not in RECONSTRUCTION_METHODS:
         raise ValueError(f"method must be one of {RECONSTRUCTION_METHODS}, got {method!r}.")
     if method == "least_squares":
-        with _one_blas_thread():
+        with one_thread():
             try:  # normal equations: with more random queries than people, A^T A is well conditioned (and fast)
                 if a.shape[0] < a.shape[1]:
                     raise np.linalg.LinAlgError("fewer queries than people")

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from mic_dp_helpers._threads import one_thread
 from mic_dp_helpers._validation import check_int_at_least, check_numeric_frame, check_positive_float
 from mic_dp_helpers.accounting import PrivacyAccountant
 from mic_dp_helpers.allocation import (
@@ -157,12 +158,10 @@ def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_
     n_clusters = check_int_at_least(n_clusters, "n_clusters", 2)
     if silhouette_sample is not None:
         silhouette_sample = check_int_at_least(silhouette_sample, "silhouette_sample", 2)
-    from threadpoolctl import threadpool_limits
-
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral) or random_state < 0:
         raise ValueError(f"random_state must be a non-negative integer, got {random_state!r}.")
     columns = list(released.columns)
-    with threadpool_limits(1):
+    with one_thread():
         real_labels = _kmeans_labels(_scaled(real[columns], bounds), n_clusters, int(random_state))
         return _clustering_scores(_scaled(released, bounds), real_labels, n_clusters, _seed(int(random_state), 1),
                                   silhouette_sample)
@@ -233,7 +232,6 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     >>> results.shape[0]
     2
     """
-    from threadpoolctl import threadpool_limits
     from tqdm.auto import tqdm
 
     for name, table in (("train", train), ("test", test)):
@@ -284,7 +282,7 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     position = {c: i for i, c in enumerate(columns)}
     rows = []
     runs = [(e, s) for e in epsilons for s in range(n_seeds)]
-    with threadpool_limits(1):  # hundreds of small matrix products: BLAS threads only add overhead
+    with one_thread():  # hundreds of small matrix products
         for epsilon, s in tqdm(runs, desc="releases", disable=not progress):
             rows.extend(_compare_one_run(epsilon, s, relevance, plans, columns, position, target, clipped, width,
                                          lower, test_x, test_y, scaled_train, real_labels, clustering, n_clusters,
