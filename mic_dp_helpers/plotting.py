@@ -77,12 +77,19 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
 
 
 def _reaches_outside(fig: plt.Figure) -> bool:
-    """Whether ``fig`` may draw outside its canvas after ``tight_layout``: figure-level artists that a
-    layout of the axes does not place (a legend or title of the whole figure, free text), or axes with
-    a fixed aspect ratio (an image), which ``tight_layout`` can misplace. The image must then be cropped
-    to what was drawn, which costs two more layout passes."""
-    return bool(fig.legends or fig.texts or fig.images or fig.patches or fig.lines or fig.artists
-                or any(getattr(fig, name, None) is not None for name in ("_suptitle", "_supxlabel", "_supylabel"))
+    """Whether ``fig`` may draw outside its canvas after ``tight_layout``.
+
+    That is so with figure-level artists that a layout of the axes does not place (a legend of the
+    whole figure, a title placed above it, free text) and with axes of a fixed aspect ratio (an image),
+    which ``tight_layout`` can misplace. The image must then be cropped to what was drawn, which costs
+    two more layout passes.
+    """
+    title = getattr(fig, "_suptitle", None)  # tight_layout makes room for a title inside the canvas
+    side_labels = [getattr(fig, name, None) for name in ("_supxlabel", "_supylabel")]
+    free_texts = [text for text in fig.texts if text is not title]
+    return bool(fig.legends or free_texts or fig.images or fig.patches or fig.lines or fig.artists
+                or (title is not None and (title.get_position()[1] > 1.0 or not title.get_in_layout()))
+                or any(label is not None for label in side_labels)
                 or any(ax.get_aspect() != "auto" for ax in fig.axes))
 
 

@@ -210,3 +210,15 @@ def test_figure_level_artists_outside_the_canvas_are_kept():
     data, _ = plotting.figure_bundle(fig, "A legend to the right.", "Two panels and a legend.")
     width, height = _png_size(data)
     assert width > 6.0 * plotting.FIGURE_DPI and height > 3.0 * plotting.FIGURE_DPI  # cropped to what was drawn
+
+
+def test_a_title_inside_the_canvas_needs_no_crop():
+    fig, axes = plt.subplots(1, 2, figsize=(6.0, 3.0))
+    fig.suptitle("A title that tight_layout makes room for")
+    assert not plotting._reaches_outside(fig)
+    data, _ = plotting.figure_bundle(fig, "Two panels.", "Two empty panels under a title.")
+    assert _png_size(data) == (round(6.0 * plotting.FIGURE_DPI), round(3.0 * plotting.FIGURE_DPI))
+    fig, ax = plt.subplots()
+    fig.suptitle("Above the canvas", y=1.05)
+    assert plotting._reaches_outside(fig)
+    plt.close(fig)
