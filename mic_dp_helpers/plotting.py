@@ -59,7 +59,8 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
     if not isinstance(text, str) or not text.strip():
         raise ValueError("text must be a non-empty sentence that says what the figure shows.")
     width, height = fig.get_size_inches()
-    renderer = fig.canvas.get_renderer()
+    # Agg-based canvases (inline, ipympl, Qt, Tk) have a renderer at hand; others get one from the figure
+    renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else fig._get_renderer()
     room = (width - 0.3) * fig.dpi  # pixels, inside a 0.15-inch margin on each side
     characters = max(60, min(130, int(width * 14)))
     label = fig.text(0.5, 0.01, "", ha="center", va="bottom", fontsize=10.5, style="italic")

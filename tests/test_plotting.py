@@ -222,3 +222,14 @@ def test_a_title_inside_the_canvas_needs_no_crop():
     fig.suptitle("Above the canvas", y=1.05)
     assert plotting._reaches_outside(fig)
     plt.close(fig)
+
+
+def test_a_figure_on_a_canvas_without_a_renderer_is_still_shown():
+    from matplotlib.backends.backend_svg import FigureCanvasSVG
+    from matplotlib.figure import Figure
+
+    fig = Figure()
+    FigureCanvasSVG(fig)  # no get_renderer(): the takeaway is measured with the figure's own renderer
+    fig.subplots().plot([1, 2])
+    data, _ = plotting.figure_bundle(fig, "A line.", "A rising line.")
+    assert _png_size(data)[0] > 0
