@@ -64,7 +64,7 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
     room = (width - 0.3) * fig.dpi  # pixels, inside a 0.15-inch margin on each side
     characters = max(60, min(130, int(width * 14)))
     label = fig.text(0.5, 0.01, "", ha="center", va="bottom", fontsize=10.5, style="italic")
-    while True:  # wrap to the widest lines that fit (measured: italic text is narrower than 1/14 inch)
+    while True:  # the widest wrapping whose longest line fits the measured room
         lines = textwrap.wrap("Takeaway: " + text, characters)
         label.set_text("\n".join(lines))
         if characters <= 20 or label.get_window_extent(renderer).width <= room:
