@@ -113,12 +113,18 @@ class PrivateDatabase:
         else:
             raise TypeError(f"budget must be a PrivacyAccountant or a positive total epsilon, "
                             f"got {type(budget).__name__} {budget!r}.")
+        duplicated = sorted({str(c) for c in data.columns[data.columns.duplicated()]})
+        if duplicated:
+            raise ValueError(f"data has more than one column named {duplicated}; give every column its own "
+                             "name (e.g. data.columns = [...]) before building the PrivateDatabase.")
         numeric = [c for c in data.columns if self._is_numeric(data[c])]
         missing = [c for c in numeric if data[c].isna().any()]
         if missing:
             raise ValueError(f"numeric column(s) {missing} have missing values; the data curator must drop or "
                              "impute them before building the PrivateDatabase.")
         self._data = data.copy()
+        self._dtypes = dict(self._data.dtypes.items())  # the public schema, looked up by every query
+        self._numeric = frozenset(numeric)
         self._arrays: dict[str, np.ndarray] = {}
         self._accountant = accountant
         self._rng = as_generator(rng)
@@ -150,8 +156,8 @@ class PrivateDatabase:
 
     def _check_numeric_column(self, column) -> str:
         column = self._check_column(column)
-        if not self._is_numeric(self._data[column]):
-            raise TypeError(f"column {column!r} must be numeric, got dtype {self._data[column].dtype}.")
+        if column not in self._numeric:
+            raise TypeError(f"column {column!r} must be numeric, got dtype {self._dtypes[column]}.")
         return column
 
     def _check_where(self, where) -> list[tuple[str, str, Any]]:
@@ -195,9 +201,9 @@ class PrivateDatabase:
                                 f"got {type(value).__name__}.")
             else:
                 all_numbers = _is_number(value)
-            dtype = self._data.dtypes[column]
+            dtype = self._dtypes[column]
             if operator in _ORDER_OPERATORS:
-                if not self._is_numeric(self._data[column]):
+                if column not in self._numeric:
                     raise TypeError(f"operator {operator!r} needs a numeric column; {column!r} has dtype "
                                     f"{dtype}. Use '==', '!=', 'in' or 'not in'.")
                 value = check_finite_float(value, f"the value compared with {column!r}")

@@ -465,6 +465,11 @@ def test_database_errors_spend_nothing(people, query, error, pattern):
     assert db.accountant.ledger == () and db.accountant.spent_epsilon == 0.0
 
 
+def test_database_rejects_duplicate_column_names():
+    with pytest.raises(ValueError, match=r"more than one column named \['a'\]"):
+        PrivateDatabase(pd.DataFrame([[1, 2], [3, 4]], columns=["a", "a"]), 1.0, rng=0)
+
+
 def test_database_rejects_missing_numeric_values_at_construction():
     with pytest.raises(ValueError, match=r"numeric column\(s\) \['x'\] have missing values"):
         PrivateDatabase(pd.DataFrame({"x": [1.0, np.nan], "g": ["a", None]}), 1.0, rng=0)

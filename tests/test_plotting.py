@@ -184,6 +184,29 @@ def test_own_formatters_are_kept():
     plt.close(fig)
 
 
+def test_log_axes_over_a_decade_get_minor_ticks_at_2_and_5_only():
+    from matplotlib.ticker import LogLocator
+
+    fig, (wide, narrow, own) = plt.subplots(1, 3, figsize=(12, 4))
+    wide.loglog([1e-2, 10.0], [1.0, 1e3])
+    narrow.semilogy([0, 1], [0.2, 0.9])  # less than a decade: labelled minor ticks, left as they are
+    own.semilogx([1.0, 1e3], [0, 1])
+    mine = LogLocator(subs=(3.0,))
+    own.xaxis.set_minor_locator(mine)
+    default_narrow = narrow.yaxis.get_minor_locator()
+    plotting._thin_log_minor_ticks(fig)
+    fig.canvas.draw()
+    for axis in (wide.xaxis, wide.yaxis):
+        low, high = sorted(axis.get_view_interval())
+        minor = [x for x in axis.get_minorticklocs() if low <= x <= high]
+        mantissas = {round(x / 10 ** np.floor(np.log10(x) + 1e-9), 6) for x in minor}
+        assert mantissas == {2.0, 5.0}
+        assert len(minor) >= 2 * (np.log10(high / low) - 1)  # two per decade, none missing
+    assert narrow.yaxis.get_minor_locator() is default_narrow
+    assert own.xaxis.get_minor_locator() is mine
+    plt.close(fig)
+
+
 @pytest.mark.parametrize("width", [4.0, 7.5, 11.0])
 def test_takeaway_fits_the_figure_and_is_not_cropped(width):
     fig, ax = plt.subplots(figsize=(width, 3.0))
