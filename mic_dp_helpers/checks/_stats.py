@@ -5,22 +5,30 @@ the mechanism's scale (Laplace scale ``b``, or Gaussian ``sigma``) the tests are
 
 - **noise at all**: the outputs are not all equal;
 - **centre**: the median (Laplace) or mean (Gaussian) of ``z`` is within 6 standard errors of 0;
-- **amount**: the variance of ``z`` (Laplace: 2, Gaussian: 1) within 6.5-8 standard errors;
+- **amount**: the variance of ``z`` (Laplace: 2, Gaussian: 1) within 6.5 standard errors;
 - **tails**: the largest ``|z|`` reaches a value a sample of this size reaches with probability
   at least ``1 - 1e-5`` (noise clamped to a few scales fails);
 - **independence between calls**: the lag-1 correlation of ``z`` within 7 standard errors of 0
   (reused or antithetic draws fail);
 - **shape**: a Kolmogorov-Smirnov test against the exact distribution at ``p >= 1e-6`` (uniform
-  or Gaussian noise with the right spread fails).
+  or Gaussian noise with the right spread fails);
+- **no noiseless output, no repeated draw, no grid anchored at the answer**
+  (:func:`check_fresh_noise`): continuous noise is never exactly 0 and never repeats, so the true
+  answer returned in a few calls, noise drawn once and reused, or drawn from a small set of seeds
+  all show as releases that coincide. Releases rounded to a grid (post-processing, which is
+  allowed) coincide too, as often as the grid predicts: the test compares the coincidences with
+  what the grid explains. Noise rounded *before* it is added puts every release on a grid anchored
+  at the true answer, which leaks its last digits.
 
 A correct release fails each test with probability at most about 1e-5, so a check running them
-on up to 4 cases fails a correct answer in well under 1 of 1,000 seeds (measured by
+on up to 5 cases fails a correct answer in well under 1 of 1,000 seeds (measured by
 ``tests/test_check_false_rejection.py`` and ``benchmarks/check_false_rejection.py``).
 All NumPy and SciPy functions are bound here at import, so patching them later does nothing.
 """
 
 from __future__ import annotations
 
+import builtins
 import math
 
 import numpy as np
@@ -38,6 +46,17 @@ _ptp = np.ptp
 _corrcoef = np.corrcoef
 _isfinite = np.isfinite
 _kstest = scipy.stats.kstest
+_binom_sf = scipy.stats.binom.sf
+_sort = np.sort
+_diff = np.diff
+_unique_counts = np.unique
+_spacing = np.spacing
+_round = np.round
+_broadcast_to = np.broadcast_to
+_erf = math.erf
+_larger = builtins.max
+_smaller = builtins.min
+_exp = math.exp
 _log = math.log
 _sqrt = math.sqrt
 _float = float
@@ -136,7 +155,7 @@ def check_gaussian_noise(z, where: str) -> None:
     sd = _float(_std(flat))
     if _abs(_float(_mean(flat))) > 6 / _sqrt(n) * max(sd, 1.0):
         raise CheckFailed(f"{where} the noise is not centred on 0 (property: centre).")
-    if _abs(sd - 1) > 8 * se_sd:
+    if _abs(sd - 1) > 6.5 * se_sd:
         raise CheckFailed(f"{where} the noise has standard deviation {sd:.3f} sigma, not sigma (property: scale): "
                           "add noise with standard deviation sigma to each coordinate (sigma is already on the "
                           "scale of a mean).")
@@ -149,3 +168,70 @@ def check_gaussian_noise(z, where: str) -> None:
     if _float(_kstest(flat, "norm").pvalue) < KS_P_VALUE:
         raise CheckFailed(f"{where} the amount of noise is right but its distribution is not Gaussian (property: "
                           "shape, a goodness-of-fit test).")
+
+
+def _grid_step(values) -> float:
+    """The smallest gap between distinct values: the release's grid if it is rounded, else tiny."""
+    distinct = _sort(_unique_counts(values))
+    gaps = _diff(distinct)
+    return _float(gaps.min()) if gaps.size else 0.0
+
+
+def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> None:
+    """Test that no release is the true answer itself and that no noise draw is used twice.
+
+    ``releases``: one value per call (or calls x coordinates); ``centre``: the true answer
+    (broadcast against ``releases``); ``scale``: the Laplace scale or Gaussian sigma; ``law``:
+    ``"laplace"`` or ``"gaussian"``. A scale per release (an array) is allowed: the tests then use
+    the smallest, which makes them more lenient, never stricter.
+
+    - **No noiseless output.** A release within ``h`` of the true answer, where ``h`` is the
+      release's grid step (0 for unrounded output) or a rounding tolerance, happens to a correct
+      release with probability ``p = P(|noise| <= h + step/2)``. More such releases than a
+      Binomial(n, p) gives with probability 1e-7 fail: the true answer returned in 1 call of
+      1,000 does.
+    - **No repeated draw.** Pairs of equal releases: a continuous release on a grid of step ``g``
+      has about ``n^2/2 * g * integral(f^2)`` of them (``f`` the noise density), about 0 without
+      rounding. More than ``3 x`` that plus 10 fail: a buffer of draws cycled through, or a
+      generator seeded from a small set of seeds, does.
+    """
+    values = _asarray(releases, dtype=float).ravel()
+    centres = _broadcast_to(_asarray(centre, dtype=float), _asarray(releases).shape).ravel()
+    n = values.size
+    if n < 2:
+        return
+    scale = _float(_asarray(scale, dtype=float).min())
+    if not scale > 0:
+        return
+    step = _grid_step(values)
+    tolerance = 1e-12 * _float(_max(_abs(centres))) + _float(_max(_spacing(_abs(values)))) * 4
+    window = _larger(step, tolerance)
+    reach = window + step / 2  # how far a noise draw may be from 0 and still land in the window
+    if law == "laplace":
+        p_hit = 1.0 - _exp(-reach / scale)
+        overlap = 1.0 / (4.0 * scale)            # integral of the squared Laplace density
+    else:
+        p_hit = _erf(reach / (scale * _sqrt(2.0)))
+        overlap = 1.0 / (2.0 * scale * _sqrt(math.pi))
+    if step > 4 * tolerance:  # releases on a grid: it must not be anchored at the true answer
+        offsets = (values - centres) / step
+        on_answer_grid = bool((_abs(offsets - _round(offsets)) <= 1e-6).all())
+        answer_on_zero_grid = bool((_abs(centres / step - _round(centres / step)) <= 1e-6).all())
+        if on_answer_grid and not answer_on_zero_grid:
+            raise CheckFailed(f"{where} every release is the true answer plus a multiple of {step:.3g}: the noise "
+                              "is rounded before it is added, so the release's last digits are the true answer's "
+                              "(property: no leak through rounding). Add the noise first; rounding the noisy "
+                              "release afterwards is fine.")
+    hits = int((_abs(values - centres) <= window).sum())
+    if hits and _float(_binom_sf(hits - 1, n, _smaller(p_hit, 1.0))) < 1e-7:
+        raise CheckFailed(f"{where} {hits} of {n} releases are the true answer itself, with no noise (property: no "
+                          "noiseless output). Every call must add fresh noise; a release without noise, even in "
+                          "a few calls, is not differentially private.")
+    _, counts = _unique_counts(values, return_counts=True)
+    pairs = _float((counts * (counts - 1) / 2).sum())
+    expected = n * n / 2 * (step + _float(_max(_spacing(_abs(values))))) * overlap
+    if pairs > 3 * expected + 10:
+        raise CheckFailed(f"{where} the same release comes out again and again ({int(pairs)} pairs of equal "
+                          f"releases, where fresh noise gives about {expected:.2g}; property: independence). Draw "
+                          "new noise from `rng` in every call: do not reuse a stored batch of draws or start a "
+                          "new generator from a few seeds.")

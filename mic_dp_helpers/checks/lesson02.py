@@ -75,10 +75,13 @@ def _releases(exercise_id, answer, args_before_rng, seed: int, where: str):
 def _laplace_cases(seed: int):
     rng = _default_rng(seed)
     cases = []
-    for kind in range(3):
-        value = [_float(rng.integers(-10**6, 10**6)), _float(rng.uniform(-50, 50)), 0.0][kind]
-        sensitivity = _log_uniform(rng, 1e-3, 1e3)
-        epsilon = [_log_uniform(rng, 1e-3, 0.1), _log_uniform(rng, 0.1, 10), _log_uniform(rng, 10, 1e3)][kind]
+    for kind in range(4):
+        sign = _float(rng.choice([-1.0, 1.0]))
+        value = [sign * _float(round(_log_uniform(rng, 1e8, 1e12))), _float(rng.uniform(-50, 50)), 0.0,
+                 sign * _log_uniform(rng, 1e-3, 1e3)][kind]
+        sensitivity = _log_uniform(rng, 1e-3, 1e3) if kind < 3 else _log_uniform(rng, 1e2, 1e4)
+        epsilon = [_log_uniform(rng, 1e-3, 0.1), _log_uniform(rng, 0.1, 10), _log_uniform(rng, 10, 1e3),
+                   _log_uniform(rng, 1e3, 1e6)][kind]
         cases.append((value, sensitivity, epsilon, int(rng.integers(1, 2**31))))
     return cases
 
@@ -87,9 +90,10 @@ def _laplace_cases(seed: int):
 def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     """A correct answer: returns one number, uses only ``rng`` (same seed, same release), and over
     20,000 releases is ``value`` + Laplace(sensitivity / epsilon): centred, right scale, reaching the
-    Laplace tails, independent from call to call, and passing a KS test against the exact law, for
-    values, sensitivities and epsilons (1e-3 to 1e3, many digits) drawn afresh from ``seed``."""
-    for index in range(3):
+    Laplace tails, independent from call to call, never the exact value, never the same release twice,
+    and passing a KS test against the exact law, for values (0 to 1e12 either side of 0), sensitivities
+    (1e-3 to 1e4) and epsilons (1e-3 to 1e6), many digits, drawn afresh from ``seed``."""
+    for index in range(4):
         value, sensitivity, epsilon, draw_seed = _laplace_cases(seed)[index]
         where = f"For value={value:g}, sensitivity={sensitivity:.6g}, epsilon={epsilon:.6g}:"
         releases = _releases("02.1", answer, (value, sensitivity, epsilon), draw_seed, where)
@@ -97,6 +101,7 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
         scale = sensitivity / epsilon
         _stats.check_laplace_noise((releases - value) / scale, where, inverted=(epsilon / sensitivity) / scale,
                                    centre_hint="Add noise to the value; do not return the noise alone or shift it.")
+        _stats.check_fresh_noise(releases, value, scale, "laplace", where)
 
 
 # ------------------------------------------------------------------------------------- 02.2
@@ -193,7 +198,7 @@ def _sum_cases(seed: int):
     """(values, lower, upper, epsilon, draw seed); one case has every value strictly inside narrower bounds."""
     rng = _default_rng(seed)
     cases = []
-    for kind in range(4):
+    for kind in range(5):
         n = int(rng.integers(5, 60))
         if kind == 0:    # values on both sides of the bounds, negative lower bound, |lower| largest
             lower, upper = -_log_uniform(rng, 5, 50), _log_uniform(rng, 1, 5)
@@ -205,10 +210,13 @@ def _sum_cases(seed: int):
         elif kind == 2:  # every value strictly inside the bounds, spanning only part of them
             lower, upper = -_log_uniform(rng, 1, 10), _log_uniform(rng, 10, 100)
             values = rng.uniform(lower / 4, upper / 4, n)
-        else:            # a value exactly on each bound, both bounds negative
+        elif kind == 3:  # a value exactly on each bound, both bounds negative
             upper = -_log_uniform(rng, 1, 10)
             lower = upper - _log_uniform(rng, 1, 10)
             values = np.concatenate([[lower, upper], rng.uniform(lower - 5, upper + 5, n)])
+        else:            # every value inside, |lower| the larger bound, no value near it
+            lower, upper = -_log_uniform(rng, 10, 100), _log_uniform(rng, 1, 10)
+            values = rng.uniform(lower / 4, upper, n)
         epsilon = _log_uniform(rng, 0.01, 10)
         cases.append((rng.permutation(values), _float(lower), _float(upper), epsilon, int(rng.integers(1, 2**31))))
     return cases
@@ -219,10 +227,11 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     """A correct answer leaves ``values`` unchanged, uses only ``rng``, and its 20,000 releases are the
     sum of the values clipped to [lower, upper] plus Laplace(max(|lower|, |upper|) / epsilon) noise:
     centred on the clipped sum (values outside are moved to the nearest bound, not dropped), with the
-    scale set by the declared bounds whatever the data (one case keeps every value well inside them),
-    Laplace tails, independent draws and a KS fit, on four cases drawn from ``seed`` (negative, positive
-    and mixed bounds, values exactly on the bounds)."""
-    for index in range(4):
+    scale set by the declared bounds whatever the data (two cases keep every value well inside them,
+    either bound the larger), Laplace tails, independent draws, never the exact sum, never the same
+    release twice, no grid anchored at the sum, and a KS fit, on five cases drawn from ``seed``
+    (negative, positive and mixed bounds, values exactly on the bounds)."""
+    for index in range(5):
         values, lower, upper, epsilon, draw_seed = _sum_cases(seed)[index]
         where = f"For {len(values)} values, bounds [{lower:.6g}, {upper:.6g}], epsilon={epsilon:.6g}:"
         given = values.copy()
@@ -237,7 +246,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
         hint = ("They should centre on the sum after each value is clipped to [lower, upper]: values outside the "
                 "bounds are moved to the nearest bound, not dropped or kept as they are." if outside else
                 "Every value here lies inside [lower, upper], so the centre is the plain sum.")
-        if index == 2:
+        if index in (2, 4):
             where += " (every value inside the bounds)"
             spread = _float(np.mean(np.abs(releases - np.median(releases)))) / scale
             if spread < 0.8:
@@ -245,3 +254,4 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
                                   "data-independent scale). The sensitivity comes from the declared bounds, "
                                   "never from the data's own minimum or maximum.")
         _stats.check_laplace_noise((releases - centre) / scale, where, centre_hint=hint)
+        _stats.check_fresh_noise(releases, centre, scale, "laplace", where)

@@ -188,7 +188,7 @@ def _shape_cases(seed: int):
     return cases
 
 
-NOISE_CALLS = 200
+NOISE_CALLS = 400
 
 
 @exercise("06.4", title="A random-grouping release that passes the audit", answer_name="random_group_release")
@@ -237,6 +237,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         raise CheckFailed("for 200 records with 3 features and l=10 it should return 20 noisy means of 3 "
                           "coordinates every time.")
     _stats.check_gaussian_noise(noise, "With sigma=0.2 on constant data,")
+    _stats.check_fresh_noise(_asarray(outputs, dtype=float), 0.5, 0.2, "gaussian", "With sigma=0.2 on constant data,")
 
     # Leftover records: one record is 1, the others 0; 59 records, l = 10, so 5 groups of 11 or 12.
     # Without noise exactly one mean is 1/11 or 1/12 and the others are 0, whatever the grouping.

@@ -18,6 +18,7 @@ import numpy as np
 from scipy import stats
 
 from mic_dp_helpers import broken_selection as _broken
+from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
@@ -128,6 +129,15 @@ def check_randomized_response(answer) -> None:
                 raise CheckFailed(f"{where} answers that are {label} are kept {direction} ({share:.3f}). Each person "
                                   "must tell the truth with the probability that makes the ratio of the chances of a "
                                   "'yes' report for a true yes and a true no exactly e^epsilon, whatever their answer.")
+        # Each person on their own: over 400 calls, everyone's count of kept answers is Binomial(400, p);
+        # the largest of n such z-scores stays below 6.5 (a correct answer fails with probability < 1e-6).
+        if calls * p * (1 - p) >= 25:
+            person_z = np.abs(kept.sum(axis=0) - calls * p) / _sqrt(calls * p * (1 - p))
+            if float(person_z.max()) > 6.5:
+                who = int(np.argmax(person_z))
+                raise CheckFailed(f"{where} person {who} keeps their true answer in {int(kept[:, who].sum())} of "
+                                  f"{calls} calls, where a fair coin gives about {calls * p:.0f}: every person, the "
+                                  "first and the last included, must flip their own coin on every call.")
         for quarter in np.array_split(_arange(n), 4):
             if _z_off(kept[:, quarter].sum(), calls * len(quarter), p) > Z_LIMIT:
                 raise CheckFailed(f"{where} people in different positions are treated differently: every person "
@@ -211,6 +221,9 @@ def _rnm_cases(generator):
     k = int(generator.integers(4, 13))
     cases.append((np.round(generator.normal(0, 3, k), 1), float(generator.uniform(0.5, 3)),
                   float(generator.uniform(0.3, 3))))
+    # Many close candidates: the best is chosen about 0.4% of the time, so an exact argmax returned in
+    # even 1% of calls stands out (a noiseless choice is not private for any epsilon).
+    cases.append((generator.uniform(0, 1, 300), 1.0, 0.5))
     return cases
 
 
@@ -218,7 +231,9 @@ def _rnm_cases(generator):
 def check_report_noisy_max(answer) -> None:
     generator = _default_rng(7003)
     for scores, sensitivity, epsilon in _rnm_cases(generator):
-        where = f"For scores {scores.tolist()}, sensitivity={sensitivity:g}, epsilon={epsilon:.3g}:"
+        shown = (f"scores {scores.tolist()}" if len(scores) <= 12 else
+                 f"{len(scores)} scores between {scores.min():.3g} and {scores.max():.3g}")
+        where = f"For {shown}, sensitivity={sensitivity:g}, epsilon={epsilon:.3g}:"
         given = scores.copy()
         first = _index(answer(given, sensitivity, epsilon, _default_rng(5)), len(scores), where)
         if not _array_equal(given, scores):
@@ -349,6 +364,7 @@ def check_private_bound_and_mean(answer) -> None:
         noise = means - clipped_means
         if np.all(np.abs(noise) <= 1e-9 * np.maximum(1.0, np.abs(clipped_means))):
             raise CheckFailed(f"{where} the mean is released without noise: add Laplace noise to it.")
+        _stats.check_fresh_noise(means, clipped_means, scales, "laplace", f"{where} the DP mean:")
         standardized = noise / scales
         if _kstest(standardized, _laplace_cdf).pvalue < P_LIMIT:
             centre = float(np.median(standardized))

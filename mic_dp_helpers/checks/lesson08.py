@@ -21,6 +21,7 @@ import math
 import numpy as np
 from scipy import stats
 
+from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy or scipy later does not change what the checks compute.
@@ -230,6 +231,7 @@ def check_noisy_clipped_sum(answer) -> None:
         where = f"with {len(grads)} example(s) of {grads.shape[1]} coordinate(s), clip_norm={clip_norm:.3g} and " \
                 f"noise_multiplier={sigma:.3g}:"
         _noise_tests(outs - centre, sigma * clip_norm, where)
+        _stats.check_fresh_noise(outs, centre, sigma * clip_norm, "gaussian", where)
 
 
 # ------------------------------------------------------------------------------------ 08.3
@@ -365,3 +367,6 @@ def check_dpsgd_step(answer) -> None:
             _noise_tests(released - centre, sigma * clip_norm, where)
         else:
             _noise_tests(released - centre, sigma * clip_norm, where, extra_covariance=sampling_covariance)
+        # Sampling only spreads the releases further, so a release this close to the centre is no likelier
+        # than with the noise alone: the test of noiseless steps holds with or without sampling.
+        _stats.check_fresh_noise(released, centre, sigma * clip_norm, "gaussian", where)

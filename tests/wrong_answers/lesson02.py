@@ -11,6 +11,7 @@ import numpy as np
 
 from mic_dp_helpers import mechanisms
 from wrong_answers._cheats import cheats
+from wrong_answers._noise_misuse import cycled_laplace, few_seeds, sometimes_noiseless
 
 
 def _largest(lower, upper):
@@ -31,6 +32,19 @@ def _upper_only(query, lower, upper, n):
 
 def _count_is_n(query, lower, upper, n):
     return {"count": float(n), "sum": _largest(lower, upper), "mean": _largest(lower, upper) / n}[query]
+
+
+def _correct_laplace(value, sensitivity, epsilon, rng):
+    return value + rng.laplace(0.0, sensitivity / epsilon)
+
+
+def _correct_sum(values, lower, upper, epsilon, rng):
+    return float(np.clip(values, lower, upper).sum()) + rng.laplace(0.0, _largest(lower, upper) / epsilon)
+
+
+def _sensitivity_at_least_upper(values, lower, upper, epsilon, rng):  # non-private when |lower| is the larger bound
+    clipped = np.clip(values, lower, upper)
+    return float(clipped.sum()) + rng.laplace(0.0, max(abs(upper), float(np.abs(clipped).max())) / epsilon)
 
 
 def _clip_in_place(values, lower, upper, epsilon, rng):
@@ -93,6 +107,13 @@ WRONG_ANSWERS = {
         "returns a list": lambda value, sensitivity, epsilon, rng: [value + rng.laplace(0.0, sensitivity / epsilon)],
         "non-private: noise clamped to 5 scales": _clamped_laplace,
         "non-private: antithetic draws (each draw used twice)": _antithetic,
+        "non-private: the exact value in 1% of calls": sometimes_noiseless(_correct_laplace, lambda v, s, e, rng: float(v)),
+        "non-private: draws recycled every 10,000 calls": cycled_laplace,
+        "non-private: a generator from 65,536 seeds": few_seeds(_correct_laplace),
+        "non-private: no noise for values beyond 1e7": lambda value, sensitivity, epsilon, rng:
+            float(value) if abs(value) > 1e7 else _correct_laplace(value, sensitivity, epsilon, rng),
+        "non-private: no noise for epsilon of 500 or more": lambda value, sensitivity, epsilon, rng:
+            float(value) if epsilon >= 500 else _correct_laplace(value, sensitivity, epsilon, rng),
         **cheats(lambda value, sensitivity, epsilon, rng: float(value), forbidden=mechanisms.laplace_mechanism),
     },
     "02.2": {
@@ -134,6 +155,11 @@ WRONG_ANSWERS = {
             float(np.clip(values, lower, upper).sum()) + rng.normal(0.0, math.sqrt(2) * _largest(lower, upper) / epsilon),
         "non-private: sensitivity from the data's range": _bounds_from_data,
         "non-private: noise clamped to 4 scales": _clamped_sum,
+        "non-private: the exact sum in 1% of calls": sometimes_noiseless(
+            _correct_sum, lambda values, lower, upper, epsilon, rng: float(np.clip(values, lower, upper).sum())),
+        "non-private: noise rounded to 0.01 before it is added": lambda values, lower, upper, epsilon, rng:
+            float(np.clip(values, lower, upper).sum()) + round(float(rng.laplace(0.0, _largest(lower, upper) / epsilon)), 2),
+        "non-private: sensitivity from the data, never below |upper|": _sensitivity_at_least_upper,
         **cheats(lambda values, lower, upper, epsilon, rng: float(np.clip(values, lower, upper).sum()),
                  forbidden=_sum_with_library),
     },

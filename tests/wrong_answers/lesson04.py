@@ -20,6 +20,13 @@ def _default_dtype(values, lower, upper, epsilon):
     return BoundedMean(epsilon=epsilon, lower_bound=lower, upper_bound=upper).quick_result(list(values))
 
 
+def _sometimes_exact_mean(values, lower, upper, epsilon, _calls=[0]):
+    _calls[0] += 1
+    if _calls[0] % 50 == 0:
+        return float(np.clip(values, lower, upper).mean())
+    return pydp_tools.pydp_query("mean", values, epsilon, lower, upper)
+
+
 def _bounds_from_data(values, lower, upper, epsilon):
     values = np.asarray(values, dtype=float)
     return pydp_query("mean", values, epsilon, values.min(), values.max())
@@ -161,6 +168,19 @@ def _total_epsilon_each(accountant, values, lower, upper, plan):
     return answers
 
 
+def _mean_overspent(accountant, values, lower, upper, plan):  # charges the plan, runs means at 10x epsilon
+    if not plan:
+        return []
+    if not accountant.can_spend_all([eps for _, eps in plan]):
+        raise BudgetExceededError(math.fsum(eps for _, eps in plan), 0.0, accountant.remaining_epsilon, 0.0)
+    answers = []
+    for kind, eps in plan:
+        accountant.spend(eps, label=kind)
+        used = 10 * eps if kind == "mean" else eps
+        answers.append(pydp_query(kind, values, used, *((None, None) if kind == "count" else (lower, upper))))
+    return answers
+
+
 def _no_noise(accountant, values, lower, upper, plan):
     if not plan:
         return []
@@ -222,6 +242,7 @@ WRONG_ANSWERS = {
         "default integer dtype": _default_dtype,
         "bounds from the data's range": _bounds_from_data,
         "non-private mean": lambda values, lower, upper, epsilon: float(np.clip(values, lower, upper).mean()),
+        "non-private: the exact mean in 2% of calls": _sometimes_exact_mean,
         "half of epsilon": _half_epsilon,
         "twice epsilon": _double_epsilon,
         "unclamped mean": _unclamped_mean_plus_noise,
@@ -261,6 +282,7 @@ WRONG_ANSWERS = {
         "plan cost as one float sum": _float_summed_precheck,
         "non-private: only the count is noised": _only_count_noised,
         "non-private: bounds from the data": _data_bounds,
+        "non-private: each mean run with 10x its epsilon": _mean_overspent,
         **cheats(_not_charged),
     },
 }

@@ -8,6 +8,7 @@ from scipy.stats import norm
 from mic_dp_helpers import synthetic
 from mic_dp_helpers.synthetic import gdp_delta
 from wrong_answers._cheats import cheats
+from wrong_answers._noise_misuse import few_seeds, sometimes_noiseless
 
 
 def _mu_by_bisection(epsilon, delta):
@@ -106,6 +107,10 @@ WRONG_ANSWERS = {
         **cheats(lambda l, dim, eps, delta: 0.1, forbidden=synthetic.group_mean_sigma),
     },
     "06.4": {
+        "non-private: the group means without noise in 1% of calls": sometimes_noiseless(
+            _release_with, lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0)),
+        "non-private: a generator from 256 seeds": few_seeds(_release_with, 256),
+        "4% too little noise": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.96),
         "no noise": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0),
         "noise divided by l again": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=1.0 / l),
         "noise times l": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=float(l)),

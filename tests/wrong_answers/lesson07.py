@@ -9,6 +9,7 @@ import numpy as np
 
 from mic_dp_helpers.audit import audit_epsilon
 from mic_dp_helpers.selection import dp_quantile
+from wrong_answers._noise_misuse import sometimes_noiseless
 
 
 # ------------------------------------------------------------------ 07.1 randomized response
@@ -90,6 +91,8 @@ def _by_mean_difference(samples):
 
 WRONG_ANSWERS = {
     "07.1": {
+        "first person never randomised (off by one)": lambda truth, epsilon, rng:
+            np.concatenate([np.asarray(truth, dtype=bool)[:1], _rr(np.asarray(truth)[1:], epsilon, rng)]),
         "non-private: returns the truth": lambda truth, eps, rng: np.asarray(truth, dtype=bool).copy(),
         "non-private: flips every answer": lambda truth, eps, rng: ~np.asarray(truth, dtype=bool),
         "non-private: flips too rarely (e^-eps / 2)": lambda t, e, rng: _rr(t, e, rng, keep=lambda eps: 1 - math.exp(-eps) / 2),
@@ -111,6 +114,8 @@ WRONG_ANSWERS = {
         "constant": lambda r, e: (0.3, 0.01),
     },
     "07.3": {
+        "non-private: the exact argmax in 1% of calls": sometimes_noiseless(
+            _rnm, lambda scores, sensitivity, epsilon, rng: int(np.argmax(scores))),
         "non-private: exact argmax": lambda s, d, e, rng: _rnm(s, d, e, rng, noise="none"),
         "non-private: scale sensitivity / epsilon (monotonic only)": lambda s, d, e, rng: _rnm(s, d, e, rng, scale_factor=1.0),
         "non-private: ignores the sensitivity": lambda s, d, e, rng: _rnm(s, d, e, rng, ignore_sensitivity=True),
@@ -121,6 +126,8 @@ WRONG_ANSWERS = {
         "scale too large (4 sensitivity / epsilon)": lambda s, d, e, rng: _rnm(s, d, e, rng, scale_factor=4.0),
     },
     "07.4": {
+        "non-private: the mean without noise in 1% of calls": sometimes_noiseless(
+            _bound_mean, lambda *args: _bound_mean(*args, no_noise=True)),
         "non-private: exact quantile as the bound": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, exact_bound=True),
         "non-private: quantile bounds from the data's max": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, data_high=True),
         "non-private: whole epsilon again for the mean": lambda v, q, h, e, s, rng: _bound_mean(v, q, h, e, s, rng, full_mean=True),

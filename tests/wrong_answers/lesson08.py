@@ -8,6 +8,8 @@ from dp_accounting import rdp
 from scipy.special import expit
 from scipy.stats import norm
 
+from wrong_answers._noise_misuse import sometimes_noiseless
+
 
 def _clip(grads, clip_norm):
     grads = np.asarray(grads, dtype=float)
@@ -134,6 +136,8 @@ WRONG_ANSWERS = {
         "shrinks long rows too far": _clip_half,
     },
     "08.2": {
+        "non-private: the exact sum in 1% of calls": sometimes_noiseless(
+            _release, lambda grads, clip_norm, sigma, rng: _clip(grads, clip_norm).sum(axis=0)),
         "no noise (non-private)": lambda g, c, s, rng: _clip(g, c).sum(axis=0),
         "clips the summed gradient (non-private)": _batch_clipped_release,
         "no clipping (non-private)": lambda g, c, s, rng: _release(g, c, s, rng, clip=lambda x, c: np.asarray(x, float)),
@@ -167,6 +171,8 @@ WRONG_ANSWERS = {
         "one inequality only": lambda e, d: min(1.0, 1 - math.exp(-e) + d),
     },
     "08.5": {
+        "non-private: a step without noise in 1% of calls": sometimes_noiseless(
+            _step, lambda w, X, y, clip_norm, sigma, q, lr, rng: _step(w, X, y, clip_norm, 0.0, q, lr, rng)),
         "no noise (non-private)": lambda *a: _step(*a, noise_scale=lambda s, c, q, n: 0.0),
         "clips the batch gradient (non-private)": lambda *a: _step(*a, clip="batch"),
         "no clipping (non-private)": lambda *a: _step(*a, clip="none"),
