@@ -17,8 +17,10 @@ In the student's own process a function can reach everything the check can. The 
 
 When the grader runs the student's code in another process (a proxy with its own
 ``call_repeatedly``), the patches cannot reach the check at all; the forbidden helpers of each
-exercise are listed in :data:`FORBIDDEN` so that the grader's worker can install the same
-stand-ins there with :func:`forbidden_helpers`.
+exercise are listed in :data:`FORBIDDEN`, and the grader's kernel
+(:class:`mic_dp_helpers.grading.worker._ForbiddenHelpers`) installs the same stand-ins there around
+every call of the student's function, from the table and function objects it captured before the
+student's cells ran, so the verdict is the same as the notebook's ``check()``.
 """
 
 from __future__ import annotations

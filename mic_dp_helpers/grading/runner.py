@@ -330,6 +330,8 @@ def _check_exercise(sub: Submission, spec, kernel: sandbox.StudentKernel, settin
     function = sandbox.StudentFunction(kernel, spec.id, spec.answer_name)
     result = run_check(spec.id, function, in_kernel=False, guard=False)
     problem = function.problem
+    if function.refused:  # it called a course helper this exercise forbids: wrong, whatever the checker did next
+        return _row(sub, spec.id, WRONG, f"not right yet. Hint: {function.refused}", settings)
     if isinstance(problem, sandbox.StudentTimeout):
         return _row(sub, spec.id, PROBLEM, f"your function ran past the {settings.timeout:g} s limit during the check",
                     settings)

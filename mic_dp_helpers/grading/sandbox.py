@@ -23,6 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.grading import protocol, wire
 
 NOBODY = 65534
@@ -367,6 +368,8 @@ class StudentKernel:
                 self.kill("the kernel sent the wrong number of results")
                 raise KernelStopped(self.stopped)
             return value
+        if "refused" in message:  # a forbidden course helper was called: the notebook's own message
+            raise ForbiddenHelperCalled(str(message["refused"])[:500])
         if message.get("timeout"):
             error = StudentTimeout(f"ran past the {self.settings['timeout']} s limit")
             raise error
@@ -448,6 +451,10 @@ class StudentError(Exception):
     """An exception the student's function raised in its kernel (of a type the grader does not rebuild)."""
 
 
+class ForbiddenHelperCalled(CheckFailed):
+    """The student's function called a course helper its exercise forbids (the notebook's check fails it the same way)."""
+
+
 class StudentTimeout(Exception):
     """The student's function ran past its time limit during a check."""
 
@@ -469,6 +476,7 @@ class StudentFunction:
     def __init__(self, kernel: StudentKernel, exercise: str, name: str) -> None:
         self._kernel, self._exercise, self.__name__ = kernel, exercise, name
         self.problem: BaseException | None = None  # why the grader, not the answer, stopped the check
+        self.refused: str | None = None  # set when the function called a forbidden course helper: always wrong
 
     def __call__(self, *args, **kwargs):
         return self._call(args, kwargs, None)
@@ -487,6 +495,9 @@ class StudentFunction:
             raise self.problem from None
         except (KernelStopped, StudentTimeout, GraderLimitation) as error:
             self.problem = error
+            raise
+        except ForbiddenHelperCalled as error:
+            self.refused = self.refused or str(error)
             raise
 
 

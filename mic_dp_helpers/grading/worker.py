@@ -20,6 +20,7 @@ import signal
 import sys
 import time
 import traceback
+import types
 
 from mic_dp_helpers.grading import protocol
 
@@ -28,6 +29,52 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 
 
 class _Timeout(BaseException):
     """Raised in the student's code when its time is up."""
+
+
+class _ForbiddenHelpers:
+    """The course helpers each exercise forbids (``checks._guard.FORBIDDEN``), made to refuse during its checks.
+
+    Captured when the kernel starts, before any of the student's cells run: the table of exercises and
+    the helpers' function objects with their original code. For each call of the student's function by
+    the check of exercise X, the helpers forbidden for X get the refusing code of
+    :func:`mic_dp_helpers.checks._guard.forbidden_helpers` (so ``from ... import helper`` done earlier,
+    or an alias, refuses too: it is the same function object); afterwards the worker verifies that the
+    stand-ins are still in place and puts the originals back. Same rule and message as the notebook's
+    own ``check()``.
+    """
+
+    def __init__(self) -> None:
+        import mic_dp_helpers.checks  # noqa: F401 - registers every exercise and fills FORBIDDEN
+        from mic_dp_helpers.checks import _guard
+
+        self.refuse = _guard._REFUSE_CODE
+        self.table = {str(k): tuple(v) for k, v in _guard.FORBIDDEN.items()}
+        self.functions = {}
+        for target in sorted({t for targets in self.table.values() for t in targets}):
+            function = _guard._resolve(target)
+            if isinstance(function, types.FunctionType) and not function.__closure__:  # as forbidden_helpers
+                self.functions[target] = (function, function.__code__, function.__kwdefaults__)
+
+    def install(self, exercise: str, record: list) -> list:
+        installed = []
+        for target in self.table.get(exercise, ()):
+            if target not in self.functions:
+                continue
+            function, code, kwdefaults = self.functions[target]
+            message = (f"{target.replace(':', '.')} is the course's own answer to this exercise; the exercise "
+                       "asks you to write it yourself")
+            stand_in = {"_record": record, "_message": message}
+            function.__code__, function.__kwdefaults__ = self.refuse, stand_in
+            installed.append((function, code, kwdefaults, stand_in, message))
+        return installed
+
+    def remove(self, installed: list, record: list) -> None:
+        """Put the originals back; a stand-in the student's code changed counts as a call of that helper."""
+        for function, code, kwdefaults, stand_in, message in installed:
+            if (function.__code__ is not self.refuse or function.__kwdefaults__ is not stand_in
+                    or stand_in.get("_record") is not record or stand_in.get("_message") != message):
+                record.append(message)
+            function.__code__, function.__kwdefaults__ = code, kwdefaults
 
 
 def _mount(libc, source, target, fstype, flags, data=None) -> None:
@@ -159,6 +206,7 @@ class Worker:
         self.config, self.fd_in, self.fd_out = config, fd_in, fd_out
         self.started = time.monotonic()
         self.shell = None
+        self.forbidden = _ForbiddenHelpers()  # before any of the student's code runs
 
     # ----- the channel -----------------------------------------------------------------------------
     def send(self, message: dict) -> None:
@@ -287,27 +335,41 @@ class Worker:
         except (ValueError, TypeError) as error:
             return {"op": "result", "bad_request": str(error)}
         repeat = request.get("repeat")
+        exercise = str(request.get("exercise"))
         capture = _Capture(self.config["output_limit"])
+        record: list[str] = []
+        outcome, result, error = "ok", None, None
         sys.stdout = sys.stderr = capture
         try:
-            with running_student_code(str(request.get("exercise"))):
-                self._alarm(float(request.get("timeout", self.config["cell_timeout"])))
-                if isinstance(repeat, int) and not isinstance(repeat, bool):
-                    result = [function(*args, **kwargs) for _ in range(repeat)]
-                else:
-                    result = function(*args, **kwargs)
+            installed = self.forbidden.install(exercise, record)
+            try:
+                with running_student_code(exercise):
+                    self._alarm(float(request.get("timeout", self.config["cell_timeout"])))
+                    if isinstance(repeat, int) and not isinstance(repeat, bool):
+                        result = [function(*args, **kwargs) for _ in range(repeat)]
+                    else:
+                        result = function(*args, **kwargs)
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+            except BaseException as raised:  # the student's function raised (or the alarm went off)
                 signal.setitimer(signal.ITIMER_REAL, 0)
-        except _Timeout:
-            return {"op": "result", "timeout": True}
-        except ForbiddenHelperError as error:
+                outcome, error = "raised", raised
+            finally:
+                self.forbidden.remove(installed, record)
+        except BaseException as raised:  # the alarm went off in the worker's own code, around the call
             signal.setitimer(signal.ITIMER_REAL, 0)
-            return {"op": "result", "forbidden": str(error), "states": self._states(), "changed": self._changed(request, args)}
-        except BaseException as error:  # the student's function raised: describe it, nothing more
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            return {"op": "result", "raised": _summary(error), "states": self._states(),
-                    "changed": self._changed(request, args)}
+            outcome, error = "raised", raised
         finally:
             sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
+        if record:  # a forbidden helper was called, even inside try/except: the notebook's rule and message
+            return {"op": "result", "refused": f"{record[0]} (do not call it, not even inside try/except).",
+                    "states": self._states(), "changed": self._changed(request, args)}
+        if isinstance(error, _Timeout):
+            return {"op": "result", "timeout": True}
+        if isinstance(error, ForbiddenHelperError):
+            return {"op": "result", "forbidden": str(error), "states": self._states(), "changed": self._changed(request, args)}
+        if outcome == "raised":  # describe it, nothing more
+            return {"op": "result", "raised": _summary(error), "states": self._states(),
+                    "changed": self._changed(request, args)}
         changed = self._changed(request, args)
         try:
             return {"op": "result", "ok": wire.encode(result), "states": self._states(), "changed": changed}
@@ -411,7 +473,11 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGALRM, _on_alarm)
     sys.argv = ["mic_dp_helpers"]
     sys.path[:] = [config["scratch"], *[p for p in sys.path if p and p != os.getcwd()]]
-    worker = Worker(config, fd_in, fd_out)
+    try:
+        worker = Worker(config, fd_in, fd_out)
+    except Exception as error:  # without the forbidden helpers' table no check could be trusted
+        protocol.send(fd_out, {"op": "sandbox_failed", "message": f"loading the checks: {type(error).__name__}: {error}"})
+        return 3
     worker.send({"op": "ready", "isolation": isolation, "uid": os.getuid()})
     try:
         with open(os.path.join(config["scratch"], "cells.json"), encoding="utf-8") as handle:

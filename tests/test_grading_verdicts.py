@@ -1,0 +1,119 @@
+"""Verdicts the student's kernel must not be able to forge or dodge.
+
+- The course's own helpers that an exercise forbids refuse to run inside the *kernel* while that
+  exercise's check calls the student's function, exactly as the notebook's ``check()`` refuses them
+  (direct hand-in, alias, wrapper, try/except, a table or guard patched beforehand, the original code put
+  back during the call and left there): the verdict is "wrong" with the notebook's message.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mic_dp_helpers import anonymity, grading
+from mic_dp_helpers.grading import worker
+from test_grading import EXERCISES_01, IMPORTS, TIMEOUT, _rows, _solution_cells, _write
+
+COURSE_ANSWER = "is the course's own answer to this exercise; the exercise asks you to write it yourself"
+LESSON_02 = "02_laplace_mechanism_exercises.ipynb"
+
+
+# ------------------------------------------------------------------------- in-process, no kernel
+def test_forbidden_helpers_refuse_by_identity_and_are_put_back():
+    helpers = worker._ForbiddenHelpers()
+    original = anonymity.uniqueness_share
+    record: list[str] = []
+    installed = helpers.install("01.1", record)
+    try:
+        with pytest.raises(RuntimeError, match="course's own answer"):
+            original(None, [])  # a reference taken before the check refuses too: same function object
+    finally:
+        helpers.remove(installed, record)
+    assert record and "mic_dp_helpers.anonymity.uniqueness_share" in record[0]
+    assert anonymity.uniqueness_share is original and original.__code__ is helpers.functions[
+        "mic_dp_helpers.anonymity:uniqueness_share"][1]
+    assert helpers.install("03.1", []) == []  # not forbidden for another lesson's exercise
+
+
+def test_forbidden_helper_put_back_by_the_student_counts_as_a_call():
+    helpers = worker._ForbiddenHelpers()
+    code = helpers.functions["mic_dp_helpers.anonymity:k_anonymity"][1]
+    record: list[str] = []
+    installed = helpers.install("01.3", record)
+    anonymity.k_anonymity.__code__ = code  # the student's function undoes the stand-in, calls it...
+    helpers.remove(installed, record)
+    assert record and "k_anonymity" in record[0]
+    assert anonymity.k_anonymity.__code__ is code
+
+
+# ------------------------------------------------------------------------------- graded notebooks
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("verdicts")
+    solution = _solution_cells()
+    # the red-team's hand-in: the course's helpers as the answers
+    _write(folder, "h_helpers", [IMPORTS, "from mic_dp_helpers.anonymity import uniqueness_share",
+                                 "from mic_dp_helpers.anonymity import matching_records\n"
+                                 "def linkage_candidates(released, age, zip_code, salary_low, salary_high):\n"
+                                 "    m = matching_records(released, age=age, zip_code=zip_code)\n"
+                                 "    return m[m['salary'].between(salary_low, salary_high)]",
+                                 "from mic_dp_helpers.anonymity import k_anonymity as k_anonymity_level",
+                                 "from mic_dp_helpers.anonymity import homogeneity_exposure"])
+    # ... and ways around a guard that lives in the kernel
+    _write(folder, "h_helpers_tricks", [
+        IMPORTS,
+        # the table and the guard the notebook's check uses are emptied first
+        "from mic_dp_helpers.checks import _guard\nimport contextlib\n_guard.FORBIDDEN.clear()\n"
+        "_guard.forbidden_helpers = lambda targets, record: contextlib.nullcontext()\n"
+        "import mic_dp_helpers.anonymity as A\ndef uniqueness_share(df, columns):\n    return A.uniqueness_share(df, columns)",
+        # the original code is put back while the check runs (and left there)
+        "import mic_dp_helpers.anonymity as A\nsaved = A.matching_records.__code__\n"
+        "def linkage_candidates(released, age, zip_code, salary_low, salary_high):\n"
+        "    A.matching_records.__code__, A.matching_records.__kwdefaults__ = saved, None\n"
+        "    m = A.matching_records(released, age=age, zip_code=zip_code)\n"
+        "    return m[m['salary'].between(salary_low, salary_high)]",
+        # the refusal is swallowed and the student's own code answers
+        "def _own_k(df, quasi_identifiers):\n    return int(df.groupby(list(quasi_identifiers)).size().min())",
+        "from mic_dp_helpers.anonymity import k_anonymity\ndef k_anonymity_level(df, quasi_identifiers):\n"
+        "    try:\n        return k_anonymity(df, quasi_identifiers)\n    except Exception:\n"
+        "        return _own_k(df, quasi_identifiers)",
+    ])
+    _write(folder, "h_helpers_02", [
+        "from mic_dp_helpers.mechanisms import laplace_mechanism",
+        "import numpy as np\ndef dp_bounded_sum(values, lower, upper, epsilon, rng):\n"
+        "    clipped = np.clip(np.asarray(values, dtype=float), lower, upper)\n"
+        "    return laplace_mechanism(float(clipped.sum()), max(abs(lower), abs(upper)), epsilon, rng)",
+    ], name=LESSON_02, lesson="02")
+    # honest: the course's helpers used outside the checks, and an answer of one's own
+    _write(folder, "honest_helpers", solution + [
+        "import mic_dp_helpers.anonymity as A\nfrom mic_dp_helpers.anonymity import uniqueness_share as course_share\n"
+        "mine = uniqueness_share(released, ['age'])\nassert abs(course_share(released, ['age']) - mine) < 1e-12\n"
+        "assert A.k_anonymity(released, ['age']) >= 1"])
+    return grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=120, jobs=2, progress=False)
+
+
+def test_course_helpers_handed_in_are_wrong_with_the_notebooks_message(graded):
+    rows = _rows(graded, "h_helpers")
+    helper = {"01.1": "uniqueness_share", "01.2": "matching_records", "01.3": "k_anonymity", "01.4": "homogeneity_exposure"}
+    for exercise in EXERCISES_01:
+        assert rows[exercise].status == "wrong", rows[exercise]
+        assert rows[exercise].message.startswith(f"not right yet. Hint: mic_dp_helpers.anonymity.{helper[exercise]} "
+                                                 f"{COURSE_ANSWER} (do not call it"), rows[exercise]
+
+
+def test_course_helpers_stay_forbidden_whatever_the_notebook_patched(graded):
+    rows = _rows(graded, "h_helpers_tricks")
+    for exercise in ("01.1", "01.2", "01.3"):
+        assert rows[exercise].status == "wrong" and COURSE_ANSWER in rows[exercise].message, rows[exercise]
+
+
+def test_course_mechanism_in_lesson_02_is_wrong(graded):
+    rows = _rows(graded, "h_helpers_02")
+    assert rows["02.1"].status == "wrong" and "mechanisms.laplace_mechanism " + COURSE_ANSWER in rows["02.1"].message
+    assert rows["02.4"].status == "wrong" and "mechanisms.laplace_mechanism " + COURSE_ANSWER in rows["02.4"].message
+
+
+def test_course_helpers_outside_the_checks_are_fine(graded):
+    rows = _rows(graded, "honest_helpers")
+    assert all(rows[exercise].passed for exercise in EXERCISES_01), rows
+    assert "notebook" not in rows or rows["notebook"].status != "problem", rows["notebook"]
