@@ -4,6 +4,9 @@
   exercise's check calls the student's function, exactly as the notebook's ``check()`` refuses them
   (direct hand-in, alias, wrapper, try/except, a table or guard patched beforehand, the original code put
   back during the call and left there): the verdict is "wrong" with the notebook's message.
+- A time-out is reported only when a timer really ran out: raising the kernel's own ``_Timeout``, flipping
+  its flag, or writing a forged reply on the pipe gives "wrong", not "problem". A forged "could not read
+  the arguments" reply is "wrong" too.
 """
 
 from __future__ import annotations
@@ -12,10 +15,15 @@ import pytest
 
 from mic_dp_helpers import anonymity, grading
 from mic_dp_helpers.grading import worker
-from test_grading import EXERCISES_01, IMPORTS, TIMEOUT, _rows, _solution_cells, _write
+from test_grading import EXERCISES_01, IMPORTS, TIMEOUT, WRONG_01_1, _rows, _solution_cells, _write
 
 COURSE_ANSWER = "is the course's own answer to this exercise; the exercise asks you to write it yourself"
 LESSON_02 = "02_laplace_mechanism_exercises.ipynb"
+
+FIND = "import gc, json, os, struct\n" \
+       "W = [o for o in gc.get_objects() if type(o).__name__ == 'Worker'][0]\n" \
+       "def forge(message):\n    data = json.dumps(message).encode()\n" \
+       "    os.write(W.fd_out, struct.pack('>Q', len(data)) + data)\n"
 
 
 # ------------------------------------------------------------------------- in-process, no kernel
@@ -44,6 +52,17 @@ def test_forbidden_helper_put_back_by_the_student_counts_as_a_call():
     helpers.remove(installed, record)
     assert record and "k_anonymity" in record[0]
     assert anonymity.k_anonymity.__code__ is code
+
+
+def test_a_student_raised_timeout_is_not_a_timeout():
+    worker._Clock.fired = False
+    with pytest.raises(worker._Timeout):
+        raise worker._Timeout()
+    assert not worker._Clock.fired  # only the alarm handler sets it
+    with pytest.raises(worker._Timeout):
+        worker._on_alarm(None, None)
+    assert worker._Clock.fired
+    worker._Clock.fired = False
 
 
 # ------------------------------------------------------------------------------- graded notebooks
@@ -89,6 +108,20 @@ def graded(tmp_path_factory):
         "import mic_dp_helpers.anonymity as A\nfrom mic_dp_helpers.anonymity import uniqueness_share as course_share\n"
         "mine = uniqueness_share(released, ['age'])\nassert abs(course_share(released, ['age']) - mine) < 1e-12\n"
         "assert A.k_anonymity(released, ['age']) >= 1"])
+    # fake time-outs and fake grader limitations
+    _write(folder, "h_raise_timeout", [IMPORTS, "import gc\nT = [o for o in gc.get_objects() if isinstance(o, type) "
+                                       "and o.__name__ == '_Timeout'][0]\ndef uniqueness_share(df, columns):\n    raise T()",
+                                       "raise T()"])
+    _write(folder, "h_flag_timeout", [IMPORTS, "import gc\nT = [o for o in gc.get_objects() if isinstance(o, type) "
+                                      "and o.__name__ == '_Timeout'][0]\nC = [o for o in gc.get_objects() if "
+                                      "isinstance(o, type) and o.__name__ == '_Clock'][0]\n"
+                                      "def uniqueness_share(df, columns):\n    C.fired = True\n    raise T()"])
+    _write(folder, "h_forged_timeout", [IMPORTS, FIND + "def uniqueness_share(df, columns):\n"
+                                        "    forge({'op': 'result', 'timeout': True})\n    return 0.5"])
+    _write(folder, "h_forged_bad_request", [IMPORTS, FIND + "def uniqueness_share(df, columns):\n"
+                                            "    forge({'op': 'result', 'bad_request': 'cannot read'})\n    return 0.5"])
+    _write(folder, "h_broken_reader", [IMPORTS, WRONG_01_1, "from mic_dp_helpers.grading import wire\n"
+                                       "def refuse(*a, **k):\n    raise ValueError('cannot read')\nwire.decode = refuse"])
     return grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=120, jobs=2, progress=False)
 
 
@@ -117,3 +150,21 @@ def test_course_helpers_outside_the_checks_are_fine(graded):
     rows = _rows(graded, "honest_helpers")
     assert all(rows[exercise].passed for exercise in EXERCISES_01), rows
     assert "notebook" not in rows or rows["notebook"].status != "problem", rows["notebook"]
+
+
+@pytest.mark.parametrize("student", ["h_raise_timeout", "h_flag_timeout", "h_forged_timeout"])
+def test_a_fake_timeout_is_wrong_not_a_problem(graded, student):
+    row = _rows(graded, student)["01.1"]
+    assert row.status == "wrong" and "limit during the check" not in row.message, row
+    assert "_Timeout" in row.message or "fake time-out" in row.message, row
+
+
+def test_a_timeout_raised_in_a_cell_is_reported_as_raised(graded):
+    notebook = _rows(graded, "h_raise_timeout")["notebook"]
+    assert "cell 3 raised _Timeout" in notebook.message and "ran past" not in notebook.message, notebook
+
+
+@pytest.mark.parametrize("student", ["h_forged_bad_request", "h_broken_reader"])
+def test_a_fake_unreadable_request_is_wrong_not_a_grader_limitation(graded, student):
+    row = _rows(graded, student)["01.1"]
+    assert row.status == "wrong" and "could not run this check" not in row.message, row

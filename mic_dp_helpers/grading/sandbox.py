@@ -272,7 +272,7 @@ class StudentKernel:
                    "repeat": repeat}
         if not self._send(request):
             raise KernelStopped(self.stopped)
-        started = time.monotonic()
+        started = sent = time.monotonic()
         while True:
             message = self._recv(started + self.settings["timeout"] + GRACE)
             if message is None:
@@ -289,7 +289,7 @@ class StudentKernel:
                 raise KernelStopped(self.stopped)
             self._sync(message.get("states"), handles, set(by_value.values()))
             _apply_changes(message.get("changed"), args)
-            return self._result(message, repeat)
+            return self._result(message, repeat, sent, request)
 
     def _sync(self, states, handles: dict, keys: set) -> None:
         """Give the checker's course objects the state the student's code left them in."""
@@ -355,7 +355,29 @@ class StudentKernel:
                 raised["cls"] = f"{type(error).__module__}:{type(error).__qualname__}"
             return {"op": "reply", "raised": raised}
 
-    def _result(self, message: dict, repeat: int | None):
+    def _timed_out(self, sent: float) -> bool:
+        """Whether the call really ran into its time limit, by the grader's own clock (the kernel's word is not enough)."""
+        now = time.monotonic()
+        return now - sent >= self.settings["timeout"] - 0.5 or now >= self.deadline - 1.0
+
+    @staticmethod
+    def _readable(request: dict) -> bool:
+        """Whether the arguments the grader sent decode here (then a kernel saying it could not read them lies)."""
+        def handle(node):
+            if node.get("t") == "course":
+                return wire.course_object(node.get("cls"), wire.decode(node.get("state")))
+            if node.get("t") not in ("rng", "callable", "obj"):
+                raise ValueError("unknown handle")
+            return None
+
+        try:
+            wire.decode(request.get("args"), handle=handle)
+            wire.decode(request.get("kwargs"), handle=handle)
+        except Exception:
+            return False
+        return True
+
+    def _result(self, message: dict, repeat: int | None, sent: float = 0.0, request: dict | None = None):
         from mic_dp_helpers.checks._core import CheckFailed, ForbiddenHelperError
 
         if "ok" in message:
@@ -371,6 +393,11 @@ class StudentKernel:
         if "refused" in message:  # a forbidden course helper was called: the notebook's own message
             raise ForbiddenHelperCalled(str(message["refused"])[:500])
         if message.get("timeout"):
+            if not self._timed_out(sent):  # the student's code raised the kernel's time-out, or forged the reply
+                error = StudentError("the kernel reported a time-out that did not happen")
+                error.student_summary = (f"a fake time-out after {time.monotonic() - sent:.1f} s (the limit is "
+                                         f"{self.settings['timeout']:g} s); the grader measures time itself")
+                raise error
             error = StudentTimeout(f"ran past the {self.settings['timeout']} s limit")
             raise error
         if "forbidden" in message:
@@ -381,6 +408,11 @@ class StudentKernel:
                 "return plain data (numbers, strings, lists, dicts, NumPy arrays, pandas objects)."
             )
         if "bad_request" in message:
+            if request is not None and self._readable(request):  # the student's code broke the kernel's reading
+                error = StudentError("the kernel refused the check's arguments, which are valid")
+                error.student_summary = ("an error reading the check's arguments, which are valid: your notebook "
+                                         "changed how its kernel reads them")
+                raise error
             raise GraderLimitation(f"the kernel could not read the check's arguments ({str(message['bad_request'])[:200]})")
         raised = message.get("raised") if isinstance(message.get("raised"), dict) else {}
         name, text = str(raised.get("type", "Exception"))[:100], str(raised.get("message", ""))[:500]

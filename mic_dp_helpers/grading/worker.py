@@ -28,7 +28,18 @@ MS_RDONLY, MS_NOSUID, MS_NODEV, MS_REMOUNT, MS_BIND, MS_REC, MS_PRIVATE = 1, 2, 
 
 
 class _Timeout(BaseException):
-    """Raised in the student's code when its time is up."""
+    """Raised in the student's code when its time is up (only :func:`_on_alarm` raising it counts)."""
+
+
+class _Clock:
+    """Whether the worker's own alarm has fired since it was last set.
+
+    A time-out is reported only when this flag says the alarm really went off: a ``_Timeout`` (or any
+    other exception) raised by the student's code is the student's error. The grader also checks the
+    time itself, so even a student who flips this flag cannot turn a wrong answer into a time-out.
+    """
+
+    fired = False
 
 
 class _ForbiddenHelpers:
@@ -216,6 +227,7 @@ class Worker:
         return protocol.recv(self.fd_in)
 
     def _alarm(self, seconds: float) -> None:
+        _Clock.fired = False
         left = self.config["total_timeout"] - (time.monotonic() - self.started)
         signal.setitimer(signal.ITIMER_REAL, max(0.01, min(seconds, left)))
 
@@ -243,7 +255,7 @@ class Worker:
                 failure = exc
             finally:
                 sys.stdout, sys.stderr = sys.__stdout__, sys.__stderr__
-            if isinstance(failure, _Timeout):
+            if _Clock.fired:  # the alarm really went off (a _Timeout the student raises is just an error)
                 status = "timeout"
             elif isinstance(failure, MemoryError):
                 status, error = "memory", _summary(failure)
@@ -363,7 +375,7 @@ class Worker:
         if record:  # a forbidden helper was called, even inside try/except: the notebook's rule and message
             return {"op": "result", "refused": f"{record[0]} (do not call it, not even inside try/except).",
                     "states": self._states(), "changed": self._changed(request, args)}
-        if isinstance(error, _Timeout):
+        if _Clock.fired:  # only the worker's own alarm makes a time-out, never an exception the student raised
             return {"op": "result", "timeout": True}
         if isinstance(error, ForbiddenHelperError):
             return {"op": "result", "forbidden": str(error), "states": self._states(), "changed": self._changed(request, args)}
@@ -452,6 +464,7 @@ class _RemoteObject:
 
 
 def _on_alarm(signum, frame):
+    _Clock.fired = True
     raise _Timeout()
 
 
