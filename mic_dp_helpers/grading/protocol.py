@@ -18,13 +18,22 @@ class ProtocolError(RuntimeError):
     """The other side sent something that is not a well-formed message, or hung up."""
 
 
-def send(fd: int, message: dict) -> None:
+def send(fd: int, message: dict, deadline: float | None = None) -> None:
+    """Write one message; with ``deadline`` (a ``time.monotonic()`` value; ``fd`` should be non-blocking)
+    raise TimeoutError if the other side has not taken all of it by then."""
     data = json.dumps(message, allow_nan=False, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_MESSAGE:
         raise ProtocolError(f"message of {len(data)} bytes is larger than {MAX_MESSAGE}")
     view = memoryview(_HEADER.pack(len(data)) + data)
     while view:
-        written = os.write(fd, view)
+        if deadline is not None:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or not select.select([], [fd], [], remaining)[1]:
+                raise TimeoutError("the other side did not read the message before the deadline")
+        try:
+            written = os.write(fd, view)
+        except BlockingIOError:
+            continue
         view = view[written:]
 
 
@@ -50,8 +59,8 @@ def recv(fd: int, deadline: float | None = None) -> dict:
         raise ProtocolError(f"announced message of {size} bytes is larger than {MAX_MESSAGE}")
     try:
         message = json.loads(_read_exact(fd, size, deadline).decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        raise ProtocolError("the message is not valid JSON") from None
+    except (ValueError, RecursionError) as error:  # bad UTF-8 or JSON, or e.g. an integer of 5000 digits
+        raise ProtocolError(f"the message is not valid JSON ({str(error)[:100]})") from None
     if not isinstance(message, dict) or not isinstance(message.get("op"), str):
         raise ProtocolError("the message has no operation")
     return message
