@@ -177,7 +177,12 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         report.write_outputs(rows, out_path, roster=roster, exercise_ids=exercise_ids, points=points, run_info={
             "grader_version": version, "started": started, "finished": runner.now_utc(),
             "python": sys.version.split()[0], "isolation": settings.isolation,
-            "kernel_user": "nobody" if settings.as_nobody else "the grader's user",
+            "kernel_user": (f"a user id of its own per kernel ({sandbox.KERNEL_UID_BASE} and up)" if settings.as_nobody
+                            else "the grader's user"),
+            "kernel_memory_bound": sandbox.memory_bound(settings.memory) if settings.as_nobody else
+            "per process only (RLIMIT_AS)",
+            "kernel_tmp": (f"private /tmp, /var/tmp, /dev/shm: one tmpfs of {settings.tmp_size} bytes per kernel"
+                           if settings.isolation in ("root", "userns") else "the machine's /tmp (plain mode)"),
             "limits": {"timeout_s": settings.timeout, "total_timeout_s": settings.total_timeout,
                        "memory_bytes": settings.memory, "processes": settings.nproc,
                        "output_kept_chars_per_cell": settings.output_limit},

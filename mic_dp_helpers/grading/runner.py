@@ -36,6 +36,7 @@ WRONG, NOT_DONE_STATUS, PROBLEM, NOTE = "wrong", "not done", "problem", "note"
 STATUS_OF = {PASSED: "passed", FAILED: WRONG, NOT_DONE: NOT_DONE_STATUS}
 MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
 GiB = 1024**3
+_SUBREAPER = False  # True in a grading process that adopts its kernel's orphans (see sandbox.become_subreaper)
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,11 @@ class Settings:
     hide: list = field(default_factory=list)
     readonly: list = field(default_factory=list)
     expose: list = field(default_factory=list)
-    as_nobody: bool = False
+    as_nobody: bool = False  # as root: the kernel runs unprivileged, under a user id of its own (kernel_uid)
     package_parent: str = ""
     run_base: str = ""
+    kernel_uid: int = 0  # set per grading slot by grade_all (0: pick a free one)
+    tmp_size: int = 256 * 1024 * 1024  # the kernel's private /tmp, /var/tmp and /dev/shm together
 
     def for_kernel(self) -> dict:
         return dataclasses.asdict(self)
@@ -225,22 +228,35 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
     if not exercises:
         return [_row(sub, NOTEBOOK, PROBLEM, "cannot tell which lesson this notebook belongs to; keep its file name "
                      "(e.g. 01_...ipynb)", settings)]
+    claimed = None
+    if settings.as_nobody and not settings.kernel_uid:  # graded on its own (not by grade_all): claim a user id
+        claimed = sandbox.free_kernel_uid()
+        settings = dataclasses.replace(settings, kernel_uid=claimed)
     scratch = tempfile.mkdtemp(prefix="sub-", dir=settings.run_base)
+    kernels: list[sandbox.StudentKernel] = []
     try:
-        return _run_and_check(sub, sources, exercises, scratch, settings, outputs)
+        return _run_and_check(sub, sources, exercises, scratch, settings, outputs, kernels)
     except Exception as error:  # a bug or an unexpected state in the grader: report, never crash the run
         return [_row(sub, NOTEBOOK, PROBLEM, f"grading stopped: {type(error).__name__}: {error}", settings)] + [
             _row(sub, spec.id, PROBLEM, "not graded: the grader failed on this submission", settings) for spec in exercises]
-    finally:
+    finally:  # whatever happened, nothing the submission started outlives it
+        for kernel in kernels:
+            kernel.kill(kernel.stopped or "closed")
+        sandbox.kill_uid(sandbox.kernel_uid(settings.for_kernel()))
+        if _SUBREAPER:
+            sandbox.kill_descendants()
         shutil.rmtree(scratch, ignore_errors=True)
+        if claimed is not None:
+            sandbox.release_kernel_uid(claimed)
 
 
 def _prepare_scratch(scratch: str, sources: list[str], settings: Settings) -> None:
     with open(os.path.join(scratch, "cells.json"), "w", encoding="utf-8") as handle:
         json.dump(sources, handle)
-    if settings.as_nobody:
+    uid = sandbox.kernel_uid(settings.for_kernel())
+    if uid is not None:
         for path in (scratch, os.path.join(scratch, "cells.json")):
-            os.chown(path, sandbox.NOBODY, sandbox.NOBODY)
+            os.chown(path, uid, uid)
     os.chmod(scratch, 0o700)
 
 
@@ -276,12 +292,15 @@ def _stopped_message(reason: str, where: str, settings: Settings) -> str:
     return f"{reason} ({where})"
 
 
-def _run_and_check(sub, sources, exercises, scratch, settings: Settings, outputs: list | None) -> list[GradeRow]:
+def _run_and_check(sub, sources, exercises, scratch, settings: Settings, outputs: list | None,
+                   kernels: list) -> list[GradeRow]:
+    """``kernels`` receives every kernel started, so that the caller kills them whatever happens."""
     deadline = time.monotonic() + settings.total_timeout
     _prepare_scratch(scratch, sources, settings)
     rows: list[GradeRow] = []
     clock = time.monotonic()
     kernel = sandbox.StudentKernel(scratch, settings.for_kernel(), deadline)
+    kernels.append(kernel)
     started = time.monotonic()
     reports = kernel.run_cells(len(sources))
     ran = time.monotonic()
@@ -304,6 +323,7 @@ def _run_and_check(sub, sources, exercises, scratch, settings: Settings, outputs
                 break
             restarts += 1
             kernel = sandbox.StudentKernel(scratch, settings.for_kernel(), deadline)
+            kernels.append(kernel)
             kernel.run_cells(len(sources))
             if kernel.stopped:
                 rows += [_row(sub, s.id, PROBLEM, "not graded: " + _stopped_message(kernel.stopped, "re-running the notebook",
@@ -360,11 +380,18 @@ def sandbox_layout(submissions: Path, outputs: list[Path], run_base: str) -> tup
             candidate = os.path.join(root, name)
             if os.path.isdir(candidate) and not os.path.islink(candidate):
                 hide.append(candidate)
+    for output in outputs:  # every output, created now so that it is hidden from the first kernel on
+        path = Path(output)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix:  # gradebook.csv, _wide.csv, _summary.txt, _run.json
+            if not path.is_symlink():
+                path.touch(exist_ok=True)
+        else:  # gradebook_feedback/, gradebook_outputs/
+            path.mkdir(exist_ok=True)
+        hide.append(os.path.realpath(path))
     for folder in {os.path.realpath(submissions), *(os.path.realpath(o.parent) for o in outputs), run_base}:
         if not any(_is_within(n, folder) for n in needed):
             hide.append(folder)
-        elif folder != run_base:
-            hide += [os.path.realpath(o) for o in outputs if os.path.isfile(o)]
     readonly = [package, prefix]
     return sorted(set(hide)), readonly, package_parent
 
@@ -396,6 +423,8 @@ def _tree_hashes(folders: list[Path]) -> dict[str, str]:
 
 # ----- the whole run ---------------------------------------------------------------------------------
 def _child(sub: Submission, settings: Settings, connection) -> None:
+    global _SUBREAPER
+    _SUBREAPER = sandbox.become_subreaper()  # a daemon the kernel leaves (double fork, setsid) is still ours to kill
     outputs: list = []
     try:
         rows = grade_one(sub, settings, outputs)
@@ -421,6 +450,7 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
     suspects: set[str] = set()
     cell_outputs: dict[str, list] = {}
     hard_limit = settings.total_timeout * 2 + 120  # the grading process itself is trusted; this is a backstop
+    uids: dict[str, int] = {}  # submission -> the user id its kernels run as (as root): one per grading slot
     while pending or running:
         while pending and len(running) < max(1, jobs):
             sub = pending.pop(0)
@@ -431,7 +461,11 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
                     on_done(sub, rows, [])
                 continue
             receive, send = context.Pipe(duplex=False)
-            process = context.Process(target=_child, args=(sub, settings, send), daemon=True)
+            child_settings = settings
+            if settings.as_nobody:  # a user id no other kernel uses: its process limit and files are its own
+                uids[sub.name] = sandbox.free_kernel_uid(set(uids.values()))
+                child_settings = dataclasses.replace(settings, kernel_uid=uids[sub.name])
+            process = context.Process(target=_child, args=(sub, child_settings, send), daemon=True)
             process.start()
             send.close()
             running[receive] = (process, sub, time.monotonic())
@@ -450,10 +484,13 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
                 rows = [_row(sub, NOTEBOOK, PROBLEM, "grading stopped: the grading process of this submission died "
                              "(it is regraded on the next run with the same --out)", settings)]
             process.join(5)
+            sandbox.release_kernel_uid(uids.pop(sub.name, None))
             finished.append((sub, rows))
         for connection, (process, sub, started) in list(running.items()):
             if time.monotonic() - started > hard_limit:
                 process.kill()
+                process.join(5)
+                sandbox.release_kernel_uid(uids.pop(sub.name, None))
                 running.pop(connection)
                 finished.append((sub, [_row(sub, NOTEBOOK, PROBLEM, "grading stopped: over the grader's hard time limit",
                                             settings)]))
@@ -469,7 +506,13 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
             if changed or moved:
                 what = ", ".join([os.path.relpath(p, os.path.dirname(str(watch[0]))) if watch else p for p in changed[:5]]
                                  + [f"submission {m}" for m in moved[:5] if m != sub.name])
-                if what and culprits == {sub.name}:
+                if what and settings.isolation == "plain":
+                    # without namespaces a process left by an earlier submission may have done it: say so
+                    extra.append(_row(sub, NOTEBOOK, NOTE, f"possible tampering: files changed on disk while this submission ran ({what}); "
+                                      "in the grader's plain mode (no namespaces) this may come from a process left "
+                                      "by an earlier submission, so it is not held against this one. Grades used the "
+                                      "copies read before the run.", settings))
+                elif what and culprits == {sub.name}:
                     extra.append(_row(sub, NOTEBOOK, PROBLEM, f"tampering: while this submission ran, these files changed "
                                       f"on disk: {what}. Grades used the copies read before the run.", settings))
                 elif what and sub.name in culprits:

@@ -18,6 +18,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable
 
@@ -27,7 +28,10 @@ from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.grading import protocol, wire
 
 NOBODY = 65534
+KERNEL_UID_BASE = 200000  # as root, each kernel runs under a user id of its own from here (no passwd entry)
+KERNEL_UID_SLOTS = 60000
 GRACE = 5.0  # seconds a kernel may take beyond its own alarm before it is killed
+SEND_GRACE = 30.0  # seconds a kernel may leave a message to it unread (it reads each one at once)
 
 
 class KernelStopped(BaseException):
@@ -60,15 +64,237 @@ def isolation_mode() -> str:
 
 
 def _count_processes(uid: int) -> int:
-    count = 0
+    return len(_pids_of_uid(uid))
+
+
+def _pids_of_uid(uid: int) -> list[int]:
+    """Processes whose real, effective, saved or file-system user id is ``uid``."""
+    found = []
     for entry in os.listdir("/proc"):
-        if entry.isdigit():
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
+                for line in handle:
+                    if line.startswith("Uid:"):
+                        if str(uid) in line.split()[1:]:
+                            found.append(int(entry))
+                        break
+        except OSError:
+            pass
+    return found
+
+
+_CLAIMS: dict[int, int] = {}  # user id -> fd of its lock file, held while a kernel of this grader may use it
+
+
+def free_kernel_uid(taken=()) -> int:
+    """Claim an unused user id for a kernel: no process runs under it, and no other grader (even another
+    run at the same time) holds its lock. :func:`release_kernel_uid` gives it back."""
+    import fcntl
+    import tempfile
+
+    folder = os.path.join(tempfile.gettempdir(), f"mic-dp-grading-uids-{os.geteuid()}")
+    os.makedirs(folder, mode=0o700, exist_ok=True)
+    for uid in range(KERNEL_UID_BASE, KERNEL_UID_BASE + KERNEL_UID_SLOTS):
+        if uid in taken or uid in _CLAIMS:
+            continue
+        fd = os.open(os.path.join(folder, str(uid)), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            continue
+        if _pids_of_uid(uid):
+            os.close(fd)
+            continue
+        _CLAIMS[uid] = fd
+        return uid
+    raise RuntimeError("no free user id for a kernel")
+
+
+def release_kernel_uid(uid: int | None) -> None:
+    """Kill what is left of ``uid`` and give it back to other runs."""
+    kill_uid(uid)
+    fd = _CLAIMS.pop(uid, None)
+    if fd is not None:
+        os.close(fd)
+
+
+def kill_uid(uid: int | None) -> None:
+    """SIGKILL every process of ``uid`` (a kernel's own user id), until none is left."""
+    if uid is None or uid in (0, os.getuid()):
+        return
+    for _ in range(50):
+        pids = _pids_of_uid(uid)
+        if not pids:
+            return
+        for pid in pids:
             try:
-                if os.stat(f"/proc/{entry}").st_uid == uid:
-                    count += 1
+                os.kill(pid, signal.SIGKILL)
             except OSError:
                 pass
-    return count
+        time.sleep(0.01)
+
+
+PR_SET_CHILD_SUBREAPER = 36
+
+
+def become_subreaper() -> bool:
+    """Orphans of this process's descendants (e.g. a double-forked daemon) become its children, not init's."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def kill_descendants() -> None:
+    """SIGKILL every descendant of this process (with :func:`become_subreaper`, daemons included) and reap them."""
+    me = os.getpid()
+    for _ in range(50):
+        parents = {}
+        for entry in os.listdir("/proc"):
+            if entry.isdigit():
+                try:
+                    with open(f"/proc/{entry}/stat", "rb") as handle:
+                        text = handle.read()
+                    parents[int(entry)] = int(text[text.rindex(b")") + 2:].split()[1])
+                except (OSError, ValueError, IndexError):
+                    pass
+        mine, frontier = set(), {me}
+        while frontier:
+            frontier = {pid for pid, parent in parents.items() if parent in frontier and pid not in mine}
+            mine |= frontier
+        for pid in mine:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                break
+            if pid == 0:
+                break
+        if not mine:
+            return
+        time.sleep(0.01)
+
+
+# ----- a memory cgroup per kernel ------------------------------------------------------------------
+@functools.lru_cache(maxsize=1)
+def _cgroup_parent() -> tuple[str, str] | None:
+    """("v2" or "v1", folder in which this process may create memory cgroups), or None."""
+    if os.geteuid() != 0 or os.environ.get("MIC_DP_GRADING_CGROUP") == "off":
+        return None
+    try:
+        lines = open("/proc/self/cgroup", encoding="ascii").read().splitlines()
+    except OSError:
+        return None
+    for line in lines:
+        number, controllers, path = line.split(":", 2)
+        candidates = []
+        if number == "0" and controllers == "":
+            candidates.append(("v2", "/sys/fs/cgroup" + path))
+            candidates.append(("v2", "/sys/fs/cgroup/unified" + path))
+        elif "memory" in controllers.split(","):
+            candidates.append(("v1", "/sys/fs/cgroup/memory" + path))
+        for version, folder in candidates:
+            limit = "memory.max" if version == "v2" else "memory.limit_in_bytes"
+            probe = os.path.join(folder.rstrip("/"), f"mic-dp-probe-{os.getpid()}")
+            try:
+                os.mkdir(probe)
+            except OSError:
+                continue
+            try:
+                if os.path.exists(os.path.join(probe, limit)):
+                    return version, folder.rstrip("/")
+            finally:
+                os.rmdir(probe)
+    return None
+
+
+def memory_bound(memory: int) -> str:
+    """How the memory of a kernel's whole process tree is bounded on this machine (for gradebook_run.json)."""
+    found = _cgroup_parent()
+    if found is None:
+        return ("per process only: RLIMIT_AS of each kernel process; no memory cgroup is available here, so a "
+                "kernel's processes together may use up to --processes times --memory-gb")
+    name = "memory.max" if found[0] == "v2" else "memory.limit_in_bytes"
+    return f"cgroup {found[0]} {name} = {memory} bytes for each kernel's whole process tree (and its /tmp)"
+
+
+class MemoryCgroup:
+    """A memory cgroup holding one kernel's process tree; :meth:`destroy` kills what is in it and removes it."""
+
+    count = 0
+
+    def __init__(self, memory: int) -> None:
+        found = _cgroup_parent()
+        if found is None:
+            raise OSError("no memory cgroup available")
+        self.version, parent = found
+        MemoryCgroup.count += 1
+        self.path = os.path.join(parent, f"mic-dp-kernel-{os.getpid()}-{MemoryCgroup.count}")
+        os.mkdir(self.path)
+        try:
+            if self.version == "v2":
+                self._write("memory.max", memory)
+                if os.path.exists(os.path.join(self.path, "memory.swap.max")):
+                    self._write("memory.swap.max", 0)
+            else:
+                self._write("memory.limit_in_bytes", memory)
+                if os.path.exists(os.path.join(self.path, "memory.memsw.limit_in_bytes")):
+                    try:
+                        self._write("memory.memsw.limit_in_bytes", memory)
+                    except OSError:
+                        pass
+        except OSError:
+            os.rmdir(self.path)
+            raise
+        self.procs = os.path.join(self.path, "cgroup.procs")
+
+    def _write(self, name: str, value) -> None:
+        with open(os.path.join(self.path, name), "w") as handle:
+            handle.write(str(value))
+
+    def kill(self) -> None:
+        """SIGKILL every process in the cgroup (safe to call from another thread)."""
+        if self.version == "v2" and os.path.exists(os.path.join(self.path, "cgroup.kill")):
+            try:
+                self._write("cgroup.kill", 1)
+            except OSError:
+                pass
+        try:
+            pids = [int(p) for p in open(self.procs).read().split()]
+        except OSError:
+            pids = []
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+
+    def destroy(self) -> None:
+        for _ in range(200):
+            self.kill()
+            try:
+                os.rmdir(self.path)
+                return
+            except FileNotFoundError:
+                return
+            except OSError:
+                time.sleep(0.01)
+
+
+def kernel_uid(settings: dict) -> int | None:
+    """The user id the kernel runs as: its own (from the run's slot) as root, None to keep the grader's."""
+    if not settings["as_nobody"]:
+        return None
+    return int(settings.get("kernel_uid") or NOBODY)
 
 
 class StudentKernel:
@@ -78,8 +304,12 @@ class StudentKernel:
         self.settings, self.deadline = settings, deadline
         self.stopped: str | None = None
         self.isolation: list[str] = []
+        self.expired = False
+        self.cgroup: MemoryCgroup | None = None
+        self.watchdog: threading.Timer | None = None
         mode = settings["isolation"]
-        uid = NOBODY if settings["as_nobody"] else os.getuid()
+        self.uid = kernel_uid(settings)
+        uid = self.uid if self.uid is not None else os.getuid()
         limits = {"RLIMIT_AS": settings["memory"], "RLIMIT_CORE": 0, "RLIMIT_FSIZE": settings["file_size"]}
         if settings["nproc"]:
             limits["RLIMIT_NPROC"] = _count_processes(uid) + settings["nproc"]
@@ -90,13 +320,27 @@ class StudentKernel:
             "readonly": settings["readonly"],
             "expose": settings["expose"] if mode == "root" else [],
             "limits": limits,
-            "uid": NOBODY if settings["as_nobody"] else None,
-            "gid": NOBODY if settings["as_nobody"] else None,
+            "uid": self.uid,
+            "gid": self.uid,
             "cell_timeout": settings["timeout"],
             "total_timeout": max(1.0, deadline - time.monotonic()),
             "output_limit": settings["output_limit"],
         }
         command = [sys.executable, "-s", "-m", "mic_dp_helpers.grading.worker", __import__("json").dumps(config)]
+        jail = {"scratch": scratch, "tmpfs": int(settings.get("tmp_size") or 0) if mode in ("root", "userns") else 0,
+                "needed": sorted({os.path.realpath(p) for p in [*settings["readonly"], settings["package_parent"],
+                                                                 sys.base_prefix, os.path.dirname(sys.executable),
+                                                                 os.path.dirname(os.path.realpath(sys.executable))]
+                                  if p})}
+        if settings["as_nobody"] and settings.get("cgroup", True):
+            try:
+                self.cgroup = MemoryCgroup(settings["memory"])
+                jail["cgroup_procs"] = self.cgroup.procs
+            except OSError:
+                self.cgroup = None
+        if jail["tmpfs"] or jail.get("cgroup_procs"):
+            command = [sys.executable, "-I", "-S", os.path.join(os.path.dirname(__file__), "jail.py"),
+                       __import__("json").dumps(jail), "--", *command]
         if mode in ("root", "userns"):
             prefix = [shutil.which("unshare"), "--pid", "--fork", "--kill-child", "--mount", "--mount-proc", "--net",
                       "--propagation", "private"]
@@ -120,20 +364,26 @@ class StudentKernel:
             cwd=scratch, env=env, start_new_session=True, close_fds=True,
         )
         self.fd_out, self.fd_in = self.process.stdin.fileno(), self.process.stdout.fileno()
+        os.set_blocking(self.fd_out, False)  # every write has a deadline (see protocol.send)
+        # the total time limit holds even if the grader is blocked: at the deadline the kernel is killed
+        self.watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), self._expire)
+        self.watchdog.daemon = True
+        self.watchdog.start()
         ready = self._recv(time.monotonic() + 60)
         if ready is None:
             return
         if ready["op"] == "sandbox_failed":
             self.kill(f"the sandbox could not be set up ({str(ready.get('message'))[:200]})")
-        elif ready["op"] != "ready":
+        elif ready["op"] != "ready" or not isinstance(ready.get("isolation", []), list):
             self.kill("the kernel did not start properly")
         else:
             self.isolation = [str(x) for x in ready.get("isolation", [])]
 
     # ----- life and death --------------------------------------------------------------------------
-    def kill(self, reason: str) -> None:
-        if self.stopped is None:
-            self.stopped = reason
+    def _kill_all(self) -> None:
+        """SIGKILL the kernel and everything it started (its cgroup, its user id, its process group)."""
+        if self.cgroup is not None:
+            self.cgroup.kill()
         try:
             os.killpg(self.process.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
@@ -142,7 +392,26 @@ class StudentKernel:
             self.process.kill()
         except ProcessLookupError:
             pass
+        kill_uid(self.uid)
+
+    def _expire(self) -> None:
+        """The watchdog: the submission's total time is up, whatever the grader is doing."""
+        if self.stopped is None:
+            self.expired = True
+            self._kill_all()
+
+    def kill(self, reason: str) -> None:
+        if self.expired and self.stopped is None:
+            reason = "time"
+        if self.stopped is None:
+            self.stopped = reason
+        if self.watchdog is not None:
+            self.watchdog.cancel()
+        self._kill_all()
         self.process.wait()
+        kill_uid(self.uid)
+        if self.cgroup is not None:
+            self.cgroup.destroy()
         for stream in (self.process.stdin, self.process.stdout):
             try:
                 stream.close()
@@ -152,9 +421,9 @@ class StudentKernel:
     def close(self) -> None:
         if self.stopped is None:
             try:
-                protocol.send(self.fd_out, {"op": "exit"})
+                protocol.send(self.fd_out, {"op": "exit"}, time.monotonic() + GRACE)
                 self.process.wait(timeout=5)
-            except (OSError, subprocess.TimeoutExpired, protocol.ProtocolError):
+            except (OSError, TimeoutError, subprocess.TimeoutExpired, protocol.ProtocolError):
                 pass
             self.stopped = "closed"
         self.kill(self.stopped)
@@ -181,7 +450,7 @@ class StudentKernel:
                 return None
             return message
         except TimeoutError:
-            if time.monotonic() >= self.deadline:
+            if time.monotonic() >= self.deadline or self.expired:
                 self.kill("time")
             else:
                 self.kill("timeout")
@@ -194,10 +463,16 @@ class StudentKernel:
         return None
 
     def _send(self, message: dict) -> bool:
+        if self.stopped is not None:
+            return False
         try:
-            protocol.send(self.fd_out, message)
+            protocol.send(self.fd_out, message, min(self.deadline, time.monotonic() + SEND_GRACE))
             return True
+        except TimeoutError:
+            self.kill("time" if time.monotonic() >= self.deadline else "the kernel stopped reading what the grader sent")
+            return False
         except (OSError, protocol.ProtocolError):
+            time.sleep(0.05)
             self.kill(self._death())
             return False
 
@@ -214,10 +489,16 @@ class StudentKernel:
             if message["op"] == "cell":
                 current = message.get("index") if isinstance(message.get("index"), int) else current + 1
             elif message["op"] == "cell_done":
+                status, error = message.get("status"), message.get("error")
+                if status not in ("ok", "error", "memory", "timeout") or (
+                        status in ("error", "memory") and not (isinstance(error, dict)
+                                                               and isinstance(error.get("summary", ""), str))):
+                    self.kill("the kernel broke the protocol (a malformed cell report)")
+                    break
                 reports.append({
                     "index": current,
-                    "status": str(message.get("status")),
-                    "error": message.get("error") if isinstance(message.get("error"), dict) else None,
+                    "status": status,
+                    "error": error if isinstance(error, dict) else None,
                     "output": str(message.get("output", ""))[: self.settings["output_limit"]],
                     "output_chars": message.get("output_chars") if isinstance(message.get("output_chars"), int) else 0,
                 })
