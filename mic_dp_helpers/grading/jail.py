@@ -39,7 +39,7 @@ def _mount(libc, source, target, fstype, flags, data=None) -> None:
         raise OSError(error, f"mount {target}: {os.strerror(error)}")
 
 
-def _private_tmp(size: int, scratch: str, needed: list) -> None:
+def _private_tmp(size: int, scratch: str, needed: list, uid=None) -> None:
     """One tmpfs of ``size`` bytes behind /tmp, /var/tmp and /dev/shm; the scratch folder and the ``needed``
     folders (Python, the course package) stay reachable where they were."""
     libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
@@ -57,6 +57,18 @@ def _private_tmp(size: int, scratch: str, needed: list) -> None:
         os.mkdir(inner)
         os.chmod(inner, 0o1777)
         held.append((target, os.open(inner, os.O_RDONLY | os.O_DIRECTORY)))
+    if uid is not None:  # the kernel's own user id has no name on the machine: give it one here (Java needs it)
+        for name, line in (("passwd", f"student:x:{uid}:{uid}:student:{scratch}:/usr/sbin/nologin\n"),
+                           ("group", f"student:x:{uid}:\n")):
+            try:
+                text = open(f"/etc/{name}", encoding="utf-8", errors="replace").read()
+            except OSError:
+                continue
+            copy = os.path.join(staging, name)
+            with open(copy, "w", encoding="utf-8") as handle:
+                handle.write(text + ("" if text.endswith("\n") or not text else "\n") + line)
+            os.chmod(copy, 0o644)
+            _mount(libc, copy, f"/etc/{name}", None, MS_BIND)
     for target, fd in held:
         _mount(libc, f"/proc/self/fd/{fd}", target, None, MS_BIND)
     for _, fd in held:
@@ -77,7 +89,7 @@ def main(argv: list) -> None:
             with open(config["cgroup_procs"], "w") as handle:
                 handle.write("0")  # this process; every process the kernel starts stays in the cgroup
         if config.get("tmpfs"):
-            _private_tmp(config["tmpfs"], config["scratch"], config.get("needed", []))
+            _private_tmp(config["tmpfs"], config["scratch"], config.get("needed", []), config.get("uid"))
     except Exception as error:  # noqa: BLE001 - never run the student's code half closed in
         _fail(f"{type(error).__name__}: {error}")
     os.execv(command[0], command)

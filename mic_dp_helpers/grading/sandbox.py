@@ -331,7 +331,8 @@ class StudentKernel:
                 "needed": sorted({os.path.realpath(p) for p in [*settings["readonly"], settings["package_parent"],
                                                                  sys.base_prefix, os.path.dirname(sys.executable),
                                                                  os.path.dirname(os.path.realpath(sys.executable))]
-                                  if p})}
+                                  if p}),
+                "uid": self.uid}
         if settings["as_nobody"] and settings.get("cgroup", True):
             try:
                 self.cgroup = MemoryCgroup(settings["memory"])
