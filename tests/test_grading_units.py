@@ -130,3 +130,41 @@ def test_lesson_is_found_from_metadata_name_or_checks_called():
     assert lesson_of("ann_03_privacy_budget.ipynb", {}, []) == "03"
     assert lesson_of("homework.ipynb", {}, ["check('01.2', f)"]) == "01"
     assert lesson_of("homework.ipynb", {}, ["print(1)"]) is None
+
+
+def test_file_name_lesson_wins_over_the_metadata():
+    assert lesson_of("01_anonymization_fails_exercises.ipynb", {"mic_dp": {"lesson": "00"}}, []) == "01"
+    assert lesson_of("alice.ipynb", {"mic_dp": {"lesson": 3}}, ["check('01.2', f)"]) == "03"
+    assert lesson_of("x.ipynb", {"mic_dp": {"lesson": True}}, []) is None
+
+
+def _settings(tmp_path):
+    from mic_dp_helpers.grading.runner import Settings
+
+    return Settings(run_base=str(tmp_path))
+
+
+def test_a_stray_untitled_notebook_is_a_note_not_a_problem(tmp_path):
+    import nbformat
+
+    from mic_dp_helpers.grading.runner import find_submissions, grade_one
+
+    (tmp_path / "ann").mkdir()
+    (tmp_path / "ann" / "Untitled.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
+    [sub] = find_submissions(tmp_path)
+    [row] = grade_one(sub, _settings(tmp_path))
+    assert (row.exercise, row.status, row.points, row.max_points) == ("notebook", "note", 0, 0)
+    assert "not a course notebook" in row.message and "does not count" in row.message
+
+
+def test_a_folder_named_like_a_notebook_gets_a_problem_row(tmp_path):
+    from mic_dp_helpers.grading.runner import find_submissions, grade_one
+
+    inner = tmp_path / "x" / "01_anonymization_fails_exercises.ipynb"
+    inner.mkdir(parents=True)
+    (inner / "inner.ipynb").write_text("{}")
+    [sub] = find_submissions(tmp_path)
+    assert sub.name == "x/01_anonymization_fails_exercises.ipynb" and sub.student == "x"
+    [row] = grade_one(sub, _settings(tmp_path))
+    assert row.status == "problem" and "is a folder, not a notebook file" in row.message
+

@@ -126,6 +126,12 @@ def find_submissions(folder: Path | str) -> list[Submission]:
                 relative = (here / name).relative_to(root)
                 found.append(Submission(str(relative), _student_of(relative), here / name,
                                         refused=f"refused: `{relative}` is a symbolic link to a folder; links are not followed"))
+            elif name.endswith(".ipynb"):  # a folder named like a notebook: say so, do not look inside
+                dirnames.remove(name)
+                relative = (here / name).relative_to(root)
+                found.append(Submission(str(relative), _student_of(relative), here / name,
+                                        refused=f"refused: `{relative}` is a folder, not a notebook file; hand in the "
+                                                "notebook file itself (nothing inside the folder was graded)"))
         for name in sorted(filenames):
             if not name.endswith(".ipynb"):
                 continue
@@ -184,18 +190,52 @@ def _parse(data: bytes) -> tuple[list[str], dict]:
     return sources, metadata
 
 
-def lesson_of(name: str, metadata: dict, sources: list[str]) -> str | None:
-    """The lesson ("01") from the notebook's metadata, its file name, or the checks it calls."""
-    lesson = metadata.get("mic_dp", {}).get("lesson") if isinstance(metadata.get("mic_dp"), dict) else None
-    if isinstance(lesson, (str, int)) and exercises_for_lesson(str(lesson).zfill(2)):
-        return str(lesson).zfill(2)
+def name_lesson(name: str) -> str | None:
+    """The lesson number in a file name ("01" for ``01_anonymization_fails_exercises-Copy1.ipynb``), if any."""
     match = re.search(r"(?:^|[^0-9])(\d\d)_", Path(name).name)
-    if match and exercises_for_lesson(match.group(1)):
-        return match.group(1)
+    return match.group(1) if match and exercises_for_lesson(match.group(1)) else None
+
+
+def metadata_lesson(metadata: dict) -> str | None:
+    """The lesson in the notebook's metadata (``metadata.mic_dp.lesson``), if it names a lesson of the course."""
+    lesson = metadata.get("mic_dp", {}).get("lesson") if isinstance(metadata.get("mic_dp"), dict) else None
+    if isinstance(lesson, bool) or not isinstance(lesson, (str, int)):
+        return None
+    lesson = str(lesson).zfill(2)
+    return lesson if exercises_for_lesson(lesson) else None
+
+
+def lesson_of(name: str, metadata: dict, sources: list[str]) -> str | None:
+    """The lesson ("01") from the notebook's file name, else its metadata, else the checks it calls.
+
+    The file name wins: students rarely rename the exercise file, and the metadata is theirs to edit
+    (a disagreement is reported as a note by :func:`grade_one`).
+    """
+    lesson = name_lesson(name) or metadata_lesson(metadata)
+    if lesson:
+        return lesson
     called = re.findall(r"""check\(\s*["'](\d\d)\.\d+["']""", "\n".join(sources))
     if called and exercises_for_lesson(called[0]):
         return called[0]
     return None
+
+
+def submission_lesson(sub: Submission) -> str | None:
+    """The lesson ``sub`` is graded as (see :func:`lesson_of`), None for a file that is not a course notebook."""
+    try:
+        sources, metadata = _parse(sub.data) if sub.data is not None else ([], {})
+    except ValueError:
+        sources, metadata = [], {}
+    return lesson_of(sub.name, metadata, sources)
+
+
+def canonical_names() -> dict[str, str]:
+    """{lesson: the exercise notebook's file name}, e.g. {"01": "01_anonymization_fails_exercises.ipynb"}."""
+    folder = Path(mic_dp_helpers.__file__).resolve().parent.parent / "exercises"
+    names: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("[0-9][0-9]_*_exercises.ipynb")) if folder.is_dir() else []:
+        names.setdefault(path.name[:2], []).append(path.name)
+    return {lesson: found[0] for lesson, found in names.items() if len(found) == 1}
 
 
 # ----- grading one submission (in a grading process of its own) ----------------------------------------
@@ -225,9 +265,15 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
                        for spec in exercises_for_lesson(lesson or "")]
     lesson = lesson_of(sub.name, metadata, sources)
     exercises = exercises_for_lesson(lesson) if lesson else []
-    if not exercises:
-        return [_row(sub, NOTEBOOK, PROBLEM, "cannot tell which lesson this notebook belongs to; keep its file name "
-                     "(e.g. 01_...ipynb)", settings)]
+    if not exercises:  # e.g. a stray Untitled.ipynb beside the student's work: not held against them
+        return [_row(sub, NOTEBOOK, NOTE, f"ignored: `{Path(sub.name).name}` is not a course notebook (cannot tell which "
+                     "lesson it belongs to: no lesson number in its file name, e.g. 01_...ipynb, nor in its metadata, "
+                     "and no check(...) calls); it was not graded and does not count", settings)]
+    notes = []
+    by_name, by_metadata = name_lesson(sub.name), metadata_lesson(metadata)
+    if by_name and by_metadata and by_name != by_metadata:
+        notes.append(_row(sub, NOTEBOOK, NOTE, f"the file name says lesson {by_name} but the notebook's metadata says "
+                          f"lesson {by_metadata}; graded as lesson {by_name} (the file name)", settings))
     claimed = None
     if settings.as_nobody and not settings.kernel_uid:  # graded on its own (not by grade_all): claim a user id
         claimed = sandbox.free_kernel_uid()
@@ -235,7 +281,7 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
     scratch = tempfile.mkdtemp(prefix="sub-", dir=settings.run_base)
     kernels: list[sandbox.StudentKernel] = []
     try:
-        return _run_and_check(sub, sources, exercises, scratch, settings, outputs, kernels)
+        return notes + _run_and_check(sub, sources, exercises, scratch, settings, outputs, kernels)
     except Exception as error:  # a bug or an unexpected state in the grader: report, never crash the run
         return [_row(sub, NOTEBOOK, PROBLEM, f"grading stopped: {type(error).__name__}: {error}", settings)] + [
             _row(sub, spec.id, PROBLEM, "not graded: the grader failed on this submission", settings) for spec in exercises]
