@@ -168,3 +168,29 @@ def test_a_folder_named_like_a_notebook_gets_a_problem_row(tmp_path):
     [row] = grade_one(sub, _settings(tmp_path))
     assert row.status == "problem" and "is a folder, not a notebook file" in row.message
 
+
+@pytest.mark.parametrize("text", ['=HYPERLINK("http://evil","x")', "+1", "-2+3", "@SUM(A1)", "\tx", "\rx", "'quoted",
+                                  "plain", "01.1", ""])
+def test_csv_text_cells_are_escaped_and_read_back_unchanged(text):
+    import csv as csv_module
+
+    from mic_dp_helpers.grading import report
+
+    row = GradeRow(f"{text}/01_a.ipynb", "01.1", True, text, "passed", text, 2.0, 2.0, "ab" * 32)
+    line = report.long_csv_lines([row])
+    cells = next(csv_module.reader(io.StringIO(line, newline="")))
+    assert all(not cell.startswith(report.FORMULA_START) for cell in cells if cell not in ("2",))
+    assert cells[5:7] == ["2", "2"]  # numbers stay numbers
+    back = report.row_from_dict(dict(zip(report.LONG_COLUMNS, cells)))
+    assert back == row
+
+
+def test_wide_csv_escapes_text_but_keeps_numbers(tmp_path):
+    from mic_dp_helpers.grading import report
+
+    path = tmp_path / "wide.csv"
+    report.write_csv(path, [{"student": "=cmd|' /C calc'!A0", "ex_01.1": "-1", "score": "-1", "problems": "-x"}],
+                     ["student", "ex_01.1", "score", "problems"], numeric=["ex_01.1", "score"])
+    table = pd.read_csv(path)
+    assert table.loc[0, "student"] == "'=cmd|' /C calc'!A0" and table.loc[0, "problems"] == "'-x"
+    assert table.loc[0, "ex_01.1"] == -1 and table.loc[0, "score"] == -1

@@ -131,7 +131,7 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         subs = [s for s in subs if s.name not in done]
         out_path.parent.mkdir(parents=True, exist_ok=True)
         tmp = out_path.with_name(out_path.name + ".tmp")
-        tmp.write_text(",".join(report.LONG_COLUMNS) + "\n" + report.long_csv_lines(kept), encoding="utf-8")
+        tmp.write_text(report.LONG_HEADER + report.long_csv_lines(kept), encoding="utf-8")
         os.replace(tmp, out_path)
     fd = os.open(out_path, os.O_WRONLY | os.O_APPEND) if out_path is not None else None
     count, total, clock = 0, len(subs), time.monotonic()
@@ -170,7 +170,7 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
                                                  r.exercise != NOTEBOOK, r.exercise))
     if out_path is not None:
         tmp = out_path.with_name(out_path.name + ".tmp")
-        tmp.write_text(",".join(report.LONG_COLUMNS) + "\n" + report.long_csv_lines(rows), encoding="utf-8")
+        tmp.write_text(report.LONG_HEADER + report.long_csv_lines(rows), encoding="utf-8")
         os.replace(tmp, out_path)  # the complete gradebook, in submission order
         graded_lessons = sorted({e.split(".")[0] for r in rows for e in [r.exercise] if e != NOTEBOOK and e in EXERCISES})
         exercise_ids = sorted(e for e in EXERCISES if e.split(".")[0] in graded_lessons)
@@ -193,7 +193,7 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
 
 def write_gradebook(rows: Iterable[GradeRow], out: Path | str) -> None:
     """Write ``rows`` as the long CSV (see ``report.LONG_COLUMNS``)."""
-    Path(out).write_text(",".join(report.LONG_COLUMNS) + "\n" + report.long_csv_lines(rows), encoding="utf-8")
+    Path(out).write_text(report.LONG_HEADER + report.long_csv_lines(rows), encoding="utf-8")
 
 
 def _read_roster(path: str) -> list[str]:

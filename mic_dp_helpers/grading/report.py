@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import json
 import os
 import re
+from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -14,6 +16,8 @@ from mic_dp_helpers.grading.runner import NOTEBOOK, NOTE, PROBLEM, GradeRow
 
 LONG_COLUMNS = ["submission", "student", "exercise", "status", "passed", "points", "max_points", "message",
                 "sha256", "graded_at", "grader_version"]
+# CRLF ends every line (RFC 4180): the csv module then quotes any cell holding a CR, which "\n" lines would not
+LONG_HEADER = ",".join(LONG_COLUMNS) + "\r\n"
 ICONS = {"passed": "✅", "wrong": "❌", "not done": "⏳", "problem": "⚠️", "note": "ℹ️"}
 
 
@@ -53,12 +57,32 @@ def _fmt(points: float) -> str:
     return f"{points:g}"
 
 
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_text(value) -> str:
+    """A text cell made safe for spreadsheets (OWASP CSV injection): one ``'`` before a leading = + - @ tab or CR.
+
+    A leading ``'`` is doubled too, so :func:`csv_untext` gives back exactly the original text.
+    """
+    text = str(value)
+    return "'" + text if text.startswith(FORMULA_START + ("'",)) else text
+
+
+def csv_untext(text: str) -> str:
+    """The original text of a cell written by :func:`csv_text`."""
+    return text[1:] if text.startswith("'") else text
+
+
 def long_csv_lines(rows: Iterable[GradeRow]) -> str:
+    """Rows of the long CSV; text cells are escaped with :func:`csv_text`, numbers are written as numbers."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    writer = csv.writer(buffer, lineterminator="\r\n")
     for row in rows:
-        writer.writerow([row.submission, row.student, row.exercise, row.status or ("passed" if row.passed else "wrong"),
-                         row.passed, _fmt(row.points), _fmt(row.max_points), row.message, row.sha256, row.graded_at, row.grader_version])
+        writer.writerow([csv_text(row.submission), csv_text(row.student), csv_text(row.exercise),
+                         csv_text(row.status or ("passed" if row.passed else "wrong")), row.passed, _fmt(row.points),
+                         _fmt(row.max_points), csv_text(row.message), csv_text(row.sha256), csv_text(row.graded_at),
+                         csv_text(row.grader_version)])
     return buffer.getvalue()
 
 
@@ -78,9 +102,10 @@ def read_long_csv(path: Path) -> list[dict]:
 
 
 def row_from_dict(entry: dict) -> GradeRow:
-    return GradeRow(entry["submission"], entry["exercise"], entry["passed"] == "True", entry["message"], entry["status"],
-                    entry["student"], float(entry["points"] or 0), float(entry["max_points"] or 0), entry["sha256"],
-                    entry["graded_at"], entry["grader_version"])
+    text = {key: csv_untext(value) for key, value in entry.items()}
+    return GradeRow(text["submission"], text["exercise"], entry["passed"] == "True", text["message"], text["status"],
+                    text["student"], float(entry["points"] or 0), float(entry["max_points"] or 0), text["sha256"],
+                    text["graded_at"], text["grader_version"])
 
 
 def wide_table(rows: list[GradeRow], roster: list[str] | None, exercise_ids: list[str], points: dict) -> list[dict]:
@@ -117,12 +142,14 @@ def wide_table(rows: list[GradeRow], roster: list[str] | None, exercise_ids: lis
     return table
 
 
-def write_csv(path: Path, table: list[dict], columns: list[str]) -> None:
+def write_csv(path: Path, table: list[dict], columns: list[str], numeric: Iterable[str] = ()) -> None:
+    """Write ``table``; every column but those in ``numeric`` is escaped with :func:`csv_text`."""
+    numeric = set(numeric)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", newline="", encoding="utf-8") as handle:
-        writer = csv.DictWriter(handle, fieldnames=columns, lineterminator="\n")
+        writer = csv.DictWriter(handle, fieldnames=columns, lineterminator="\r\n")
         writer.writeheader()
-        writer.writerows(table)
+        writer.writerows({k: v if k in numeric else csv_text(v) for k, v in line.items()} for line in table)
     os.replace(tmp, path)
 
 
@@ -192,7 +219,8 @@ def write_outputs(rows: list[GradeRow], out: Path, *, roster: list[str] | None, 
         if path.is_symlink():
             path.unlink()
     table = wide_table(rows, roster, exercise_ids, points)
-    write_csv(paths["wide"], table, ["student", *map(exercise_column, exercise_ids), "score", "max_score", "problems"])
+    write_csv(paths["wide"], table, ["student", *map(exercise_column, exercise_ids), "score", "max_score", "problems"],
+              numeric=[*map(exercise_column, exercise_ids), "score", "max_score"])
     paths["summary"].write_text(summary_table(rows, roster) + "\n", encoding="utf-8")
     paths["feedback"].mkdir(exist_ok=True)
     students: dict[str, list[GradeRow]] = {}
