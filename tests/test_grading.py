@@ -8,6 +8,7 @@ must be graded as if it were not there.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import hashlib
 import json
 import os
@@ -21,6 +22,7 @@ import pytest
 import mic_dp_helpers
 from mic_dp_helpers import grading
 from mic_dp_helpers.grading import sandbox
+from mic_dp_helpers.grading.report import csv_untext
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = "01_anonymization_fails_exercises.ipynb"  # what a student hands in
@@ -254,7 +256,8 @@ def test_outputs_long_wide_summary_feedback_run(graded):
     assert list(wide.columns[:5]) == ["student", "ex_01.1", "ex_01.2", "ex_01.3", "ex_01.4"]
     assert list(wide.columns[-3:]) == ["score", "max_score", "problems"]
     good = wide.set_index("student").loc["good"]
-    assert good["score"] == 4 and good["max_score"] == 8  # lessons 01 and 03 were handed in
+    assert good["score"] == 4 and good["max_score"] == 4  # lesson 03 (one student of many) is not part of it
+    assert not any(c.startswith("ex_03") for c in wide.columns)
     summary = paths["summary"].read_text()
     assert "not done" in summary and "problem" in summary and "wrong" in summary
     feedback = (graded["out"].parent / "gradebook_feedback" / "h_frames.md").read_text()
@@ -419,3 +422,107 @@ def test_without_namespaces_the_grader_still_grades(tmp_path, monkeypatch):
         sandbox.isolation_mode.cache_clear()
     assert all(_rows(rows, "ann")[ex].passed for ex in EXERCISES_01)
     assert _rows(rows, "bob")["01.1"].status == "wrong"
+
+
+# ------------------------------------------------------- which notebook counts, names, CSV injection
+@pytest.fixture(scope="module")
+def policy(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("policy")
+    out = tmp_path_factory.mktemp("policy_grades") / "gradebook.csv"
+    cells = _solution_cells()
+    right = {"01.1": cells[1], "01.2": cells[3], "01.3": cells[5], "01.4": cells[7]}
+    everything = [IMPORTS, *right.values()]
+    _write(folder, "dup", [IMPORTS, right["01.1"]])  # the exercise file at the top: 1 point
+    _write(folder, "dup", everything, name="copy/" + LESSON)  # a better copy elsewhere must not count
+    _write(folder, "lottery", everything, name="01_anonymization_fails_exercises-Copy1.ipynb")
+    _write(folder, "lottery", [IMPORTS, right["01.1"]], name="old/01_mine.ipynb")  # the lowest counts: 1
+    _write(folder, "extra", everything)
+    seven = folder / "extra" / "07_selection_and_local_dp_exercises.ipynb"
+    seven.write_bytes((ROOT / "exercises" / seven.name).read_bytes())  # an untouched other lesson
+    _write(folder, "meta", everything, lesson="00")  # metadata says 00, the file name 01
+    _write(folder, "stray", everything)
+    (folder / "stray" / "Untitled.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
+    _write(folder, "zoé", everything)
+    _write(folder, "zoè", [IMPORTS, right["01.1"], right["01.2"], right["01.3"]])
+    _write(folder, "", everything, name='=HYPERLINK("x","y").ipynb')
+    (folder / "dirnb" / LESSON).mkdir(parents=True)
+    rows = grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=120, jobs=2, progress=False, out=out)
+    first = out.read_bytes()
+    again = grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=120, jobs=2, progress=False, out=out)
+    return {"rows": rows, "again": again, "first": first, "out": out,
+            "wide": pd.read_csv(str(out).replace(".csv", "_wide.csv")).set_index("student")}
+
+
+def test_one_notebook_per_lesson_counts(policy):
+    wide = policy["wide"]
+    assert wide.loc["dup", "score"] == 1 and wide.loc["dup", "max_score"] == 4  # the top-level file, not the copy
+    assert wide.loc["lottery", "score"] == 1  # no top-level file: the lowest of the copies
+    notes = [r for r in policy["rows"] if r.student == "dup" and r.status == "note"]
+    assert any(r.submission == "dup/copy/" + LESSON and r.message.startswith("not counted:")
+               and f"`dup/{LESSON}` counts" in r.message for r in notes)
+    copy_rows = [r for r in policy["rows"] if r.submission == "dup/copy/" + LESSON and r.exercise != "notebook"]
+    assert all(r.passed for r in copy_rows) and not any(r.points or r.max_points for r in copy_rows)
+
+
+def test_summary_feedback_long_and_wide_agree(policy):
+    long = pd.read_csv(policy["out"], dtype={"exercise": str})
+    summary = Path(str(policy["out"]).replace(".csv", "_summary.txt")).read_text()
+    run = json.loads(Path(str(policy["out"]).replace(".csv", "_run.json")).read_text())
+    feedback = policy["out"].parent / "gradebook_feedback"
+    for student, line in policy["wide"].iterrows():
+        mine = long[long["student"] == student]
+        score, max_score = line["score"], line["max_score"]
+        if student != "dirnb":  # every student but dirnb handed in lesson 01, so the long CSV adds up too
+            assert (mine["points"].sum(), mine["max_points"].sum()) == (score, max_score), student
+        student = csv_untext(student)  # the wide CSV escapes a name starting with =
+        text = (feedback / run["feedback_files"][student]).read_text()
+        assert f"# Feedback for {student}\n" in text and f"Score: **{score:g} / {max_score:g}**" in text
+        assert any(row.startswith(student) and f" {score:g}/{max_score:g} " in row for row in summary.splitlines())
+
+
+def test_other_lessons_add_no_columns_and_metadata_does_not_move_a_notebook(policy):
+    wide = policy["wide"]
+    assert [c for c in wide.columns if c.startswith("ex_")] == ["ex_01.1", "ex_01.2", "ex_01.3", "ex_01.4"]
+    assert (wide.loc[["extra", "meta", "stray", "zoé"], ["score", "max_score"]] == 4).all().all()
+    meta = [r for r in policy["rows"] if r.student == "meta"]
+    assert {r.exercise for r in meta} == EXERCISES_01 | {"notebook"}
+    assert any("metadata says lesson 00; graded as lesson 01" in r.message and r.status == "note" for r in meta)
+    seven = [r for r in policy["rows"] if r.submission.startswith("extra/07")]
+    assert any(r.message.startswith("not counted: lesson 07 is not part") for r in seven)
+    run = json.loads(Path(str(policy["out"]).replace(".csv", "_run.json")).read_text())
+    assert run["assignment"]["lessons"] == ["01"] and "at least half" in run["assignment"]["rule"]
+
+
+def test_a_stray_notebook_is_a_note_and_a_folder_notebook_a_problem(policy):
+    stray = [r for r in policy["rows"] if r.submission == "stray/Untitled.ipynb"]
+    assert [(r.status, r.points) for r in stray] == [("note", 0)] and "not a course notebook" in stray[0].message
+    assert policy["wide"].loc["stray", "problems"] != policy["wide"].loc["stray", "problems"]  # empty: NaN
+    dirnb = [r for r in policy["rows"] if r.student == "dirnb"]
+    assert [r.status for r in dirnb] == ["problem"] and "is a folder" in dirnb[0].message
+
+
+def test_look_alike_names_get_their_own_files(policy):
+    run = json.loads(Path(str(policy["out"]).replace(".csv", "_run.json")).read_text())
+    files = run["feedback_files"]
+    assert files["zoé"] != files["zoè"]
+    folder = policy["out"].parent
+    assert "Score: **3 / 4**" in (folder / "gradebook_feedback" / files["zoè"]).read_text()
+    assert "Score: **4 / 4**" in (folder / "gradebook_feedback" / files["zoé"]).read_text()
+    assert len(list((folder / "gradebook_outputs").glob("zo*.txt"))) == 2
+
+
+def test_formula_names_are_escaped_and_a_rerun_reads_them_back(policy):
+    text = policy["out"].read_text()
+    wide_text = Path(str(policy["out"]).replace(".csv", "_wide.csv")).read_text()
+    for table in (text, wide_text):
+        cells = [cell for line in csv.reader(table.splitlines()) for cell in line]
+        assert not any(cell.startswith(("=", "+", "@", "\t", "\r")) for cell in cells)
+        assert "'=HYPERLINK(" in table
+    assert policy["wide"]["score"].dtype.kind in "if"
+    # the re-run regrades only the refused folder (it has no SHA-256) and writes the same gradebook
+    def stable(rows):
+        return sorted(repr(dataclasses.replace(r, graded_at="")) for r in rows)
+
+    assert stable(policy["again"]) == stable(policy["rows"])
+    first = [line for line in policy["first"].decode().splitlines() if not line.startswith("dirnb/")]
+    assert [line for line in text.splitlines() if not line.startswith("dirnb/")] == first

@@ -194,3 +194,95 @@ def test_wide_csv_escapes_text_but_keeps_numbers(tmp_path):
     table = pd.read_csv(path)
     assert table.loc[0, "student"] == "'=cmd|' /C calc'!A0" and table.loc[0, "problems"] == "'-x"
     assert table.loc[0, "ex_01.1"] == -1 and table.loc[0, "score"] == -1
+
+
+# ----------------------------------------------------------------- which notebook counts, file names
+def _graded(name, student, passed, lesson="01"):
+    """Rows of one graded notebook: exercise i of the lesson passed when i is in ``passed``."""
+    from mic_dp_helpers.checks import exercises_for_lesson
+
+    return [GradeRow(name, spec.id, i in passed, "m", "passed" if i in passed else "wrong", student,
+                     1.0 if i in passed else 0.0, 1.0, "s")
+            for i, spec in enumerate(exercises_for_lesson(lesson), 1)]
+
+
+CANONICAL = {"01": "01_anonymization_fails_exercises.ipynb", "07": "07_selection_and_local_dp_exercises.ipynb"}
+
+
+def _policy(rows, found, given=None):
+    from mic_dp_helpers.grading import report
+
+    lessons = report.assignment_lessons(found, given)["lessons"]
+    return report.apply_policy(rows, found, lessons, CANONICAL), lessons
+
+
+def test_the_top_level_exercise_file_counts_and_a_better_copy_does_not():
+    from mic_dp_helpers.grading import report
+
+    top, copy = "h/01_anonymization_fails_exercises.ipynb", "h/copy/01_anonymization_fails_exercises.ipynb"
+    rows, lessons = _policy(_graded(top, "h", {1, 2}) + _graded(copy, "h", {3, 4}),
+                            [(top, "h", "01"), (copy, "h", "01")])
+    result = report.student_results(rows, None, ["01.1", "01.2", "01.3", "01.4"], {})["h"]
+    assert result["score"] == 2 and result["max_score"] == 4 and result["not_counted"] == [copy]
+    notes = {r.submission: r.message for r in rows if r.status == "note"}
+    assert notes[copy].startswith("not counted:") and f"`{top}` counts" in notes[copy]
+    assert notes[top].startswith("counted:")
+    assert sum(r.points for r in rows) == 2 and sum(r.max_points for r in rows) == 4  # the long CSV agrees
+
+
+def test_without_a_top_level_exercise_file_the_lowest_score_counts():
+    from mic_dp_helpers.grading import report
+
+    a, b = "h/01_anonymization_fails_exercises-Copy1.ipynb", "h/old/01_mine.ipynb"
+    rows, _ = _policy(_graded(a, "h", {1, 2, 3, 4}) + _graded(b, "h", {1}), [(a, "h", "01"), (b, "h", "01")])
+    assert report.student_results(rows, None, ["01.1", "01.2", "01.3", "01.4"], {})["h"]["score"] == 1
+    assert "lowest-scoring" in next(r.message for r in rows if r.submission == a and r.status == "note")
+
+
+def test_lessons_handed_in_by_fewer_than_half_add_no_columns_and_no_points():
+    from mic_dp_helpers.grading import report
+
+    found, rows = [], []
+    for student in ("a", "b", "c"):
+        name = f"{student}/01_anonymization_fails_exercises.ipynb"
+        found.append((name, student, "01"))
+        rows += _graded(name, student, {1, 2, 3, 4})
+    extra = "c/07_selection_and_local_dp_exercises.ipynb"
+    found.append((extra, "c", "07"))
+    rows += _graded(extra, "c", {1}, lesson="07")
+    policed, lessons = _policy(rows, found)
+    assert lessons == ["01"]
+    table = wide_table(policed, None, ["01.1", "01.2", "01.3", "01.4"], {})
+    assert [(line["score"], line["max_score"]) for line in table] == [("4", "4")] * 3
+    note = next(r.message for r in policed if r.submission == extra and r.status == "note")
+    assert note.startswith("not counted: lesson 07 is not part of this assignment")
+    _, given = _policy(rows, found, ["01", "07"])  # --lessons 01,07 counts lesson 07 for everyone
+    assert given == ["01", "07"]
+    info = report.assignment_lessons(found, None)
+    assert info["students_per_lesson_handed_in"] == {"01": 3, "07": 1} and "at least half" in info["rule"]
+
+
+def test_summary_feedback_and_wide_agree_and_resume_recomputes_the_policy():
+    from mic_dp_helpers.grading import report
+
+    top, copy = "h/01_anonymization_fails_exercises.ipynb", "h/01_anonymization_fails_exercises-Copy1.ipynb"
+    found = [(top, "h", "01"), (copy, "h", "01")]
+    raw = _graded(top, "h", {1, 2, 3, 4}) + _graded(copy, "h", set())
+    rows, _ = _policy(raw, found)
+    ids = ["01.1", "01.2", "01.3", "01.4"]
+    assert "4/4" in report.summary_table(rows, None, ids, {}).splitlines()[2]
+    assert "Score: **4 / 4**" in report.feedback_markdown("h", rows, report.student_results(rows, None, ids, {})["h"])
+    assert wide_table(rows, None, ids, {})[0]["score"] == "4"
+    back = [report.raw_row(r, {}) for r in rows if not report.is_policy_row(r)]  # what a resumed run starts from
+    assert sorted(back, key=repr) == sorted(raw, key=repr)
+
+
+def test_file_names_are_unique_and_stable():
+    from mic_dp_helpers.grading import report
+
+    names = report.unique_file_names(["zoé", "zoè", "alice", "Alice", "bob", "a/b"])
+    assert len({n.casefold() for n in names.values()}) == 6
+    assert names["bob"] == "bob" and names["zoé"].startswith("zo-") and names["zoé"] != names["zoè"]
+    assert report.unique_file_names(["zoé"])["zoé"] == names["zoé"]  # the same student, the same file
+    outputs = report.output_file_names(["a/b.ipynb", "a__b.ipynb", "ann/01_x.ipynb"])
+    assert outputs["ann/01_x.ipynb"] == "ann__01_x.ipynb" and outputs["a/b.ipynb"] != outputs["a__b.ipynb"]

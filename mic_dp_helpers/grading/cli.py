@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 import mic_dp_helpers
-from mic_dp_helpers.checks import EXERCISES
+from mic_dp_helpers.checks import EXERCISES, exercises_for_lesson
 from mic_dp_helpers.grading import report, runner, sandbox
 from mic_dp_helpers.grading.runner import NOTEBOOK, GradeRow, Settings, Submission
 
@@ -88,7 +88,7 @@ def grade_submission(path: Path | str, *, timeout: float = 60, total_timeout: fl
 def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: float = 300, memory_gb: float = 2,
                  jobs: int | None = None, progress: bool = True, out: Path | str | None = None,
                  only: str | None = None, roster: list[str] | None = None, points: dict | None = None,
-                 output_limit: int = 10_000, nproc: int = 128) -> list[GradeRow]:
+                 output_limit: int = 10_000, nproc: int = 128, lessons: list[str] | None = None) -> list[GradeRow]:
     """Grade every ``*.ipynb`` below ``folder``; with ``out``, write the outputs and resume an earlier run.
 
     Parameters
@@ -103,10 +103,15 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
     only : grade only this student (their rows in ``out`` are replaced)
     roster : student ids; those without a submission get 0 and "missing"
     points : points per exercise id (default 1 each)
+    lessons : the assignment's lessons, e.g. ["01", "02"] (default: those handed in by at least half of the
+        students). Only they score; only one notebook per student and lesson counts (``report.POLICY``).
+
+    Returns the rows of the long CSV: every notebook's rows, with the counting policy applied.
     """
     _preload_package()
     folder = Path(folder)
     points = dict(points or {})
+    lessons = _check_lessons(lessons)
     subs = runner.find_submissions(folder)
     if only is not None:
         subs = [s for s in subs if s.student == only]
@@ -123,6 +128,9 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         names = {s.name for s in runner.find_submissions(folder)}
         for entry in report.read_long_csv(out_path):
             row = report.row_from_dict(entry)
+            if report.is_policy_row(row):  # recomputed below, from every notebook of this run
+                continue
+            row = report.raw_row(row, points)
             redo = row.submission in current and (only is not None or current[row.submission] != row.sha256
                                                   or not row.sha256)
             if row.submission in names and not redo:
@@ -133,6 +141,7 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         tmp = out_path.with_name(out_path.name + ".tmp")
         tmp.write_text(report.LONG_HEADER + report.long_csv_lines(kept), encoding="utf-8")
         os.replace(tmp, out_path)
+    output_names = report.output_file_names(s.name for s in runner.find_submissions(folder))
     fd = os.open(out_path, os.O_WRONLY | os.O_APPEND) if out_path is not None else None
     count, total, clock = 0, len(subs), time.monotonic()
 
@@ -157,7 +166,8 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         stamped.extend(rows)
         on_done(sub, rows)
         if out_path is not None and outputs:
-            report.write_cell_outputs(report.output_paths(out_path)["outputs"], sub.name, outputs)
+            report.write_cell_outputs(report.output_paths(out_path)["outputs"], sub.name, outputs,
+                                      output_names.get(sub.name))
 
     try:
         runner.grade_all(subs, settings, jobs=jobs or os.cpu_count() or 1, on_done=stamp_rows, watch=_watched())
@@ -165,15 +175,18 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         if fd is not None:
             os.close(fd)
         shutil.rmtree(settings.run_base, ignore_errors=True)
-    order = {s.name: i for i, s in enumerate(runner.find_submissions(folder))}
-    rows = sorted(kept + stamped, key=lambda r: (order.get(r.submission, len(order)), r.submission,
-                                                 r.exercise != NOTEBOOK, r.exercise))
+    everything = runner.find_submissions(folder)
+    found = [(s.name, s.student, runner.submission_lesson(s)) for s in everything]
+    assignment = report.assignment_lessons(found, lessons)
+    rows = report.apply_policy(kept + stamped, found, assignment["lessons"], runner.canonical_names())
+    order = {s.name: i for i, s in enumerate(everything)}
+    rows = sorted(rows, key=lambda r: (order.get(r.submission, len(order)), r.submission, r.exercise != NOTEBOOK,
+                                       r.exercise))
     if out_path is not None:
         tmp = out_path.with_name(out_path.name + ".tmp")
         tmp.write_text(report.LONG_HEADER + report.long_csv_lines(rows), encoding="utf-8")
         os.replace(tmp, out_path)  # the complete gradebook, in submission order
-        graded_lessons = sorted({e.split(".")[0] for r in rows for e in [r.exercise] if e != NOTEBOOK and e in EXERCISES})
-        exercise_ids = sorted(e for e in EXERCISES if e.split(".")[0] in graded_lessons)
+        exercise_ids = sorted(e for e in EXERCISES if e.split(".")[0] in assignment["lessons"])
         report.write_outputs(rows, out_path, roster=roster, exercise_ids=exercise_ids, points=points, run_info={
             "grader_version": version, "started": started, "finished": runner.now_utc(),
             "python": sys.version.split()[0], "isolation": settings.isolation,
@@ -186,7 +199,8 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
             "limits": {"timeout_s": settings.timeout, "total_timeout_s": settings.total_timeout,
                        "memory_bytes": settings.memory, "processes": settings.nproc,
                        "output_kept_chars_per_cell": settings.output_limit},
-            "submissions": {s.name: s.sha256 for s in runner.find_submissions(folder)},
+            "assignment": assignment,
+            "submissions": {s.name: s.sha256 for s in everything},
         })
     return rows
 
@@ -194,6 +208,20 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
 def write_gradebook(rows: Iterable[GradeRow], out: Path | str) -> None:
     """Write ``rows`` as the long CSV (see ``report.LONG_COLUMNS``)."""
     Path(out).write_text(report.LONG_HEADER + report.long_csv_lines(rows), encoding="utf-8")
+
+
+def _check_lessons(lessons) -> list[str] | None:
+    """["1", "02"] -> ["01", "02"]; ValueError for a lesson the course does not have."""
+    if lessons is None:
+        return None
+    if isinstance(lessons, str):
+        lessons = lessons.split(",")
+    cleaned = sorted({str(lesson).strip().zfill(2) for lesson in lessons if str(lesson).strip()})
+    unknown = [lesson for lesson in cleaned if not exercises_for_lesson(lesson)]
+    if unknown or not cleaned:
+        known = sorted({e.split(".")[0] for e in EXERCISES})
+        raise ValueError(f"--lessons: unknown lesson(s) {unknown or lessons!r}; the course's lessons are {', '.join(known)}")
+    return cleaned
 
 
 def _read_roster(path: str) -> list[str]:
@@ -250,6 +278,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--roster", help="file with one student id per line (or a CSV with a `student` column)")
     parser.add_argument("--points", action="append", default=[], metavar="EXERCISE=POINTS",
                         help="points of an exercise, e.g. --points 01.1=2 (default: 1 each)")
+    parser.add_argument("--lessons", metavar="01,02", help="the assignment's lessons; only they score and have "
+                        "columns in the wide CSV (default: every lesson handed in by at least half of the students; "
+                        "gradebook_run.json records which and why). Notebooks of other lessons are graded and "
+                        "reported with a 'note' row, for 0 of 0 points. Of several notebooks of one lesson, one "
+                        "counts: the exercise file at the top of the student's folder, else the lowest-scoring one.")
     args = parser.parse_args(argv)
     if args.timeout <= 0 or args.total_timeout <= 0 or args.memory_gb <= 0 or args.jobs < 1 or args.output_kb <= 0:
         parser.error("--timeout, --total-timeout, --memory-gb, --output-kb must be positive and --jobs at least 1")
@@ -258,7 +291,8 @@ def main(argv: list[str] | None = None) -> int:
         points = _parse_points(args.points)
         rows = grade_folder(args.submissions, out=args.out, timeout=args.timeout, total_timeout=args.total_timeout,
                             memory_gb=args.memory_gb, jobs=args.jobs, only=args.only, roster=roster, points=points,
-                            output_limit=int(args.output_kb * 1000), nproc=args.processes)
+                            output_limit=int(args.output_kb * 1000), nproc=args.processes,
+                            lessons=args.lessons.split(",") if args.lessons else None)
     except (NotADirectoryError, ValueError, OSError) as error:
         parser.error(str(error))
     paths = report.output_paths(args.out)
