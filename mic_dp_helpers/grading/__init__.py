@@ -8,7 +8,7 @@ reaching the student's functions across the process boundary with plain data
 Command line::
 
     python -m mic_dp_helpers.grading SUBMISSIONS_DIR [--out gradebook.csv] [--jobs N] [--timeout 60]
-        [--total-timeout 300] [--memory-gb 2] [--roster roster.txt] [--points 01.1=2] [--only STUDENT]
+        [--total-timeout 300] [--memory-gb 2] [--roster roster.txt] [--points 01.1=2] [--lessons 01,02] [--only STUDENT]
 """
 
 from __future__ import annotations

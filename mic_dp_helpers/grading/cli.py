@@ -38,7 +38,7 @@ def _settings(submissions: Path, outputs: list[Path], *, timeout, total_timeout,
                                              os.path.dirname(os.path.realpath(sys.executable)))]
     expose = runner.unreachable_ancestors(sorted(set(needed)))
     isolation = sandbox.isolation_mode()
-    # as root, kernels run as nobody; without namespaces only if nobody can reach Python and the package
+    # as root, kernels run under a user id of their own; without namespaces only if it can reach Python and the package
     as_nobody = os.geteuid() == 0 and (isolation == "root" or not expose)
     return Settings(expose=expose, as_nobody=as_nobody, timeout=float(timeout), total_timeout=float(total_timeout), memory=int(memory_gb * runner.GiB),
                     nproc=int(nproc), output_limit=int(output_limit), points=dict(points),

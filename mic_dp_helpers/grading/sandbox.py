@@ -4,7 +4,7 @@ How closed in the kernel is depends on what the machine allows (:func:`isolation
 
 - ``"root"``: the grader runs as root. The kernel starts in new PID, mount and network namespaces (``unshare``),
   hides the submissions folder, the gradebook's folder, ``solutions/``, ``tests/`` and ``.git`` beside the
-  package, mounts the package and the Python environment read-only, and then runs as ``nobody``.
+  package, mounts the package and the Python environment read-only, and then runs under a user id of its own (``KERNEL_UID_BASE`` and up).
 - ``"userns"``: not root, but unprivileged user namespaces work: the same namespaces and mounts, as the
   teacher's own user id (files the teacher can write outside the hidden and read-only folders stay writable).
 - ``"plain"``: neither: the kernel runs as the teacher, in its own session, with resource limits only.
