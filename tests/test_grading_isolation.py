@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mic_dp_helpers import grading
-from mic_dp_helpers.grading import cli, protocol, report, runner, sandbox
+from mic_dp_helpers.grading import cli, processes, protocol, report, runner, sandbox
 from test_grading import EXERCISES_01, IMPORTS, SANDBOXED, WRONG_01_1, _rows, _solution_cells, _write
 
 ROOT_MODE = sandbox.isolation_mode() == "root"
@@ -56,8 +56,8 @@ def test_a_process_hog_cannot_starve_a_classmate(tmp_path):
     assert honest_rows["01.1"].passed
     printed = next((out.parent / "gradebook_outputs").glob("b_honest__*")).read_text()
     uid = int(printed.split("uid ")[1].split()[0])
-    assert uid >= sandbox.KERNEL_UID_BASE
-    assert not sandbox._pids_of_uid(uid)  # everything of the kernel's user id was killed at the end
+    assert uid >= processes.KERNEL_UID_BASE
+    assert not processes.pids_of_uid(uid)  # everything of the kernel's user id was killed at the end
 
 
 # ------------------------------------------------------------------ 2. outputs unreadable by every kernel
@@ -103,7 +103,7 @@ def test_tmp_var_tmp_and_dev_shm_are_private_and_gone_afterwards(tmp_path):
 
 
 @needs_root
-@pytest.mark.skipif(sandbox._cgroup_parent() is None, reason="no memory cgroup on this machine")
+@pytest.mark.skipif(processes.cgroup_parent() is None, reason="no memory cgroup on this machine")
 def test_the_memory_limit_bounds_the_whole_process_tree(tmp_path):
     """Three processes of 600 MB each stay under a per-process 1 GB limit, but not under 1 GB together."""
     folder = tmp_path / "class"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import mic_dp_helpers
 from mic_dp_helpers.checks import EXERCISES, exercises_for_lesson
-from mic_dp_helpers.grading import report, runner, sandbox
+from mic_dp_helpers.grading import processes, report, runner, sandbox
 from mic_dp_helpers.grading.runner import NOTEBOOK, GradeRow, Settings, Submission
 
 __all__ = ["GradeRow", "NOTEBOOK", "grade_submission", "grade_folder", "write_gradebook", "summary_table", "main"]
@@ -190,9 +190,9 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         report.write_outputs(rows, out_path, roster=roster, exercise_ids=exercise_ids, points=points, run_info={
             "grader_version": version, "started": started, "finished": runner.now_utc(),
             "python": sys.version.split()[0], "isolation": settings.isolation,
-            "kernel_user": (f"a user id of its own per kernel ({sandbox.KERNEL_UID_BASE} and up)" if settings.as_nobody
+            "kernel_user": (f"a user id of its own per kernel ({processes.KERNEL_UID_BASE} and up)" if settings.as_nobody
                             else "the grader's user"),
-            "kernel_memory_bound": sandbox.memory_bound(settings.memory) if settings.as_nobody else
+            "kernel_memory_bound": processes.memory_bound(settings.memory) if settings.as_nobody else
             "per process only (RLIMIT_AS)",
             "kernel_tmp": (f"private /tmp, /var/tmp, /dev/shm: one tmpfs of {settings.tmp_size} bytes per kernel"
                            if settings.isolation in ("root", "userns") else "the machine's /tmp (plain mode)"),

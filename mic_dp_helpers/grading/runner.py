@@ -29,14 +29,14 @@ from pathlib import Path
 import mic_dp_helpers
 from mic_dp_helpers.checks import EXERCISES, exercises_for_lesson
 from mic_dp_helpers.checks._core import FAILED, NOT_DONE, PASSED, run_check
-from mic_dp_helpers.grading import sandbox
+from mic_dp_helpers.grading import processes, sandbox
 
 NOTEBOOK = "notebook"  # the "exercise" column for rows about the whole submission
 WRONG, NOT_DONE_STATUS, PROBLEM, NOTE = "wrong", "not done", "problem", "note"
 STATUS_OF = {PASSED: "passed", FAILED: WRONG, NOT_DONE: NOT_DONE_STATUS}
 MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
 GiB = 1024**3
-_SUBREAPER = False  # True in a grading process that adopts its kernel's orphans (see sandbox.become_subreaper)
+_SUBREAPER = False  # True in a grading process that adopts its kernel's orphans (see processes.become_subreaper)
 
 
 @dataclass(frozen=True)
@@ -276,7 +276,7 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
                           f"lesson {by_metadata}; graded as lesson {by_name} (the file name)", settings))
     claimed = None
     if settings.as_nobody and not settings.kernel_uid:  # graded on its own (not by grade_all): claim a user id
-        claimed = sandbox.free_kernel_uid()
+        claimed = processes.free_kernel_uid()
         settings = dataclasses.replace(settings, kernel_uid=claimed)
     scratch = tempfile.mkdtemp(prefix="sub-", dir=settings.run_base)
     kernels: list[sandbox.StudentKernel] = []
@@ -288,12 +288,12 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
     finally:  # whatever happened, nothing the submission started outlives it
         for kernel in kernels:
             kernel.kill(kernel.stopped or "closed")
-        sandbox.kill_uid(sandbox.kernel_uid(settings.for_kernel()))
+        processes.kill_uid(sandbox.kernel_uid(settings.for_kernel()))
         if _SUBREAPER:
-            sandbox.kill_descendants()
+            processes.kill_descendants()
         shutil.rmtree(scratch, ignore_errors=True)
         if claimed is not None:
-            sandbox.release_kernel_uid(claimed)
+            processes.release_kernel_uid(claimed)
 
 
 def _prepare_scratch(scratch: str, sources: list[str], settings: Settings) -> None:
@@ -470,7 +470,7 @@ def _tree_hashes(folders: list[Path]) -> dict[str, str]:
 # ----- the whole run ---------------------------------------------------------------------------------
 def _child(sub: Submission, settings: Settings, connection) -> None:
     global _SUBREAPER
-    _SUBREAPER = sandbox.become_subreaper()  # a daemon the kernel leaves (double fork, setsid) is still ours to kill
+    _SUBREAPER = processes.become_subreaper()  # a daemon the kernel leaves (double fork, setsid) is still ours to kill
     outputs: list = []
     try:
         rows = grade_one(sub, settings, outputs)
@@ -509,7 +509,7 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
             receive, send = context.Pipe(duplex=False)
             child_settings = settings
             if settings.as_nobody:  # a user id no other kernel uses: its process limit and files are its own
-                uids[sub.name] = sandbox.free_kernel_uid(set(uids.values()))
+                uids[sub.name] = processes.free_kernel_uid(set(uids.values()))
                 child_settings = dataclasses.replace(settings, kernel_uid=uids[sub.name])
             process = context.Process(target=_child, args=(sub, child_settings, send), daemon=True)
             process.start()
@@ -530,13 +530,13 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
                 rows = [_row(sub, NOTEBOOK, PROBLEM, "grading stopped: the grading process of this submission died "
                              "(it is regraded on the next run with the same --out)", settings)]
             process.join(5)
-            sandbox.release_kernel_uid(uids.pop(sub.name, None))
+            processes.release_kernel_uid(uids.pop(sub.name, None))
             finished.append((sub, rows))
         for connection, (process, sub, started) in list(running.items()):
             if time.monotonic() - started > hard_limit:
                 process.kill()
                 process.join(5)
-                sandbox.release_kernel_uid(uids.pop(sub.name, None))
+                processes.release_kernel_uid(uids.pop(sub.name, None))
                 running.pop(connection)
                 finished.append((sub, [_row(sub, NOTEBOOK, PROBLEM, "grading stopped: over the grader's hard time limit",
                                             settings)]))
