@@ -188,8 +188,8 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
     - **No noiseless output.** A release within ``h`` of the true answer, where ``h`` is the
       release's grid step (0 for unrounded output) or a rounding tolerance, happens to a correct
       release with probability ``p = P(|noise| <= h + step/2)``. More such releases than a
-      Binomial(n, p) gives with probability 1e-7 fail: the true answer returned in 1 call of
-      1,000 does.
+      Binomial(n, p) gives with probability 1e-7 fail: over 20,000 calls, the true answer
+      returned in 1 call of 1,000 does.
     - **No repeated draw.** Pairs of equal releases: a continuous release on a grid of step ``g``
       has about ``n^2/2 * g * integral(f^2)`` of them (``f`` the noise density), about 0 without
       rounding. More than ``3 x`` that plus 10 fail: a buffer of draws cycled through, or a
