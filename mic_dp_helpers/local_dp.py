@@ -208,7 +208,15 @@ def rr_standard_error(n, epsilon: float):
     >>> round(rr_standard_error(10_000, 1.0), 4)
     0.0096
     """
-    size = np.asarray(n, dtype=float)
+    if n is None or isinstance(n, (str, bytes, bool, np.bool_)) or (isinstance(n, np.ndarray) and n.dtype == bool):
+        raise TypeError(f"n must be a number of people (an int >= 1) or an array of them, got {type(n).__name__} {n!r}.")
+    try:
+        size = np.asarray(n, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"n must be a number of people (an int >= 1) or an array of them, "
+                        f"got {type(n).__name__}.") from None
+    if size.size == 0:
+        raise ValueError("n is empty; pass a number of people (>= 1) or a non-empty array of them.")
     if not np.isfinite(size).all() or (size < 1).any():
         raise ValueError(f"n must be at least 1 (the number of people), got {n!r}.")
     p = rr_keep_probability(epsilon)
@@ -230,6 +238,9 @@ def grr_probabilities(k: int, epsilon: float) -> tuple[float, float]:
     """
     k = _count_k(k)
     epsilon = check_positive_float(epsilon, "epsilon")
+    if epsilon > 700.0:  # e^epsilon overflows a float: use the same ratios with e^-epsilon
+        tiny = math.exp(-epsilon)
+        return 1.0 / (1.0 + (k - 1) * tiny), tiny / (1.0 + (k - 1) * tiny)
     q = 1.0 / (math.exp(epsilon) + k - 1)
     return math.exp(epsilon) * q, q
 
@@ -328,6 +339,8 @@ def unary_probabilities(epsilon: float, optimized: bool = False) -> tuple[float,
     if not isinstance(optimized, (bool, np.bool_)):
         raise TypeError(f"optimized must be True or False, got {type(optimized).__name__}.")
     if optimized:
+        if epsilon > 700.0:  # e^epsilon overflows a float
+            return 0.5, math.exp(-epsilon) / (1.0 + math.exp(-epsilon))
         return 0.5, 1.0 / (math.exp(epsilon) + 1.0)
     p = 1.0 / (1.0 + math.exp(-epsilon / 2.0))
     return p, 1.0 - p

@@ -169,3 +169,25 @@ def test_docstring_examples_run():
     from mic_dp_helpers import local_dp
 
     assert doctest.testmod(local_dp, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+# ------------------------------------------------------------------------------ bad input
+@pytest.mark.parametrize("bad", ["100", True, None, object()])
+def test_rr_standard_error_rejects_non_numeric_n(bad):
+    with pytest.raises(TypeError, match="n must be a number of people"):
+        rr_standard_error(bad, 1.0)
+
+
+@pytest.mark.parametrize("bad", [[], np.array([])])
+def test_rr_standard_error_rejects_empty_n(bad):
+    with pytest.raises(ValueError, match="n is empty"):
+        rr_standard_error(bad, 1.0)
+
+
+def test_huge_epsilon_gives_probabilities_not_overflow():
+    assert grr_probabilities(3, 1e6) == (1.0, 0.0)
+    assert unary_probabilities(1e6, optimized=True) == (0.5, 0.0)
+    p, q = grr_probabilities(3, 700.5)
+    assert 0.0 < q < 1e-300 and p == 1.0
+    estimate = grr_estimate([0, 1, 2], 3, 1e6)
+    assert np.allclose(estimate.value, 1 / 3)
