@@ -137,7 +137,15 @@ def clopper_pearson(successes, trials: int, alpha: float) -> tuple[np.ndarray, n
     """
     trials = check_int_at_least(trials, "trials", 1)
     alpha = check_probability(alpha, "alpha")
-    k = np.asarray(successes, dtype=float)
+    if (successes is None or isinstance(successes, (str, bytes, bool, np.bool_))
+            or (isinstance(successes, np.ndarray) and successes.dtype.kind in "bUSO")):
+        raise TypeError(f"successes must be whole numbers (counts) between 0 and trials={trials}, "
+                        f"got {type(successes).__name__} {successes!r}.")
+    try:
+        k = np.asarray(successes, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"successes must be whole numbers (counts) between 0 and trials={trials}, "
+                        f"got {type(successes).__name__}.") from None
     if np.isnan(k).any() or (k < 0).any() or (k > trials).any() or (k != np.round(k)).any():
         raise ValueError(f"successes must be whole numbers between 0 and trials={trials}.")
     safe_low = np.maximum(k, 1.0)

@@ -253,3 +253,9 @@ def test_events_find_the_same_atoms_as_numpy_unique():
     events = _events_for(np.sort(a), np.sort(b), find_atoms=True, n_bins=20)
     values, counts = np.unique(np.concatenate([a, b]), return_counts=True)
     assert set(events.t1[events.kind == 3]) == set(values[counts >= 5]) == {2.5, -1.0, 0.0}
+
+
+@pytest.mark.parametrize("bad", ["3", True, None, object(), np.array(["a"]), np.array([True, False])])
+def test_clopper_pearson_rejects_non_numeric_successes(bad):
+    with pytest.raises(TypeError, match="successes must be whole numbers"):
+        clopper_pearson(bad, 10, 0.05)
