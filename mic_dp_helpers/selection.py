@@ -394,7 +394,17 @@ def dp_quantiles(values, quantiles, lower: float, upper: float, epsilon: float, 
     >>> dp_quantiles(np.arange(100), [0.25, 0.5, 0.75], 0, 100, epsilon=3.0, rng=0).shape
     (3,)
     """
-    levels = np.asarray(quantiles, dtype=float).ravel()
+    if (quantiles is None or isinstance(quantiles, (str, bytes, bool, np.bool_))
+            or (isinstance(quantiles, np.ndarray) and quantiles.dtype.kind in "bUSO")):
+        raise TypeError(f"quantiles must be a list of levels in [0, 1], e.g. [0.25, 0.5, 0.75]; "
+                        f"got {type(quantiles).__name__} {quantiles!r}.")
+    try:
+        levels = np.asarray(quantiles, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise TypeError(f"quantiles must be a list of levels in [0, 1], e.g. [0.25, 0.5, 0.75]; "
+                        f"got {type(quantiles).__name__}.") from None
+    if levels.size and not ((levels >= 0) & (levels <= 1)).all():  # also catches NaN
+        raise ValueError(f"quantiles must all be levels in [0, 1] (0.5 for the median), got {quantiles!r}.")
     if levels.size == 0:
         raise ValueError("quantiles is empty; pass at least one level in [0, 1].")
     generator = as_generator(rng)

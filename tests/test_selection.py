@@ -237,3 +237,15 @@ def test_docstring_examples_run():
 
     for module in (selection, broken_selection):
         assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
+
+
+@pytest.mark.parametrize("bad", ["0.5", True, None, object(), np.array(["a"]), np.array([True])])
+def test_dp_quantiles_rejects_non_numeric_levels(bad):
+    with pytest.raises(TypeError, match="quantiles must be a list of levels in"):
+        dp_quantiles(np.arange(10.0), bad, 0, 10, 1.0, rng=0)
+
+
+@pytest.mark.parametrize("bad", [[0.5, 2.0], [np.nan], [-0.1]])
+def test_dp_quantiles_rejects_levels_outside_unit_interval(bad):
+    with pytest.raises(ValueError, match=r"quantiles must all be levels in \[0, 1\]"):
+        dp_quantiles(np.arange(10.0), bad, 0, 10, 1.0, rng=0)
