@@ -475,7 +475,11 @@ def advanced_composition_epsilon(epsilon: float, delta_prime: float, k: int) -> 
     epsilon = check_positive_float(epsilon, "epsilon")
     delta_prime = check_probability(delta_prime, "delta_prime")
     k = check_int_at_least(k, "k", 1)
-    return math.sqrt(2 * k * math.log(1 / delta_prime)) * epsilon + k * epsilon * math.expm1(epsilon)
+    try:
+        growth = math.expm1(epsilon)
+    except OverflowError:  # exp(epsilon) overflows a float: the bound is infinite (useless), not an error
+        return math.inf
+    return math.sqrt(2 * k * math.log(1 / delta_prime)) * epsilon + k * epsilon * growth
 
 
 def zcdp_rho_gaussian(sensitivity: float, sigma: float) -> float:

@@ -620,3 +620,8 @@ def test_can_spend_all_counts_exactly_where_a_float_sum_rounds():
         accountant.can_spend_all([0.1, 0.1], deltas=[0.0])
     with pytest.raises(ValueError, match=r"epsilon must be > 0"):
         accountant.can_spend_all([0.1, 0.0])
+
+
+@pytest.mark.parametrize("epsilon", [710.0, 1e12])
+def test_advanced_composition_of_huge_epsilon_is_infinite_not_overflow(epsilon):
+    assert advanced_composition_epsilon(epsilon, 1e-5, 3) == math.inf
