@@ -26,7 +26,13 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import as_generator, check_dataframe, check_int_at_least, check_positive_float
+from mic_dp_helpers._validation import (
+    as_generator,
+    check_dataframe,
+    check_finite_float,
+    check_int_at_least,
+    check_positive_float,
+)
 from mic_dp_helpers.accounting import PrivacyAccountant
 from mic_dp_helpers.checks._core import forbidden_inside_checks
 from mic_dp_helpers.datasets import purchases
@@ -161,7 +167,9 @@ def sum_noise_scale(max_partitions: int, max_per_partition: int, min_value: floa
     >>> sum_noise_scale(2, 1, 0.0, 10.0, 0.25)
     80.0
     """
-    if not (math.isfinite(min_value) and math.isfinite(max_value)) or min_value > max_value:
+    min_value = check_finite_float(min_value, "min_value")
+    max_value = check_finite_float(max_value, "max_value")
+    if min_value > max_value:
         raise ValueError(f"min_value and max_value must be finite with min_value <= max_value; got "
                          f"[{min_value}, {max_value}].")
     return count_noise_scale(max_partitions, max_per_partition, epsilon) * max(abs(min_value), abs(max_value))
@@ -235,6 +243,25 @@ def _collect(result) -> list:
     return result.collect() if hasattr(result, "collect") else list(result)
 
 
+_MAX_PIPELINE_BOUND = 2**31 - 1  # PipelineDP's partition selection takes a 32-bit int
+
+
+def _check_pipeline_inputs(data, backend, max_partitions) -> None:
+    """Check what does not depend on the data (its type, the backend, the bounds) before any charge."""
+    import pipeline_dp
+
+    if not isinstance(backend, pipeline_dp.pipeline_backend.PipelineBackend):
+        raise TypeError(f"backend must be a PipelineDP backend such as pipeline_dp.LocalBackend() or "
+                        f"pipeline_dp.SparkRDDBackend(sc), got {type(backend).__name__} {backend!r}.")
+    if (isinstance(data, (str, bytes, pd.DataFrame, pd.Series, np.ndarray))
+            or not (hasattr(data, "__iter__") or hasattr(data, "map"))):
+        raise TypeError(f"data must be a list (or RDD) of (person, partition, value) tuples, e.g. from "
+                        f"rows_for_pipeline(log); got {type(data).__name__}.")
+    if max_partitions > _MAX_PIPELINE_BOUND:
+        raise ValueError(f"max_partitions must be at most {_MAX_PIPELINE_BOUND}, got {max_partitions}; "
+                         "a person contributes to far fewer partitions (see public_contribution_bounds).")
+
+
 def _charge(ledger: PrivacyAccountant | None, epsilon: float, delta: float, label: str) -> None:
     if ledger is not None:
         # Charged when attempted: PipelineDP's own accountant does not stop a second analysis.
@@ -281,6 +308,21 @@ def private_statistics(data: Iterable, backend, *, epsilon: float, delta: float 
     max_partitions = check_int_at_least(max_partitions, "max_partitions", 1)
     max_per_partition = check_int_at_least(max_per_partition, "max_per_partition", 1)
     sum_noise_scale(max_partitions, max_per_partition, min_value, max_value, epsilon)  # validates the bounds
+    if not min_value < max_value:
+        raise ValueError(f"min_value must be < max_value (public bounds of each value), got "
+                         f"[{min_value}, {max_value}].")
+    _check_pipeline_inputs(data, backend, max_partitions)
+    if public_partitions is not None:
+        if isinstance(public_partitions, (str, bytes)) or not hasattr(public_partitions, "__iter__"):
+            raise TypeError(f"public_partitions must be None or a list of partition keys, e.g. range(1, 367); "
+                            f"got {type(public_partitions).__name__} {public_partitions!r}.")
+        public_partitions = list(public_partitions)
+        for key in public_partitions:
+            try:
+                hash(key)
+            except TypeError:
+                raise TypeError(f"public_partitions must list partition keys (numbers or strings), got the "
+                                f"unhashable {type(key).__name__} {key!r}.") from None
     _charge(ledger, epsilon, delta, label)
 
     accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=epsilon, total_delta=delta)
@@ -325,6 +367,7 @@ def select_private_partitions(data: Iterable, backend, *, epsilon: float, delta:
     if not (isinstance(delta, (int, float)) and 0 < delta < 1):
         raise ValueError(f"delta must be in (0, 1) for partition selection; got {delta!r}.")
     max_partitions = check_int_at_least(max_partitions, "max_partitions", 1)
+    _check_pipeline_inputs(data, backend, max_partitions)
     _charge(ledger, epsilon, delta, label)
     accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=epsilon, total_delta=delta)
     engine = pipeline_dp.DPEngine(accountant, backend)

@@ -186,3 +186,47 @@ def test_spark_and_local_backends_give_the_same_distribution(spark_context):
         # 60 standard-Laplace draws: a KS test at 1e-4 rejects a correct release once in 10,000 runs.
         assert stats.kstest(noise, "laplace").pvalue > 1e-4
     assert stats.ks_2samp(local["count"] - true, spark["count"] - true).pvalue > 1e-4
+
+
+def _small_rows():
+    return [("a", 1, 5.0), ("b", 1, 3.0), ("c", 2, 4.0)]
+
+
+_STATS = dict(epsilon=1.0, max_partitions=1, max_per_partition=1, min_value=0.0, max_value=10.0,
+              public_partitions=[1, 2])
+
+
+@pytest.mark.parametrize("change, error, match", [
+    (dict(backend=None), TypeError, "backend must be a PipelineDP backend"),
+    (dict(backend="local"), TypeError, "backend must be a PipelineDP backend"),
+    (dict(data=3.0), TypeError, "data must be a list"),
+    (dict(data="rows"), TypeError, "data must be a list"),
+    (dict(data=pd.DataFrame({"a": [1]})), TypeError, "data must be a list"),
+    (dict(public_partitions=5), TypeError, "public_partitions must be None or a list"),
+    (dict(public_partitions=[[1], [2]]), TypeError, "public_partitions must list partition keys"),
+    (dict(min_value=0.0, max_value=0.0), ValueError, "min_value must be < max_value"),
+    (dict(min_value="0"), TypeError, "min_value must be a finite number"),
+    (dict(max_partitions=2**40), ValueError, "max_partitions must be at most"),
+])
+def test_private_statistics_bad_input_spends_nothing(change, error, match):
+    ledger = PrivacyAccountant(5.0, 1e-3)
+    arguments = dict(data=_small_rows(), backend=pipeline_dp.LocalBackend(), **_STATS, ledger=ledger)
+    arguments.update(change)
+    with pytest.raises(error, match=match):
+        private_statistics(arguments.pop("data"), arguments.pop("backend"), **arguments)
+    assert ledger.spent_epsilon == 0.0 and ledger.spent_delta == 0.0
+
+
+@pytest.mark.parametrize("change, error, match", [
+    (dict(backend=object()), TypeError, "backend must be a PipelineDP backend"),
+    (dict(data=7), TypeError, "data must be a list"),
+    (dict(max_partitions=2**31), ValueError, "max_partitions must be at most"),
+])
+def test_select_private_partitions_bad_input_spends_nothing(change, error, match):
+    ledger = PrivacyAccountant(5.0, 1e-3)
+    arguments = dict(data=_small_rows(), backend=pipeline_dp.LocalBackend(), epsilon=1.0, delta=1e-6,
+                     max_partitions=1, ledger=ledger)
+    arguments.update(change)
+    with pytest.raises(error, match=match):
+        select_private_partitions(arguments.pop("data"), arguments.pop("backend"), **arguments)
+    assert ledger.spent_epsilon == 0.0 and ledger.spent_delta == 0.0
