@@ -286,6 +286,18 @@ def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, n
 
 
 # ================================================================================ the model
+_MAX_CELLS = 10**9  # synthetic rows x columns: 8 GB of int64 codes
+
+
+def _check_n_rows(n, n_columns: int, name: str) -> int:
+    """``n`` as an int >= 1 after checking ``n`` rows of ``n_columns`` codes fit in memory."""
+    n = check_int_at_least(n, name, 1)
+    if n * max(n_columns, 1) > _MAX_CELLS:
+        raise ValueError(f"{name}={n} rows x {n_columns} columns is too large (limit {_MAX_CELLS} cells); "
+                         "ask for fewer synthetic records.")
+    return n
+
+
 @dataclass(frozen=True)
 class TreeModel:
     """A tree-shaped model: the root's distribution and each child's distribution given its parent."""
@@ -398,7 +410,9 @@ def sample_tree(model: TreeModel, n: int, rng=None) -> np.ndarray:
     >>> sample_tree(model, 3, rng=0)[:, 0].tolist()
     [0, 0, 0]
     """
-    n = check_int_at_least(n, "n", 1)
+    if not isinstance(model, TreeModel):
+        raise TypeError(f"model must be a TreeModel from fit_tree, got {type(model).__name__} {model!r}.")
+    n = _check_n_rows(n, len(model.marginals), "n")
     generator = as_generator(rng)
     codes = np.zeros((n, len(model.marginals)), dtype=np.int64)
     for column in model.order:
@@ -452,7 +466,7 @@ def _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, 
     if neighbours == "replace" and n_synthetic is None:
         n_synthetic = len(codes)  # n is public under replace-one neighbours
     if n_synthetic is not None:
-        n_synthetic = check_int_at_least(n_synthetic, "n_synthetic", 1)
+        n_synthetic = _check_n_rows(n_synthetic, len(sizes), "n_synthetic")
     if accountant is not None:
         if not isinstance(accountant, PrivacyAccountant):
             raise TypeError(f"accountant must be a PrivacyAccountant, got {type(accountant).__name__}.")
@@ -517,11 +531,11 @@ def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/re
     shares = check_finite_array(split, "split")
     if shares.shape != (3,) or (shares <= 0).any() or not math.isclose(shares.sum(), 1.0, rel_tol=1e-9):
         raise ValueError(f"split must be three positive shares of rho summing to 1, got {list(split)}.")
+    generator = as_generator(rng)  # checked before the ledger is charged
     codes, sizes, rho, n_synthetic = _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
                                               f"MST ({neighbours} neighbours)")
     d = len(sizes)
     rho_one, rho_select, rho_pairs = (rho * s for s in shares)
-    generator = as_generator(rng)
     sigma_one = marginal_sigma(rho_one, d, neighbours)
     one_way = measure_one_way(codes, sizes, sigma_one, generator)
     tree, epsilon_round, sigma_pairs, pair_tables = [], None, None, {}
@@ -566,9 +580,9 @@ def independent_marginals(codes, sizes, epsilon: float, delta: float, *, neighbo
     >>> release.metadata["method"]
     'independent marginals'
     """
+    generator = as_generator(rng)  # checked before the ledger is charged
     codes, sizes, rho, n_synthetic = _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
                                               f"independent marginals ({neighbours} neighbours)")
-    generator = as_generator(rng)
     sigma = marginal_sigma(rho, len(sizes), neighbours)
     one_way = measure_one_way(codes, sizes, sigma, generator)
     synthetic = sample_tree(fit_tree(one_way, [], {}, sigma), _size_from(one_way, n_synthetic), generator)

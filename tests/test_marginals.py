@@ -263,3 +263,33 @@ def test_opendp_charges_the_same_rho_for_the_one_way_measurement(neighbours):
     space = dp.vector_domain(dp.atom_domain(T=float, nan=False)), dp.l2_distance(T=float)
     measurement = space >> dp.m.then_gaussian(scale=sigma)
     assert measurement.map(math.sqrt(d) * l2) == pytest.approx(rho, rel=1e-9)
+
+
+@pytest.mark.parametrize("release", [M.mst, M.independent_marginals])
+@pytest.mark.parametrize("bad_rng", ["seed", 1.5, True, [1]])
+def test_bad_rng_is_refused_before_the_ledger_is_charged(release, bad_rng):
+    ledger = PrivacyAccountant(10.0, 1e-3)
+    with pytest.raises(TypeError, match="rng must be None"):
+        release([[0, 1], [1, 0]] * 20, [2, 2], epsilon=1.0, delta=1e-6, rng=bad_rng, accountant=ledger)
+    assert ledger.spent_epsilon == 0.0 and ledger.ledger == ()
+
+
+@pytest.mark.parametrize("release", [M.mst, M.independent_marginals])
+def test_huge_n_synthetic_is_refused_before_the_ledger_is_charged(release):
+    ledger = PrivacyAccountant(10.0, 1e-3)
+    with pytest.raises(ValueError, match="n_synthetic=.* is too large"):
+        release([[0, 1], [1, 0]] * 20, [2, 2], epsilon=1.0, delta=1e-6, n_synthetic=10**12, rng=0,
+                accountant=ledger)
+    assert ledger.spent_epsilon == 0.0
+
+
+@pytest.mark.parametrize("bad_model", [None, "model", {"marginals": []}])
+def test_sample_tree_rejects_a_non_model(bad_model):
+    with pytest.raises(TypeError, match="model must be a TreeModel"):
+        M.sample_tree(bad_model, 3, rng=0)
+
+
+def test_sample_tree_rejects_huge_n():
+    model = M.fit_tree([np.array([1.0, 0.0]), np.array([1.0, 1.0])], [], {})
+    with pytest.raises(ValueError, match="n=.* is too large"):
+        M.sample_tree(model, 10**12, rng=0)
