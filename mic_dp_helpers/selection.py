@@ -71,10 +71,16 @@ def _utilities(utilities, name: str = "utilities") -> np.ndarray:
     return array
 
 
+_MAX_SIZE = 10**8  # independent draws in one call (each needs at least 8 bytes per candidate)
+
+
 def _size(size) -> int | None:
     if size is None:
         return None
-    return check_int_at_least(size, "size", 1)
+    size = check_int_at_least(size, "size", 1)
+    if size > _MAX_SIZE:
+        raise ValueError(f"size={size} is too large (at most {_MAX_SIZE} draws per call); draw in smaller batches.")
+    return size
 
 
 def _check_monotonic(monotonic) -> bool:

@@ -249,3 +249,13 @@ def test_dp_quantiles_rejects_non_numeric_levels(bad):
 def test_dp_quantiles_rejects_levels_outside_unit_interval(bad):
     with pytest.raises(ValueError, match=r"quantiles must all be levels in \[0, 1\]"):
         dp_quantiles(np.arange(10.0), bad, 0, 10, 1.0, rng=0)
+
+
+@pytest.mark.parametrize("draw", [
+    lambda size: exponential_mechanism([1.0, 2.0], 1.0, 1.0, rng=0, size=size),
+    lambda size: report_noisy_max([1.0, 2.0], 1.0, 1.0, rng=0, size=size),
+    lambda size: dp_quantile(np.arange(10.0), 0.5, 0, 10, 1.0, rng=0, size=size),
+])
+def test_huge_size_is_a_clear_error_not_a_memory_error(draw):
+    with pytest.raises(ValueError, match="size=.* is too large"):
+        draw(10**12)
