@@ -195,6 +195,15 @@ def bounding_tradeoff(log: pd.DataFrame, max_partitions: Sequence[int], max_per_
     check_dataframe(log, "log", columns=[person, partition])
     epsilon = check_positive_float(epsilon, "epsilon")
     rng = as_generator(rng, "rng")
+    candidates = []
+    for name, values in (("max_partitions", max_partitions), ("max_per_partition", max_per_partition)):
+        if isinstance(values, (str, bytes, pd.DataFrame)) or not hasattr(values, "__iter__"):
+            raise TypeError(f"{name} must be a list of candidate bounds (ints >= 1), e.g. [1, 2, 4]; "
+                            f"got {type(values).__name__} {values!r}.")
+        candidates.append(list(values))
+        if not candidates[-1]:
+            raise ValueError(f"{name} is empty; list at least one candidate bound, e.g. [1, 2, 4].")
+    max_partitions, max_per_partition = candidates
     true = log.groupby(partition).size()
     records = []
     for l0 in max_partitions:

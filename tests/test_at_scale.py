@@ -230,3 +230,15 @@ def test_select_private_partitions_bad_input_spends_nothing(change, error, match
     with pytest.raises(error, match=match):
         select_private_partitions(arguments.pop("data"), arguments.pop("backend"), **arguments)
     assert ledger.spent_epsilon == 0.0 and ledger.spent_delta == 0.0
+
+
+@pytest.mark.parametrize("change, error, match", [
+    (dict(max_partitions=[]), ValueError, "max_partitions is empty"),
+    (dict(max_per_partition=np.array([])), ValueError, "max_per_partition is empty"),
+    (dict(max_partitions=3), TypeError, "max_partitions must be a list of candidate bounds"),
+])
+def test_bounding_tradeoff_rejects_empty_or_scalar_candidates(change, error, match):
+    arguments = dict(max_partitions=[1, 2], max_per_partition=[1], epsilon=1.0)
+    arguments.update(change)
+    with pytest.raises(error, match=match):
+        bounding_tradeoff(purchase_log(500, random_state=0), **arguments)
