@@ -47,7 +47,6 @@ _corrcoef = np.corrcoef
 _isfinite = np.isfinite
 _kstest = scipy.stats.kstest
 _binom_sf = scipy.stats.binom.sf
-_sort = np.sort
 _diff = np.diff
 _unique_counts = np.unique
 _spacing = np.spacing
@@ -170,13 +169,6 @@ def check_gaussian_noise(z, where: str) -> None:
                           "shape, a goodness-of-fit test).")
 
 
-def _grid_step(values) -> float:
-    """The smallest gap between distinct values: the release's grid if it is rounded, else tiny."""
-    distinct = _sort(_unique_counts(values))
-    gaps = _diff(distinct)
-    return _float(gaps.min()) if gaps.size else 0.0
-
-
 def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> None:
     """Test that no release is the true answer itself and that no noise draw is used twice.
 
@@ -195,16 +187,20 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
       rounding. More than ``3 x`` that plus 10 fail: a buffer of draws cycled through, or a
       generator seeded from a small set of seeds, does.
     """
-    values = _asarray(releases, dtype=float).ravel()
-    centres = _broadcast_to(_asarray(centre, dtype=float), _asarray(releases).shape).ravel()
+    releases = _asarray(releases, dtype=float)
+    values = releases.ravel()
+    centres = _broadcast_to(_asarray(centre, dtype=float), releases.shape).ravel()
     n = values.size
     if n < 2:
         return
     scale = _float(_asarray(scale, dtype=float).min())
     if not scale > 0:
         return
-    step = _grid_step(values)
-    tolerance = 1e-12 * _float(_max(_abs(centres))) + _float(_max(_spacing(_abs(values)))) * 4
+    distinct, counts = _unique_counts(values, return_counts=True)  # sorted
+    gaps = _diff(distinct)
+    step = _float(gaps.min()) if gaps.size else 0.0  # the release's grid if it is rounded, else tiny
+    resolution = _float(_max(_spacing(_abs(values))))  # of the floats themselves
+    tolerance = 1e-12 * _float(_max(_abs(centres))) + 4 * resolution
     window = _larger(step, tolerance)
     reach = window + step / 2  # how far a noise draw may be from 0 and still land in the window
     if law == "laplace":
@@ -227,9 +223,8 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
         raise CheckFailed(f"{where} {hits} of {n} releases are the true answer itself, with no noise (property: no "
                           "noiseless output). Every call must add fresh noise; a release without noise, even in "
                           "a few calls, is not differentially private.")
-    _, counts = _unique_counts(values, return_counts=True)
     pairs = _float((counts * (counts - 1) / 2).sum())
-    expected = n * n / 2 * (step + _float(_max(_spacing(_abs(values))))) * overlap
+    expected = n * n / 2 * (step + resolution) * overlap
     if pairs > 3 * expected + 10:
         raise CheckFailed(f"{where} the same release comes out again and again ({int(pairs)} pairs of equal "
                           f"releases, where fresh noise gives about {expected:.2g}; property: independence). Draw "
