@@ -135,9 +135,13 @@ def _min_size_assignment(cost: np.ndarray, l: int) -> np.ndarray:
     Each cluster gets ``l`` mandatory slots (cost lowered by a constant larger than any total,
     so all are filled) and ``n - k*l`` optional slots; a rectangular linear assignment then
     fills the slots optimally (a min-cost-flow formulation of size-constrained k-means,
-    Bradley, Bennett & Demiriz 2000).
+    Bradley, Bennett & Demiriz 2000). When every row's cheapest column already leaves each
+    cluster ``l`` rows or more, that assignment is optimal and no assignment problem is solved.
     """
     n, k = cost.shape
+    nearest = cost.argmin(axis=1)
+    if np.bincount(nearest, minlength=k).min() >= l:
+        return nearest  # no assignment costs less than each row's cheapest column, and this one is allowed
     extra = n - k * l
     big = (float(np.ptp(cost)) + 1.0) * (n + 1)
     slots = [np.repeat(cost, l, axis=1) - big]

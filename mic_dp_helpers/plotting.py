@@ -166,6 +166,21 @@ def _thin_log_minor_ticks(fig: plt.Figure) -> plt.Figure:
     return fig
 
 
+def _drawn_area(fig: plt.Figure):
+    """What ``savefig(bbox_inches="tight")`` crops ``fig`` to: everything drawn, plus the usual padding.
+
+    matplotlib's ``"tight"`` first draws the whole figure without output to place its artists, then
+    measures them, then draws it again. A figure laid out by :func:`add_takeaway` has its artists
+    placed, so measuring them directly gives the same box (the same pixels) for one drawing less.
+    Axes placed by a locator need that first drawing, and text measured at another dpi than the
+    image's is a pixel or two off, so for those figures this returns ``"tight"``.
+    """
+    if fig.dpi != FIGURE_DPI or any(ax.get_axes_locator() is not None for ax in fig.axes):
+        return "tight"
+    renderer = fig.canvas.get_renderer() if hasattr(fig.canvas, "get_renderer") else fig._get_renderer()
+    return fig.get_tightbbox(renderer).padded(mpl.rcParams["savefig.pad_inches"])
+
+
 def figure_bundle(fig: plt.Figure, takeaway: str, alt: str) -> tuple[dict, dict]:
     """Render ``fig`` with its takeaway into a display bundle: a PNG with ``alt`` as its text form.
 
@@ -190,10 +205,11 @@ def figure_bundle(fig: plt.Figure, takeaway: str, alt: str) -> tuple[dict, dict]
     _thin_log_minor_ticks(fig)
     crop = _reaches_outside(fig)
     add_takeaway(fig, takeaway)
-    if not crop:
-        fig.set_layout_engine(None)  # laid out once above; no second layout pass while saving
+    fig.set_layout_engine(None)  # laid out once above; no second layout pass while saving
     buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=FIGURE_DPI, bbox_inches="tight" if crop else None)
+    # zlib level 3 instead of 6: a third less encoding time for about a tenth more bytes
+    fig.savefig(buffer, format="png", dpi=FIGURE_DPI, bbox_inches=_drawn_area(fig) if crop else None,
+                pil_kwargs={"compress_level": 3})
     plt.close(fig)
     png = base64.b64encode(buffer.getvalue()).decode("ascii")
     return {"image/png": png, "text/plain": f"Figure: {alt}"}, {"image/png": {"alt": alt}}

@@ -235,6 +235,36 @@ def test_figure_level_artists_outside_the_canvas_are_kept():
     assert width > 6.0 * plotting.FIGURE_DPI and height > 3.0 * plotting.FIGURE_DPI  # cropped to what was drawn
 
 
+@pytest.mark.parametrize("dpi", [plotting.FIGURE_DPI, 100])  # the course's, and a figure's own
+def test_the_crop_is_the_one_savefig_tight_makes(dpi):
+    """Cropped without matplotlib's extra drawing: the same pixels as ``bbox_inches="tight"``."""
+    import base64
+    import io
+    import pickle
+
+    from PIL import Image
+
+    fig, axes = plt.subplots(1, 3, figsize=(8.0, 3.0), dpi=dpi)
+    axes[0].plot([0, 1], [0, 1], label="line")
+    axes[1].imshow(np.arange(12.0).reshape(3, 4))  # a fixed aspect ratio
+    axes[2].set_yscale("log")
+    axes[2].plot([1, 2], [1e-3, 1e2])
+    fig.legend(loc="center left", bbox_to_anchor=(1.0, 0.5))
+    fig.suptitle("A title above the canvas", y=1.08)
+    assert plotting._reaches_outside(fig)
+    copy = pickle.loads(pickle.dumps(fig))
+    data, _ = plotting.figure_bundle(fig, "Three panels.", "A line, an image and a log-scaled line.")
+    plotting.plain_log_labels(copy)
+    plotting._thin_log_minor_ticks(copy)
+    plotting.add_takeaway(copy, "Three panels.")
+    buffer = io.BytesIO()
+    copy.savefig(buffer, format="png", dpi=plotting.FIGURE_DPI, bbox_inches="tight", pil_kwargs={"compress_level": 3})
+    plt.close(copy)
+    ours = np.asarray(Image.open(io.BytesIO(base64.b64decode(data["image/png"]))))
+    theirs = np.asarray(Image.open(buffer))
+    assert ours.shape == theirs.shape and np.array_equal(ours, theirs)
+
+
 def test_a_title_inside_the_canvas_needs_no_crop():
     fig, axes = plt.subplots(1, 2, figsize=(6.0, 3.0))
     fig.suptitle("A title that tight_layout makes room for")

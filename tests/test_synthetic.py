@@ -222,6 +222,25 @@ def test_cluster_groups_respect_the_minimum_size(method):
         S.cluster_groups(X, 10, method="dbscan")
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_size_constrained_assignment_is_optimal(seed):
+    """The assignment step against brute force over every labelling, on costs where the cheapest
+    column of each row sometimes meets the minimum size (the shortcut) and sometimes does not."""
+    import itertools
+
+    from mic_dp_helpers.groupings import _min_size_assignment
+
+    rng = np.random.default_rng(seed)
+    n, k = int(rng.integers(4, 8)), int(rng.integers(2, 4))
+    l = int(rng.integers(1, n // k + 1))
+    cost = rng.random((n, k)) ** (3 if seed % 2 else 1)
+    labels = _min_size_assignment(cost, l)
+    assert np.bincount(labels, minlength=k).min() >= l
+    best = min(cost[np.arange(n), list(labelling)].sum() for labelling in itertools.product(range(k), repeat=n)
+               if np.bincount(labelling, minlength=k).min() >= l)
+    assert cost[np.arange(n), labels].sum() == pytest.approx(best, abs=1e-12)
+
+
 def test_clustering_moves_every_centroid_on_the_four_corners_pair():
     A, B = S.four_corners_pair()
     assert int((A != B).any(axis=1).sum()) == 1  # replace-one neighbours
