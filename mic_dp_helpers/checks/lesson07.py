@@ -18,7 +18,7 @@ import numpy as np
 from scipy import stats
 
 from mic_dp_helpers import broken_selection as _broken
-from mic_dp_helpers.checks import _stats
+from mic_dp_helpers.checks import _guard, _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
@@ -27,6 +27,15 @@ _asarray, _sort, _clip, _diff, _arange, _cumsum = np.asarray, np.sort, np.clip, 
 _concatenate, _searchsorted, _bincount, _array_equal = np.concatenate, np.searchsorted, np.bincount, np.array_equal
 _default_rng = np.random.default_rng
 _kstest, _chi2_sf, _laplace_cdf, _spearmanr = stats.kstest, stats.chi2.sf, stats.laplace.cdf, stats.spearmanr
+# The course functions that already solve 07.1 to 07.3 (the exercise names the first three; the others give
+# the same release): they refuse to run while the student's function runs. dp_quantile (07.4) and
+# audit_epsilon (07.5) stay allowed.
+_guard.FORBIDDEN["07.1"] = ("mic_dp_helpers.local_dp:randomized_response",
+                            "mic_dp_helpers.local_dp:generalized_randomized_response")
+_guard.FORBIDDEN["07.2"] = ("mic_dp_helpers.local_dp:rr_estimate", "mic_dp_helpers.local_dp:rr_standard_error",
+                            "mic_dp_helpers.local_dp:grr_estimate")
+_guard.FORBIDDEN["07.3"] = ("mic_dp_helpers.selection:report_noisy_max", "mic_dp_helpers.selection:exponential_mechanism",
+                            "mic_dp_helpers.marginals:exponential_mechanism")
 _SAMPLERS = {name: getattr(_broken, name) for name in _broken.__all__ if callable(getattr(_broken, name))}
 
 #: z beyond which a binomial share is declared off: two-sided probability 5.7e-7 for a correct answer.

@@ -21,7 +21,10 @@ import math
 import numpy as np
 from scipy import stats
 
-from mic_dp_helpers.checks import _stats
+from mic_dp_helpers import dpsgd as _dpsgd
+from mic_dp_helpers import dpsgd_accounting as _dpsgd_accounting
+from mic_dp_helpers import membership as _membership
+from mic_dp_helpers.checks import _guard, _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy or scipy later does not change what the checks compute.
@@ -52,6 +55,19 @@ _np_triu_indices = np.triu_indices
 _np_zeros = np.zeros
 _np_sqrt = np.sqrt
 _solve = np.linalg.solve
+
+def _public_functions(module) -> tuple[str, ...]:
+    return tuple(f"{module.__name__}:{name}" for name, value in vars(module).items()
+                 if callable(value) and getattr(value, "__module__", None) == module.__name__
+                 and not isinstance(value, type) and not name.startswith("_"))
+
+
+# The exercises say: do not call the course's dpsgd or membership, which already solve them (nor its
+# dp-accounting wrappers, which solve 08.3). They refuse to run while the student's function runs.
+_COURSE_VERSIONS = (_public_functions(_dpsgd) + _public_functions(_membership)
+                    + _public_functions(_dpsgd_accounting))
+for _id in ("08.1", "08.2", "08.3", "08.4", "08.5"):
+    _guard.FORBIDDEN[_id] = _COURSE_VERSIONS
 
 #: Two-sided tail probability below which a statistical test rejects.
 P_REJECT = 1e-6

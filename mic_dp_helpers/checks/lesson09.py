@@ -20,6 +20,7 @@ import numpy as np
 import pandas as pd
 
 from mic_dp_helpers import at_scale
+from mic_dp_helpers.checks import _guard
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _abs, _max, _len, _isinstance, _int, _sorted = builtins.abs, builtins.max, builtins.len, builtins.isinstance, builtins.int, builtins.sorted
@@ -27,6 +28,11 @@ _isclose, _ceil, _sqrt = math.isclose, math.ceil, math.sqrt
 _default_rng, _array, _repeat, _arange, _concatenate = (np.random.default_rng, np.array, np.repeat, np.arange,
                                                         np.concatenate)
 _DataFrame, _frame_equal = pd.DataFrame, pd.DataFrame.equals
+
+# The course's own answers to 09.2 and 09.3 refuse to run while the student's function runs (09.1's,
+# at_scale.bound_contributions, refuses by itself: it is decorated with forbidden_inside_checks).
+_guard.FORBIDDEN["09.2"] = ("mic_dp_helpers.at_scale:sum_noise_scale",)
+_guard.FORBIDDEN["09.3"] = ("mic_dp_helpers.at_scale:public_contribution_bounds",)
 
 UNIFORMITY_CALLS = 300
 UNIFORMITY_SDS = 6.0

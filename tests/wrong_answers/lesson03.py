@@ -211,3 +211,25 @@ WRONG_ANSWERS = {
         **cheats(lambda k, eps, delta, sens: 50.0),
     },
 }
+
+
+# Answers that hand the work to a course helper that already solves the exercise (round 2 of the red team).
+from mic_dp_helpers import accounting as _accounting  # noqa: E402
+from mic_dp_helpers import marginals as _marginals  # noqa: E402
+from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
+
+
+def _split_with_course_helper(helper, total, sens, errs):
+    needs = [s / e for s, e in zip(sens, errs)]
+    if math.fsum(needs) > total * (1 + 1e-12):
+        raise ValueError("the targets do not fit")
+    return helper(total, needs)
+
+
+WRONG_ANSWERS["03.2"]["cheat: calls the course's split_epsilon"] = _calls_forbidden(
+    _accounting.split_epsilon, adapt=_split_with_course_helper)
+WRONG_ANSWERS["03.4"]["cheat: calls the course's zcdp_rho_for"] = _calls_forbidden(
+    _marginals.zcdp_rho_for, adapt=lambda helper, k, eps, delta, sens: sens * math.sqrt(k / (2 * helper(eps, delta))))
+WRONG_ANSWERS["03.4"]["cheat: calls the course's marginal_sigma"] = _calls_forbidden(
+    _marginals.marginal_sigma,
+    adapt=lambda helper, k, eps, delta, sens: sens * helper(_rho_total(eps, delta), k), swallow=lambda *a: 50.0)

@@ -79,3 +79,15 @@ from wrong_answers._cheats import cheats as _cheats  # noqa: E402
 
 for _answers in WRONG_ANSWERS.values():
     _answers.update(_cheats(next(iter(_answers.values()))))
+
+# Answers that hand the work to the course helpers the exercises name as off limits (round 2 of the red team).
+from mic_dp_helpers import binning as _binning, marginals as _marginals  # noqa: E402
+from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
+
+WRONG_ANSWERS["06.5"]["cheat: calls the course's marginal_sigma"] = _calls_forbidden(
+    _marginals.marginal_sigma,
+    adapt=lambda helper, rho, n, replace_one: helper(rho, n, "replace" if replace_one else "add/remove"))
+WRONG_ANSWERS["06.6"]["cheat: calls the course's discretize"] = _calls_forbidden(
+    _binning.discretize,
+    adapt=lambda helper, values, lower, upper, n_bins: helper(
+        np.asarray(values, dtype=float)[:, None], _binning.equal_width_bins([lower], [upper], n_bins))[:, 0])

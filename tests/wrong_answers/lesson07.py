@@ -157,3 +157,17 @@ from wrong_answers._cheats import cheats as _cheats  # noqa: E402
 
 for _answers in WRONG_ANSWERS.values():
     _answers.update(_cheats(next(iter(_answers.values()))))
+
+# Answers that hand the work to the course functions that already solve 07.1 to 07.3 (round 2 of the red team).
+from mic_dp_helpers import local_dp as _local_dp, selection as _selection  # noqa: E402
+from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
+
+WRONG_ANSWERS["07.1"]["cheat: calls the course's randomized_response"] = _calls_forbidden(_local_dp.randomized_response)
+WRONG_ANSWERS["07.1"]["cheat: generalized randomized response with k = 2"] = _calls_forbidden(
+    _local_dp.generalized_randomized_response,
+    adapt=lambda helper, truth, epsilon, rng: helper(np.asarray(truth, dtype=int), 2, epsilon, rng) == 1)
+WRONG_ANSWERS["07.2"]["cheat: calls the course's rr_estimate"] = _calls_forbidden(
+    _local_dp.rr_estimate, adapt=lambda helper, reports, epsilon: tuple(helper(reports, epsilon))[:2])
+WRONG_ANSWERS["07.3"]["cheat: calls the course's report_noisy_max"] = _calls_forbidden(_selection.report_noisy_max)
+WRONG_ANSWERS["07.3"]["cheat: samples the course's exponential mechanism"] = _calls_forbidden(
+    _selection.exponential_mechanism, swallow=lambda scores, sensitivity, epsilon, rng: int(np.argmax(scores)))

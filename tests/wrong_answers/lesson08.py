@@ -193,3 +193,26 @@ from wrong_answers._cheats import cheats as _cheats  # noqa: E402
 
 for _answers in WRONG_ANSWERS.values():
     _answers.update(_cheats(next(iter(_answers.values()))))
+
+# Answers that hand the work to the course's dpsgd, membership and dp-accounting wrappers, which the
+# exercises put off limits (round 2 of the red team).
+from mic_dp_helpers import dpsgd as _dpsgd, dpsgd_accounting as _dpsgd_accounting, membership as _membership  # noqa: E402
+from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
+
+WRONG_ANSWERS["08.1"]["cheat: calls the course's clip_per_example"] = _calls_forbidden(_dpsgd.clip_per_example)
+WRONG_ANSWERS["08.2"]["cheat: calls the course's private_gradient_sum"] = _calls_forbidden(
+    _dpsgd.private_gradient_sum, adapt=lambda helper, grads, c, s, rng: helper(grads, c, s, rng=rng))
+WRONG_ANSWERS["08.3"]["cheat: calls the course's dpsgd_epsilon"] = _calls_forbidden(_dpsgd_accounting.dpsgd_epsilon)
+WRONG_ANSWERS["08.4"]["cheat: calls the course's advantage_bound"] = _calls_forbidden(_membership.advantage_bound)
+
+
+def _step_with_course_clipping(helper, w, X, y, clip_norm, sigma, q, lr, rng):
+    w, X, y = np.asarray(w, dtype=float), np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    batch = rng.random(len(X)) < q
+    grads = (expit(X[batch] @ w) - y[batch])[:, None] * X[batch]
+    noisy = helper(grads, clip_norm).sum(axis=0) + rng.normal(0.0, sigma * clip_norm, size=w.shape)
+    return w - lr * noisy / (q * len(X))
+
+
+WRONG_ANSWERS["08.5"]["cheat: clips with the course's clip_per_example"] = _calls_forbidden(
+    _dpsgd.clip_per_example, adapt=_step_with_course_clipping)

@@ -225,3 +225,12 @@ from wrong_answers._cheats import cheats as _cheats  # noqa: E402
 
 for _answers in WRONG_ANSWERS.values():
     _answers.update(_cheats(next(iter(_answers.values()))))
+
+# Answers that hand the work to the course's own answers to 09.2 and 09.3 (round 2 of the red team).
+from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
+
+WRONG_ANSWERS["09.2"]["cheat: calls the course's sum_noise_scale"] = _calls_forbidden(at_scale.sum_noise_scale)
+WRONG_ANSWERS["09.3"]["cheat: calls the course's public_contribution_bounds"] = _calls_forbidden(
+    at_scale.public_contribution_bounds,
+    adapt=lambda helper, sample, person, partition, quantile: helper(sample, quantile, person=person,
+                                                                     partition=partition))
