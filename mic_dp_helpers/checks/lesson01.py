@@ -106,10 +106,31 @@ def check_uniqueness_share(answer, seed: int = SEED) -> None:
                                   "rows by those columns and look at the size of each person's group.")
 
 
+def _near_misses(target: pd.Series, low: int, high: int) -> list[pd.Series]:
+    """Copies of ``target`` that miss what the attacker knows by one attribute, by as little as possible:
+    age one year off, a zip code in the same 3-digit area, a salary one below or above the range."""
+    zip_code = str(target["zip_code"])
+    rows = []
+    for column, value in (("age", int(target["age"]) + 1), ("age", int(target["age"]) - 1),
+                          ("zip_code", zip_code[:-1] + str((int(zip_code[-1]) + 1) % 10)),
+                          ("salary", low - 1), ("salary", high + 1)):
+        row = target.copy()
+        row[column] = value
+        rows.append(row)
+    return rows
+
+
 def _linkage_targets(seed: int, index: int):
+    """The released table (with near misses of every target mixed in) and the attacker's targets (a fresh copy)."""
+    released, picks = _linkage_bank(seed, index)
+    return released.copy(), list(picks)
+
+
+@functools.lru_cache(maxsize=16)
+def _linkage_bank(seed: int, index: int):
     rng = _default_rng([seed, index, 2])
     released = _tables(seed)[index].drop(columns=["name"], errors="ignore")
-    picks = []
+    picks, decoys = [], []
     for position in rng.choice(_len(released), size=min(5, _len(released)), replace=False):
         target = released.iloc[int(position)]
         width = int(rng.choice([0, 100, 5_000, 10_000, int(rng.integers(1, 40_000))]))
@@ -117,15 +138,23 @@ def _linkage_targets(seed: int, index: int):
         # The target sits exactly on the lower bound, the upper bound or inside the range.
         low = [salary, salary - width, salary - width // 2][int(rng.integers(0, 3))]
         picks.append((int(target["age"]), str(target["zip_code"]), low, low + width))
-    return released, picks
+        decoys.extend(_near_misses(target, low, low + width))
+    if _len(released) > 1:  # the single-row table stays a single row
+        extra = pd.DataFrame(decoys).astype(released.dtypes.to_dict())
+        extra.index = int(max(released.index)) + 1 + np.arange(_len(extra))
+        released = pd.concat([released, extra])
+        released = released.iloc[rng.permutation(_len(released))]
+    return released, tuple(picks)
 
 
 @exercise("01.2", title="Linkage attack: candidates matching what the attacker knows", answer_name="linkage_candidates")
 def check_linkage_candidates(answer, seed: int = SEED) -> None:
-    """A correct answer returns, as a DataFrame with the table's original index, exactly the rows whose age
-    and zip code equal the given ones and whose salary lies in [low, high], both ends included, for
-    targets from ``seed`` sitting exactly on the lower bound, on the upper bound or inside, with ranges
-    of width 0 to 40,000, on tables with shuffled columns and index (one of them a single row)."""
+    """A correct answer returns, as a DataFrame with the table's original index, every column and the
+    original values, exactly the rows whose age and zip code equal the given ones and whose salary lies
+    in [low, high], both ends included, for targets from ``seed`` sitting exactly on the lower bound, on
+    the upper bound or inside, with ranges of width 0 to 40,000, on tables with shuffled columns and
+    index (one of them a single row). Each table also holds near misses of every target (age one year
+    off, a zip code in the same 3-digit area, a salary one outside the range), which must not match."""
     for index in range(_len(_tables(seed))):
         for pick in range(_len(_linkage_targets(seed, index)[1])):
             released, picks = _linkage_targets(seed, index)
@@ -140,8 +169,13 @@ def check_linkage_candidates(answer, seed: int = SEED) -> None:
                     raise CheckFailed("some matching people are missing; are both ends of the salary range included "
                                       "(property: boundaries)?")
                 if _set(got.index) > _set(expected.index):
-                    raise CheckFailed("you return people who do not match everything the attacker knows.")
+                    raise CheckFailed("you return people who do not match everything the attacker knows: the age and "
+                                      "the zip code must be equal to the known ones (not close to them), and the salary "
+                                      "must lie in [low, high] (property: exact match).")
                 raise CheckFailed("the rows you return are not the matching ones; keep the table's original index.")
+            if list(got.columns) != list(released.columns) or not got.equals(released.loc[got.index]):
+                raise CheckFailed("return the matching rows as they are in the table: every column, in its order, "
+                                  "with the original values (property: real rows).")
 
 
 @exercise("01.3", title="k-anonymity of a table", answer_name="k_anonymity_level")

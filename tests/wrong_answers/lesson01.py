@@ -42,6 +42,17 @@ WRONG_ANSWERS = {
         "reset index": lambda r, age, z, lo, hi: r[(r.age == age) & (r.zip_code == z) & r.salary.between(lo, hi)].reset_index(drop=True),
         "returns a count": lambda r, age, z, lo, hi: int(((r.age == age) & (r.zip_code == z)).sum()),
         "first column taken as the age": _candidates_first_column,
+        "age within one year": lambda r, age, z, lo, hi: r[((r.age - age).abs() <= 1) & (r.zip_code == z)
+                                                           & r.salary.between(lo, hi)],
+        "zip code's 3-digit area only": lambda r, age, z, lo, hi: r[(r.age == age) & (r.zip_code.str[:3] == z[:3])
+                                                                    & r.salary.between(lo, hi)],
+        "salary range widened by one": lambda r, age, z, lo, hi: r[(r.age == age) & (r.zip_code == z)
+                                                                   & r.salary.between(lo - 1, hi + 1)],
+        "adds a column": lambda r, age, z, lo, hi: r[(r.age == age) & (r.zip_code == z)
+                                                     & r.salary.between(lo, hi)].assign(match=True),
+        "keeps only the known columns": lambda r, age, z, lo, hi: r.loc[(r.age == age) & (r.zip_code == z)
+                                                                        & r.salary.between(lo, hi),
+                                                                        ["age", "zip_code", "salary"]],
         **cheats(lambda r, age, z, lo, hi: r.head(0), forbidden=anonymity.matching_records,
                  adapt=lambda helper, r, age, z, lo, hi: helper(r, age=age, zip_code=z, salary=(lo, hi))),
     },
