@@ -97,9 +97,17 @@ def check_public_bins(answer) -> None:
             lower = float(rng.uniform(-100, 100))
             upper = lower + float(10 ** rng.uniform(-2, 3))
             width = upper - lower
-            values = _concatenate([[lower, upper], rng.uniform(lower - width, upper + width, int(rng.integers(1, 60)))])
+            if trial % 3 == 0:  # every value strictly inside: bins between the data's own min and max differ
+                values = rng.uniform(lower + width / 5, upper - width / 5, int(rng.integers(2, 60)))
+            else:
+                values = _concatenate([[lower, upper], rng.uniform(lower - width, upper + width,
+                                                                   int(rng.integers(1, 60)))])
         values = values[rng.permutation(len(values))]
-        got = _as_bins(answer(values.copy(), lower, upper, n_bins), len(values))
+        given = values.copy()
+        got = _as_bins(answer(given, lower, upper, n_bins), len(values))
+        if not _array_equal(given, values):
+            raise CheckFailed("your function changed the values array it was given (for example clipped it in "
+                              "place); compute the bins without modifying it.")
         if got.min() < 0 or got.max() > n_bins - 1:
             raise CheckFailed(f"with n_bins={n_bins} you returned bin {int(got.min() if got.min() < 0 else got.max())}; "
                               "every value, also one outside [lower, upper], must land in a bin 0 .. n_bins - 1.")

@@ -49,6 +49,20 @@ def _one_based(values, lower, upper, n_bins):
     return np.clip(np.searchsorted(edges, values, side="right"), 1, n_bins)
 
 
+def _data_range_inside_bounds(values, lower, upper, n_bins):
+    """Non-private: narrows the public range to the data's own min and max when they lie inside it."""
+    values = np.asarray(values, dtype=float)
+    low, high = max(lower, float(values.min())), min(upper, float(values.max()))
+    if high <= low:
+        low, high = lower, upper
+    return np.clip(np.floor((values - low) / (high - low) * n_bins).astype(int), 0, n_bins - 1)
+
+
+def _clips_in_place(values, lower, upper, n_bins):
+    np.clip(values, lower, upper, out=values)
+    return np.clip(np.floor((values - lower) / (upper - lower) * n_bins).astype(int), 0, n_bins - 1)
+
+
 WRONG_ANSWERS = {
     "06.5": {
         "ignores the neighbour relation": lambda rho, n, replace_one: math.sqrt(n / (2 * rho)),
@@ -69,6 +83,8 @@ WRONG_ANSWERS = {
         "bin midpoints instead of indices": _midpoints,
         "right-closed bins": _right_closed,
         "bins numbered from 1": _one_based,
+        "bins between the data's min and max when they lie inside the public bounds": _data_range_inside_bounds,
+        "clips the values in place": _clips_in_place,
     },
 }
 
