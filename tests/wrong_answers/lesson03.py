@@ -233,3 +233,22 @@ WRONG_ANSWERS["03.4"]["cheat: calls the course's zcdp_rho_for"] = _calls_forbidd
 WRONG_ANSWERS["03.4"]["cheat: calls the course's marginal_sigma"] = _calls_forbidden(
     _marginals.marginal_sigma,
     adapt=lambda helper, k, eps, delta, sens: sens * helper(_rho_total(eps, delta), k), swallow=lambda *a: 50.0)
+
+
+def _feasible_if_isclose(total, sens, errs):
+    """Feasibility tested with np.isclose (relative 1e-5): a budget short by a few millionths passes."""
+    needs = np.asarray(sens, dtype=float) / np.asarray(errs, dtype=float)
+    if needs.sum() > total and not np.isclose(needs.sum(), total):
+        raise ValueError("the targets do not fit")
+    return total * needs / needs.sum()
+
+
+def _feasible_with_two_percent_slack(total, sens, errs):
+    needs = np.asarray(sens, dtype=float) / np.asarray(errs, dtype=float)
+    if needs.sum() > 1.02 * total:
+        raise ValueError("the targets do not fit")
+    return total * needs / needs.sum()
+
+
+WRONG_ANSWERS["03.2"]["feasibility tested with np.isclose"] = _feasible_if_isclose
+WRONG_ANSWERS["03.2"]["feasibility with 2% slack"] = _feasible_with_two_percent_slack
