@@ -16,6 +16,7 @@ also statistical. A correct answer fails each check in well under 1 of 1,000 run
 
 from __future__ import annotations
 
+import functools
 import math
 import sys
 
@@ -252,6 +253,39 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
 
 # ------------------------------------------------------------------------------- 04.3
 def _bound_cases(seed: int):
+    """Fresh copies of the cases of ``seed``: 12 with a few candidates spread widely, then 4 dense ones."""
+    return [(values.copy(), lower, list(candidates), epsilon) for values, lower, candidates, epsilon in _bound_bank(seed)]
+
+
+@functools.lru_cache(maxsize=4)
+def _bound_bank(seed: int):
+    return tuple(_spread_bound_cases(seed) + _dense_bound_cases(seed))
+
+
+def _dense_bound_cases(seed: int):
+    """Cases with 30 to 60 candidates packed between the data's median and 1.5 times its maximum, and an
+    epsilon that puts the best one strictly inside: any other weighting of bias and noise (a sum instead of
+    the root of the sum of squares, a noise without its sqrt(2), a variance for a standard deviation)
+    moves the optimum to another candidate."""
+    rng = _default_rng([seed, 43])
+    cases = []
+    while _len(cases) < 4:
+        n = int(rng.integers(200, 4000))
+        lower = _float(rng.choice([0.0, rng.uniform(-30, 30)]))
+        values = lower + np.round(rng.lognormal(rng.uniform(1, 4), rng.uniform(0.5, 1.2), n), 2)
+        spread = values - lower
+        grid = np.linspace(float(np.median(spread)), 1.5 * float(spread.max()), int(rng.integers(30, 61)))
+        candidates = [_float(lower + c) for c in rng.permutation(np.unique(np.round(grid, 3)))]
+        epsilon = _log_uniform(rng, 0.01, 20)
+        errors = {c: _rmse(values, lower, c, epsilon, include_count_noise=False) for c in candidates}
+        ranked = sorted(errors.values())
+        best = min(candidates, key=errors.get)
+        if ranked[1] - ranked[0] > 1e-6 * ranked[1] and min(candidates) < best < max(candidates):
+            cases.append((rng.permutation(values), lower, candidates, epsilon))
+    return cases
+
+
+def _spread_bound_cases(seed: int):
     rng = _default_rng(seed)
     cases = []
     while _len(cases) < 12:
@@ -276,7 +310,7 @@ def check_best_upper_bound(answer, seed: int = SEED) -> None:
     ``values``, for 12 cases from ``seed``: 1 to 4,000 values, zero or non-zero lower bounds (with values
     below it sometimes), 2 to 8 unsorted candidates, epsilons 0.01 to 20 with many digits; each case's
     best candidate is unique by a relative 1e-6."""
-    for index in range(12):
+    for index in range(_len(_bound_bank(seed))):
         values, lower, candidates, epsilon = _bound_cases(seed)[index]
         given = values.copy()
         got = expect_number(_call("04.3", answer, given, lower, list(candidates), epsilon), "one of the candidate bounds")

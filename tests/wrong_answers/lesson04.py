@@ -116,6 +116,16 @@ def _rmse_factory(noise):
     return choose
 
 
+def _abs_bias_plus_noise(values, lower, candidates, epsilon):
+    values = np.asarray(values, dtype=float)
+
+    def error(upper):
+        bias = np.clip(values, lower, upper).mean() - values.mean()
+        return abs(bias) + math.sqrt(2) * (upper - lower) / (epsilon * len(values))
+
+    return min(candidates, key=error)
+
+
 def _stops_at_first_increase(values, lower, candidates, epsilon):  # assumes candidates sorted
     values = np.asarray(values, dtype=float)
 
@@ -270,6 +280,9 @@ WRONG_ANSWERS = {
         "bias only": _rmse_factory(lambda upper, lower, eps, n: 0.0),
         "variance not standard deviation": _rmse_factory(lambda upper, lower, eps, n: 2 * ((upper - lower) / (eps * n)) ** 2),
         "candidates assumed sorted": _stops_at_first_increase,
+        "noise without its sqrt(2)": _rmse_factory(lambda upper, lower, eps, n: (upper - lower) / (eps * n)),
+        "noise with the count's share doubled": _rmse_factory(lambda upper, lower, eps, n: 2 * (upper - lower) / (eps * n)),
+        "|bias| + noise instead of the root of the sum of squares": _abs_bias_plus_noise,
         **cheats(lambda values, lower, candidates, epsilon: candidates[0], forbidden=_with_rmse_helper),
     },
     "04.4": {
