@@ -3,8 +3,8 @@
 Inputs come from a generator seeded with ``seed`` (fixed by default): tables of random size with
 their columns in random order, relevance scores with negative values, ties and all zeros, floors
 from 0 to 1 and budgets with many digits, factors of 0 and of many digits, releases of 2 to 5
-columns whose flawed columns (no noise, or noise calibrated for a much larger epsilon) sit in
-random positions. The course's own versions (``relevance``, ``allocation``, ``micdp``) refuse to
+columns whose flawed columns (no noise, noise calibrated for a much larger epsilon, or honest noise
+left out of a few percent of the releases) sit in random positions. The course's own versions (``relevance``, ``allocation``, ``micdp``) refuse to
 run while the student's function runs. 05.4 rests on the student's audit, which is random: its
 honest columns spend at most 0.8 of the claim and its flawed ones at least 2.5 times it, so a
 correct audit with 20,000 samples per side errs in well under 1 of 1,000 seeds (measured by
@@ -221,12 +221,17 @@ def check_effective_epsilon(answer, seed: int = SEED) -> None:
 
 # ------------------------------------------------------------------------------------ 05.4
 def _audit_case(seed: int, index: int):
-    """(column epsilons (inf: no noise), claimed epsilon, dataset_a, dataset_b) of one case.
+    """(column epsilons (inf: no noise), claimed epsilon, dataset_a, dataset_b, leak shares) of one case.
 
     Honest columns spend at most 0.8 of the claim (together at most the claim, one of them 0.7 to 0.8
     of it); flawed ones 2.5 to 4 times the claim, or infinity (published without noise). The last case
     is an honest release. The audit's 95% lower bound stays below the true epsilon (measured: 150 of
     150 runs at 20,000 samples) and, for a column at 2.5 times the claim, above the claim (100 of 100).
+
+    In each flawed case one more column *leaks*: its noise has an honest scale, but a share of 3% to 8%
+    of its releases come out without noise (an atom at the true value). Its spread looks honest, so only
+    an audit (which scores "exact value" events) finds it: its lower bound is about 3 or more, far above
+    any claim here. If no honest column besides the one near the claim is left, a flawed column leaks.
     """
     rng = _default_rng([seed, index, 5])
     n_columns = int(rng.integers(2, 5))
@@ -240,20 +245,33 @@ def _audit_case(seed: int, index: int):
     others = rng.uniform(0, 1, (int(rng.integers(1, 5)), n_columns))
     dataset_a = np.vstack([np.zeros(n_columns), others])
     dataset_b = np.vstack([np.ones(n_columns), others])
-    return epsilons, claimed, dataset_a, dataset_b
+    leaks = np.zeros(n_columns)
+    if index < 3:  # drawn from a stream of their own, so the columns above are the same as without leaks
+        leak_rng = _default_rng([seed, index, 55])
+        honest = [j for j in range(n_columns) if epsilons[j] < 0.5 * claimed]  # not the one near the claim
+        flawed = [j for j in range(n_columns) if epsilons[j] > claimed]
+        pool = honest if honest else flawed
+        leaks[pool[int(leak_rng.integers(0, _len(pool)))]] = _float(leak_rng.uniform(0.03, 0.08))
+    return epsilons, claimed, dataset_a, dataset_b, leaks
 
 
-def _row_release(epsilons):
-    """A release of record 0's row: column j gets Laplace noise of scale 1 / epsilons[j] (none if infinite).
+def _row_release(epsilons, leaks):
+    """A release of record 0's row: column j gets Laplace noise of scale 1 / epsilons[j] (none if infinite),
+    except that a share leaks[j] of its releases get none.
 
     A plain function: it exposes nothing but what it releases (the scales live in its closure).
     """
     scales = np.where(np.isinf(epsilons), 0.0, 1.0 / np.where(np.isinf(epsilons), 1.0, epsilons))
+    leaks = np.asarray(leaks, dtype=float).copy()
+    leaking = bool(leaks.any())
 
     def release(data, size, rng):
         row = np.asarray(data, dtype=float)[0]
         generator = np.random.default_rng(rng) if not isinstance(rng, np.random.Generator) else rng
-        return row + generator.laplace(0.0, 1.0, size=(int(size), row.size)) * scales
+        noise = generator.laplace(0.0, 1.0, size=(int(size), row.size)) * scales
+        if leaking:
+            noise = np.where(generator.random((int(size), row.size)) < leaks, 0.0, noise)
+        return row + noise
 
     return release
 
@@ -262,16 +280,17 @@ def _row_release(epsilons):
 def check_flawed_features(answer, seed: int = SEED) -> None:
     """A correct answer returns the column numbers (integers) whose release alone breaks the claim, found by
     auditing each column on its own with 20,000 samples, for 3 releases from ``seed``: 2 to 4 columns,
-    claims 0.3 to 1, the flawed columns (no noise, or 2.5 to 4 times the claim) in random positions,
-    an honest column spending 0.7 to 0.8 of the claim, and one release with no flawed column."""
+    claims 0.3 to 1, the flawed columns (no noise, 2.5 to 4 times the claim, or honest noise missing from
+    3% to 8% of the releases) in random positions, an honest column spending 0.7 to 0.8 of the claim, and
+    one release with no flawed column. A list, tuple, set or array of column numbers is accepted."""
     for index in (0, 1, 3):
-        epsilons, claimed, dataset_a, dataset_b = _audit_case(seed, index)
-        release = _row_release(epsilons)
-        del epsilons
+        epsilons, claimed, dataset_a, dataset_b, leaks = _audit_case(seed, index)
+        release = _row_release(epsilons, leaks)
+        del epsilons, leaks
         got = _call("05.4", answer, release, dataset_a.copy(), dataset_b.copy(), claimed)
-        epsilons, claimed, dataset_a, dataset_b = _audit_case(seed, index)
-        flawed = [j for j, e in enumerate(epsilons) if e > claimed]
-        if isinstance(got, (str, bytes)) or not isinstance(got, (list, tuple, np.ndarray)):
+        epsilons, claimed, dataset_a, dataset_b, leaks = _audit_case(seed, index)
+        flawed = [j for j, e in enumerate(epsilons) if e > claimed or leaks[j] > 0]
+        if isinstance(got, (str, bytes)) or not isinstance(got, (list, tuple, set, frozenset, np.ndarray)):
             raise CheckFailed(f"return a list of column numbers, not a {type(got).__name__}.")
         items = list(np.asarray(got).ravel()) if isinstance(got, np.ndarray) else list(got)
         if not all(isinstance(i, numbers.Integral) and not isinstance(i, bool) for i in items):
@@ -287,6 +306,11 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
             raise CheckFailed("you flagged every column. Audit each column on its own, so the audit can tell "
                               "which one breaks the claim.")
         if set(found) < set(flawed):
+            if any(leaks[j] > 0 for j in set(flawed) - set(found)):
+                raise CheckFailed("you missed a flawed column whose noise has an honest spread but is left out of a "
+                                  "few releases (they come out exactly at the true value): a spread or a scale "
+                                  "estimate does not see it, the audit (with its exact-value events) does. Audit "
+                                  "every column and flag it when the audit refutes the claim.")
             raise CheckFailed("you missed a flawed column; there can be more than one.")
         raise CheckFailed("the columns you flagged are not the flawed ones. Audit each column separately and "
                           "compare its lower bound with the claim.")

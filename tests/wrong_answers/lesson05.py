@@ -109,6 +109,14 @@ def _noiseless_only(release, dataset_a, dataset_b, claimed):  # only columns tha
     return [j for j in range(out.shape[1]) if np.ptp(out[:, j]) == 0]
 
 
+def _epsilon_from_spread(release, dataset_a, dataset_b, claimed):
+    """Estimates each column's Laplace scale from its spread (sd = sqrt(2) b) and flags 1 / b above the claim:
+    it finds missing or small noise, but not noise that is left out of a few releases."""
+    outputs = np.asarray(release(dataset_a, 20_000, np.random.default_rng(0)), dtype=float)
+    spread = outputs.std(axis=0)
+    return [j for j in range(outputs.shape[1]) if spread[j] == 0 or np.sqrt(2) / spread[j] > claimed]
+
+
 WRONG_ANSWERS = {
     "05.1": {
         "absolute Pearson instead of MIC": _pearson_ranked,
@@ -148,6 +156,7 @@ WRONG_ANSWERS = {
         "compares with the claim divided by the number of columns": _claim_per_column,
         "flags bounds above half the claim": _half_claim,
         "only the columns without noise": _noiseless_only,
+        "epsilon estimated from each column's spread, no audit": _epsilon_from_spread,
         **cheats(lambda release, dataset_a, dataset_b, claimed: []),
     },
 }
