@@ -184,9 +184,11 @@ def _contribution_tables(seed: int) -> list[tuple[pd.DataFrame, str]]:
 
 
 def _uniformity_table() -> pd.DataFrame:
-    # 30 people with 7 rows each, in blocks: a person's rows are consecutive in index order.
-    return pd.DataFrame({"amount": np.arange(210, dtype=float), "person": np.repeat(np.arange(30), 7)},
-                        index=np.arange(5000, 5210))
+    # 30 people with 7 rows each, in blocks: a person's rows are consecutive in index order. Within a person
+    # the amounts double from row to row (1 to 64, slightly different per person), so a choice that leans
+    # on the values (the largest rows, rows drawn with weights) keeps some positions far more often.
+    amounts = np.tile(2.0 ** np.arange(7), 30) * (1 + np.repeat(np.arange(30), 7) / 100)
+    return pd.DataFrame({"amount": amounts, "person": np.repeat(np.arange(30), 7)}, index=np.arange(5000, 5210))
 
 
 def _call_bound(answer, df: pd.DataFrame, column: str, k: int, seed) -> pd.DataFrame:
@@ -204,9 +206,9 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     """A correct answer returns real rows of the table (same columns, original index, no duplicates),
     min(rows, k) of each person (k = 1, 3 where somebody has exactly 3 rows, a random k, and a k above
     everyone's count), leaves the table unchanged, draws its choice from ``rng`` only (same seed, same
-    rows), and keeps each of a person's rows with the same probability: over 60 calls on 30 people with
-    7 rows each (k = 2), each row position is kept with frequency 2/7 within 0.06 (5.6 standard errors).
-    Tables come from ``seed``; the person column is not the first column."""
+    rows), and keeps each of a person's rows with the same probability, whatever its values: over 60 calls
+    on 30 people with 7 rows each (k = 2, amounts doubling from row to row), each row position is kept
+    with frequency 2/7 within 0.06 (5.6 standard errors). Tables come from ``seed``; the person column is not the first column."""
     for index in range(3):
         df, column = _contribution_tables(seed)[index]
         counts = df[column].value_counts()

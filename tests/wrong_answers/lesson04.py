@@ -98,6 +98,15 @@ def _limit_contributions(df, person_column, k, rng):
     return pydp_tools.limit_contributions(df, person_column, k, rng)
 
 
+def _weighted_by_amount(df, person_column, k, rng):  # random, but larger amounts more likely to be kept
+    parts = []
+    for _, group in df.groupby(person_column, sort=False):
+        weights = group.select_dtypes("number").iloc[:, 0].to_numpy(dtype=float) + 1.0
+        chosen = rng.choice(len(group), size=min(k, len(group)), replace=False, p=weights / weights.sum())
+        parts.append(group.iloc[chosen])
+    return pd.concat(parts)
+
+
 def _keeps_order_of_rows(df, person_column, k, rng):  # random people order, but each keeps its first rows
     return df.groupby(person_column, sort=False).head(k).sample(frac=1.0, random_state=rng).sort_index()
 
@@ -269,6 +278,7 @@ WRONG_ANSWERS = {
         "largest rows": _largest_rows,
         "first column taken as the person": _first_column_is_person,
         "first k rows of each person, shuffled": _keeps_order_of_rows,
+        "rows drawn with weights proportional to the amount": _weighted_by_amount,
         **cheats(_first_k, forbidden=_limit_contributions),
     },
     "04.3": {
