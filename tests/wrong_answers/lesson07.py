@@ -171,3 +171,14 @@ WRONG_ANSWERS["07.2"]["cheat: calls the course's rr_estimate"] = _calls_forbidde
 WRONG_ANSWERS["07.3"]["cheat: calls the course's report_noisy_max"] = _calls_forbidden(_selection.report_noisy_max)
 WRONG_ANSWERS["07.3"]["cheat: samples the course's exponential mechanism"] = _calls_forbidden(
     _selection.exponential_mechanism, swallow=lambda scores, sensitivity, epsilon, rng: int(np.argmax(scores)))
+
+
+def _clamped_dp_mean(values, level, public_high, epsilon, bound_share, rng):
+    """Clamps the noisy mean into [0, upper]: post-processing, but not the Laplace release asked for."""
+    values = np.asarray(values, dtype=float)
+    upper = dp_quantile(values, level, 0.0, public_high, bound_share * epsilon, rng)
+    noisy = np.clip(values, 0.0, upper).mean() + rng.laplace(0.0, upper / (len(values) * (1 - bound_share) * epsilon))
+    return upper, float(np.clip(noisy, 0.0, upper))
+
+
+WRONG_ANSWERS["07.4"]["DP mean clamped to [0, upper]"] = _clamped_dp_mean
