@@ -30,6 +30,30 @@ def check_positive_float(value, name: str, *, allow_inf: bool = False) -> float:
     return value
 
 
+def ndim_of(values) -> int:
+    """``numpy.ndim(values)``, or -1 for a ragged nest of lists that has no number of dimensions."""
+    try:
+        return int(np.ndim(values))
+    except (TypeError, ValueError):
+        return -1
+
+
+def check_positive_floats(values, name: str) -> list[float]:
+    """Return ``values`` as a non-empty list of finite numbers > 0 (a list of epsilons, of weights).
+
+    Examples
+    --------
+    >>> check_positive_floats((0.5, 1), "epsilons")
+    [0.5, 1.0]
+    """
+    if isinstance(values, (str, bytes, dict)) or ndim_of(values) != 1:
+        raise TypeError(f"{name} must be a list of positive numbers, e.g. [0.5, 1.0]; got {type(values).__name__} "
+                        f"{values!r}.")
+    if len(values) == 0:
+        raise ValueError(f"{name} is empty; give at least one positive number.")
+    return [check_positive_float(v, f"{name}[{i}]") for i, v in enumerate(values)]
+
+
 def check_int_at_least(value, name: str, minimum: int) -> int:
     """Return ``value`` as an int after checking it is an integer >= ``minimum``.
 
@@ -43,6 +67,38 @@ def check_int_at_least(value, name: str, minimum: int) -> int:
     if value < minimum:
         raise ValueError(f"{name} must be an integer >= {minimum}, got {value}.")
     return int(value)
+
+
+#: Most values (draws, rows, cells) one helper call may create: 10**8 floats take 800 MB.
+MAX_VALUES = 10**8
+
+
+def check_size(value, name: str, minimum: int = 1, *, per_item: int = 1, maximum: int = MAX_VALUES) -> int:
+    """Return ``value`` as an int >= ``minimum`` after checking ``value * per_item <= maximum``.
+
+    The one cap on sizes and counts (samples, rows, categories, repetitions): a size that
+    would allocate more than ``maximum`` values, or loop that many times, is refused with a
+    ValueError before anything is allocated, instead of a MemoryError (or hours of work).
+    ``per_item`` is how many values each unit of ``value`` creates (the columns of a row,
+    the candidates of a draw).
+
+    Examples
+    --------
+    >>> check_size(1000, "size")
+    1000
+    >>> check_size(10**12, "size")
+    Traceback (most recent call last):
+    ...
+    ValueError: size=1000000000000 is too large: at most 100000000 per call; use a smaller size, or split the work \
+into batches.
+    """
+    value = check_int_at_least(value, name, minimum)
+    per_item = max(int(per_item), 1)
+    if value * per_item > maximum:
+        each = "" if per_item == 1 else f" with {per_item} values each"
+        raise ValueError(f"{name}={value} is too large: at most {maximum // per_item}{each} per call; "
+                         f"use a smaller {name}, or split the work into batches.")
+    return value
 
 
 def check_dataframe(df, name: str = "df", *, columns: Sequence[str] | None = None) -> pd.DataFrame:

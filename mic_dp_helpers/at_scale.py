@@ -32,10 +32,11 @@ from mic_dp_helpers._validation import (
     check_finite_float,
     check_int_at_least,
     check_positive_float,
+    check_size,
 )
 from mic_dp_helpers.accounting import PrivacyAccountant
 from mic_dp_helpers.checks._core import forbidden_inside_checks
-from mic_dp_helpers.datasets import purchases
+from mic_dp_helpers.datasets import _PURCHASE_VALUES_PER_CUSTOMER, purchases
 
 __all__ = [
     "purchase_log", "rows_for_pipeline", "bound_contributions", "bounding_tradeoff", "sum_noise_scale",
@@ -67,7 +68,7 @@ def purchase_log(n_rows: int = 100_000, random_state: int | np.random.Generator 
     >>> bool(log["day"].between(1, 366).all())
     True
     """
-    n_rows = check_int_at_least(n_rows, "n_rows", 10)
+    n_rows = check_size(n_rows, "n_rows", 10, per_item=_PURCHASE_VALUES_PER_CUSTOMER // 7 + 1)
     rng = as_generator(random_state, "random_state")
     log = purchases(max(1, round(n_rows / 7.1)), random_state=rng)
     log["day"] = log["date"].dt.day_of_year.astype(np.int64)

@@ -44,7 +44,7 @@ from typing import Any
 import numpy as np
 from scipy.special import betaincinv
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_probability
+from mic_dp_helpers._validation import as_generator, check_int_at_least, check_probability, check_size
 
 __all__ = ["AuditResult", "audit_epsilon", "clopper_pearson"]
 
@@ -356,11 +356,11 @@ def audit_epsilon(
     """
     if not callable(mechanism):
         raise TypeError(f"mechanism must be callable, got {type(mechanism).__name__} {mechanism!r}.")
-    n_samples = check_int_at_least(n_samples, "n_samples", 100)
+    n_samples = check_size(n_samples, "n_samples", 100)
     confidence = check_probability(confidence, "confidence")
-    n_bins = check_int_at_least(n_bins, "n_bins", 2)
+    n_bins = check_size(n_bins, "n_bins", 2)
     delta = check_probability(delta, "delta", allow_zero=True)
-    n_candidates = check_int_at_least(n_candidates, "n_candidates", 1)
+    n_candidates = check_size(n_candidates, "n_candidates", 1)
     if not isinstance(vectorized, bool):
         raise TypeError(f"vectorized must be True or False, got {type(vectorized).__name__} {vectorized!r}.")
     generator = as_generator(rng)

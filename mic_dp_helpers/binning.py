@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_finite_array, check_int_at_least
+from mic_dp_helpers._validation import as_generator, check_finite_array, check_size
 
 __all__ = ["equal_width_bins", "quantile_bins", "discretize", "undiscretize"]
 
@@ -33,7 +33,7 @@ def equal_width_bins(lower, upper, n_bins: int) -> list[np.ndarray]:
     lower, upper = np.broadcast_arrays(lower, upper)
     if not (lower < upper).all():
         raise ValueError("every lower bound must be < its upper bound; use public bounds, never the data's min/max.")
-    n_bins = check_int_at_least(n_bins, "n_bins", 1)
+    n_bins = check_size(n_bins, "n_bins", 1, per_item=len(lower))
     return [np.linspace(lo, hi, n_bins + 1) for lo, hi in zip(lower, upper)]
 
 
@@ -51,7 +51,7 @@ def quantile_bins(X, n_bins: int) -> list[np.ndarray]:
     X = check_finite_array(X, "X")
     if X.ndim != 2:
         raise ValueError(f"X must be a 2-D array (records x columns), got shape {X.shape}.")
-    n_bins = check_int_at_least(n_bins, "n_bins", 1)
+    n_bins = check_size(n_bins, "n_bins", 1, per_item=X.shape[1])
     return [np.quantile(X[:, j], np.linspace(0, 1, n_bins + 1)) for j in range(X.shape[1])]
 
 

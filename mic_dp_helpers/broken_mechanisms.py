@@ -32,7 +32,7 @@ from functools import partial
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_finite_array, check_int_at_least
+from mic_dp_helpers._validation import as_generator, check_finite_array, check_size
 from mic_dp_helpers.mechanisms import laplace_mechanism, laplace_scale
 
 __all__ = [
@@ -55,6 +55,16 @@ def _records(data) -> np.ndarray:
     return array if array.size == 0 else check_finite_array(array, "data")
 
 
+def _category_counts(data, n_categories) -> np.ndarray:
+    """Counts of the labels ``0 .. n_categories - 1`` in ``data`` (whole numbers in that range)."""
+    n_categories = check_size(n_categories, "n_categories", 1)
+    labels = _records(data)
+    if ((labels < 0) | (labels >= n_categories) | (labels != np.round(labels))).any():
+        raise ValueError(f"data must hold category labels, whole numbers from 0 to n_categories - 1 = "
+                         f"{n_categories - 1}; got values from {labels.min():g} to {labels.max():g}.")
+    return np.bincount(labels.astype(np.int64), minlength=n_categories).astype(float)
+
+
 # ------------------------------------------------------------------------ correct versions
 def laplace_count(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
     """Correct: number of nonzero records (e.g. patients with a condition) + Laplace(1/epsilon).
@@ -68,7 +78,7 @@ def laplace_count(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndar
     >>> laplace_count([0, 1, 1], 3, rng=0).shape
     (3,)
     """
-    size = check_int_at_least(size, "size", 1)
+    size = check_size(size, "size", 1)
     true_count = float(np.count_nonzero(_records(data)))
     return laplace_mechanism(np.full(size, true_count), 1.0, epsilon, as_generator(rng))
 
@@ -86,7 +96,7 @@ def laplace_bounded_sum(data, size: int, rng=None, *, epsilon: float = 1.0, lowe
     >>> laplace_bounded_sum([3.0, 12.0], 2, rng=0).shape
     (2,)
     """
-    size = check_int_at_least(size, "size", 1)
+    size = check_size(size, "size", 1)
     true_sum = float(np.clip(_records(data), lower, upper).sum())
     return laplace_mechanism(np.full(size, true_sum), max(abs(lower), abs(upper)), epsilon, as_generator(rng))
 
@@ -108,7 +118,7 @@ def laplace_clipped_mean(data, size: int, rng=None, *, epsilon: float = 1.0, low
     >>> bool(out.min() >= 0.0 and out.max() <= 1.0)
     True
     """
-    size = check_int_at_least(size, "size", 1)
+    size = check_size(size, "size", 1)
     values = np.clip(_records(data), lower, upper)
     noisy = laplace_mechanism(np.full(size, values.mean()), (upper - lower) / len(values), epsilon,
                               as_generator(rng))
@@ -128,8 +138,8 @@ def laplace_histogram(data, size: int, rng=None, *, epsilon: float = 1.0, n_cate
     >>> laplace_histogram([0, 1, 1, 2], 5, rng=0).shape
     (5, 3)
     """
-    size = check_int_at_least(size, "size", 1)
-    counts = np.bincount(_records(data).astype(int), minlength=n_categories).astype(float)
+    counts = _category_counts(data, n_categories)
+    size = check_size(size, "size", 1, per_item=len(counts))
     return laplace_mechanism(np.tile(counts, (size, 1)), 1.0, epsilon, as_generator(rng))
 
 
@@ -146,7 +156,7 @@ def sum_with_count_sensitivity(data, size: int, rng=None, *, epsilon: float = 1.
     >>> sum_with_count_sensitivity([3.0, 10.0], 2, rng=0).shape
     (2,)
     """
-    size = check_int_at_least(size, "size", 1)
+    size = check_size(size, "size", 1)
     true_sum = float(np.clip(_records(data), lower, upper).sum())
     return laplace_mechanism(np.full(size, true_sum), 1.0, epsilon, as_generator(rng))  # should be 10.0
 
@@ -163,7 +173,7 @@ def count_with_inverted_scale(data, size: int, rng=None, *, epsilon: float = 0.5
     >>> count_with_inverted_scale([1, 1, 0], 2, rng=0).shape
     (2,)
     """
-    size = check_int_at_least(size, "size", 1)
+    size = check_size(size, "size", 1)
     true_count = float(np.count_nonzero(_records(data)))
     wrong_scale = 1.0 / laplace_scale(1.0, epsilon)  # = epsilon / sensitivity
     return true_count + as_generator(rng).laplace(0.0, wrong_scale, size=size)
@@ -181,7 +191,7 @@ def count_without_noise_at_zero(data, size: int, rng=None, *, epsilon: float = 1
     >>> count_without_noise_at_zero([0, 0], 3, rng=0).tolist()
     [0.0, 0.0, 0.0]
     """
-    size = check_int_at_least(size, "size", 1)
+    size = check_size(size, "size", 1)
     true_count = float(np.count_nonzero(_records(data)))
     if true_count == 0:
         return np.zeros(size)
@@ -204,7 +214,7 @@ def mean_clamped_to_data_range(data, size: int, rng=None, *, epsilon: float = 1.
     >>> float(out.max())
     0.6
     """
-    size = check_int_at_least(size, "size", 1)
+    size = check_size(size, "size", 1)
     values = np.clip(_records(data), lower, upper)
     noisy = laplace_mechanism(np.full(size, values.mean()), (upper - lower) / len(values), epsilon,
                               as_generator(rng))
@@ -225,8 +235,8 @@ def histogram_with_shared_noise(data, size: int, rng=None, *, epsilon: float = 1
     >>> np.allclose(out[:, 1] - out[:, 0], 1.0)
     True
     """
-    size = check_int_at_least(size, "size", 1)
-    counts = np.bincount(_records(data).astype(int), minlength=n_categories).astype(float)
+    counts = _category_counts(data, n_categories)
+    size = check_size(size, "size", 1, per_item=len(counts))
     shared = as_generator(rng).laplace(0.0, laplace_scale(1.0, epsilon), size=(size, 1))  # one draw per release
     return counts + shared
 

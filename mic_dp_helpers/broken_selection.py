@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator
+from mic_dp_helpers._validation import as_generator, check_size
 from mic_dp_helpers.local_dp import rr_keep_probability
 from mic_dp_helpers.selection import dp_quantile, exponential_mechanism
 
@@ -72,7 +72,8 @@ def most_common_category(data, size: int, rng=None, *, epsilon: float = 1.0) -> 
 
 def most_common_category_without_noise(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
     """Bug: the exact argmax, released without any randomness."""
-    return np.full(size, int(np.argmax(category_counts(data))))
+    counts = category_counts(data)
+    return np.full(check_size(size, "size", 1), int(np.argmax(counts)))
 
 
 def most_common_category_halved_twice(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
@@ -95,10 +96,18 @@ def top_spend_category_sensitivity_one(data, size: int, rng=None, *, epsilon: fl
 
 
 # ------------------------------------------------------------------ randomized response
+def _one_answer(data) -> bool:
+    """The one yes/no answer in ``data`` (a 1-element array of a boolean or 0/1)."""
+    answer = np.asarray(data, dtype=object).ravel()
+    if answer.size != 1 or not (isinstance(answer[0], (bool, np.bool_)) or answer[0] in (0, 1)):
+        raise ValueError(f"data must hold one person's yes/no answer: one boolean or 0/1, got {data!r}.")
+    return bool(answer[0])
+
+
 def randomized_response_one(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
     """Correct: one person's yes/no answer (``data``: a 1-element array), kept w.p. e^eps / (1 + e^eps)."""
-    truth = bool(np.asarray(data).ravel()[0])
-    keep = as_generator(rng).random(size) < rr_keep_probability(epsilon)
+    truth = _one_answer(data)
+    keep = as_generator(rng).random(check_size(size, "size", 1)) < rr_keep_probability(epsilon)
     return np.where(keep, truth, not truth).astype(float)
 
 
@@ -107,8 +116,8 @@ def randomized_response_wrong_flip(data, size: int, rng=None, *, epsilon: float 
 
     The truth-to-lie ratio is ``2 e^epsilon - 1``, more than ``e^epsilon``.
     """
-    truth = bool(np.asarray(data).ravel()[0])
-    keep = as_generator(rng).random(size) >= math.exp(-epsilon) / 2
+    truth = _one_answer(data)
+    keep = as_generator(rng).random(check_size(size, "size", 1)) >= math.exp(-epsilon) / 2
     return np.where(keep, truth, not truth).astype(float)
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import as_generator, check_dataframe, check_int_at_least
+from mic_dp_helpers._validation import as_generator, check_dataframe, check_size
 
 __all__ = [
     "medical", "public_register", "DIAGNOSES", "ZIP_CODES",
@@ -30,6 +30,10 @@ ZIP_CODES = tuple(f"{area}{suffix:02d}" for area in ("021", "024", "135", "139")
 
 #: Diagnoses in the medical table, from common to rare.
 DIAGNOSES = ("healthy", "hypertension", "diabetes", "asthma", "rare disease")
+
+# Values built per generated row (7 columns, the 5 diagnosis logits, probabilities and their sums),
+# for the size cap of :func:`~mic_dp_helpers._validation.check_size`.
+_MEDICAL_VALUES_PER_ROW = 22
 
 
 def medical(n: int = 1000, random_state: int | np.random.Generator | None = 0) -> pd.DataFrame:
@@ -59,7 +63,7 @@ def medical(n: int = 1000, random_state: int | np.random.Generator | None = 0) -
     >>> bool(df["age"].between(20, 79).all())
     True
     """
-    n = check_int_at_least(n, "n", 1)
+    n = check_size(n, "n", 1, per_item=_MEDICAL_VALUES_PER_ROW)
     rng = as_generator(random_state, "random_state")
 
     age = rng.integers(20, 80, n)
@@ -126,7 +130,7 @@ def public_register(
     check_dataframe(patients, "patients", columns=["name", "age", "sex", "zip_code"])
     if not isinstance(coverage, (int, float)) or isinstance(coverage, bool) or not 0 <= coverage <= 1:
         raise ValueError(f"coverage must be a number between 0 and 1, got {coverage!r}.")
-    n_others = check_int_at_least(n_others, "n_others", 0)
+    n_others = check_size(n_others, "n_others", 0, per_item=_MEDICAL_VALUES_PER_ROW)
     rng = as_generator(random_state, "random_state")
     listed = patients.sample(frac=coverage, random_state=rng)[["name", "age", "sex", "zip_code"]]
     others = medical(max(n_others, 1), random_state=rng)[["name", "age", "sex", "zip_code"]].iloc[:n_others]
@@ -197,7 +201,7 @@ def coffee_shop_revenue(n: int = 2000, random_state: int | np.random.Generator |
     >>> bool(df["Number_of_Customers_Per_Day"].between(50, 499).all())
     True
     """
-    n = check_int_at_least(n, "n", 1)
+    n = check_size(n, "n", 1, per_item=7)
     rng = as_generator(random_state, "random_state")
     customers = rng.integers(50, 500, n)
     order_value = np.round(rng.uniform(2.5, 10.0, n), 2)
@@ -252,7 +256,7 @@ def nonlinear_features(n: int = 1000, random_state: int | np.random.Generator | 
     >>> list(df.columns)
     ['linear', 'u_shaped', 'irrelevant', 'target']
     """
-    n = check_int_at_least(n, "n", 1)
+    n = check_size(n, "n", 1, per_item=4)
     rng = as_generator(random_state, "random_state")
     linear, u_shaped, irrelevant = rng.uniform(-1.0, 1.0, (3, n))
     target = 0.5 * linear + 2.0 * u_shaped**2 + rng.normal(0.0, 0.2, n)
@@ -264,6 +268,9 @@ def nonlinear_features(n: int = 1000, random_state: int | np.random.Generator | 
 
 #: Product categories of :func:`purchases`, from most to least frequent.
 PURCHASE_CATEGORIES = ("groceries", "household", "clothing", "books", "electronics")
+
+# Values built per customer: about 7 rows (up to 200 for a business) of 4 columns and their sort keys.
+_PURCHASE_VALUES_PER_CUSTOMER = 64
 
 
 def purchases(n_customers: int = 3000, random_state: int | np.random.Generator | None = 0) -> pd.DataFrame:
@@ -297,7 +304,7 @@ def purchases(n_customers: int = 3000, random_state: int | np.random.Generator |
     >>> bool((log["amount"] >= 0.5).all()) and log["customer_id"].nunique() == 200
     True
     """
-    n_customers = check_int_at_least(n_customers, "n_customers", 1)
+    n_customers = check_size(n_customers, "n_customers", 1, per_item=_PURCHASE_VALUES_PER_CUSTOMER)
     rng = as_generator(random_state, "random_state")
 
     business = rng.random(n_customers) < 0.005

@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float
+from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float, check_size
 from mic_dp_helpers.dpsgd_accounting import (  # re-exported: one import for the lesson
     _check_sample_rate,
     compare_accounting,
@@ -123,6 +123,10 @@ class Architecture:
         check_int_at_least(self.n_features, "n_features", 1)
         check_int_at_least(self.n_classes, "n_classes", 2)
         check_int_at_least(self.hidden, "hidden", 0)
+        # Each layer has (inputs + 1) weights per output: the parameter vector stays under the shared size cap.
+        check_size(self.n_features, "n_features", 1)
+        check_size(self.hidden, "hidden", 0, per_item=self.n_features + 1)
+        check_size(self.n_classes, "n_classes", 2, per_item=(self.hidden or self.n_features) + 1)
 
     @property
     def n_params(self) -> int:
@@ -322,7 +326,7 @@ def poisson_sample(n: int, sample_rate: float, rng=None) -> np.ndarray:
     >>> 900 < int(mask.sum()) < 1100
     True
     """
-    n = check_int_at_least(n, "n", 0)
+    n = check_size(n, "n", 0)
     sample_rate = _check_sample_rate(sample_rate)
     return as_generator(rng).random(n) < sample_rate
 
@@ -371,7 +375,7 @@ def private_gradient_sum(per_example_grads, clip_norm: float, noise_multiplier: 
         raise ValueError("clip_norm is infinite, so sigma * clip_norm is too: set a finite clip_norm for DP-SGD.")
     generator = as_generator(rng)
     n, p = clipped.shape
-    count = 1 if size is None else check_int_at_least(size, "size", 1)
+    count = 1 if size is None else check_size(size, "size", 1, per_item=n + p)
     if q < 1:
         masks = generator.random((count, n)) < q
         sums = masks.astype(float) @ clipped
@@ -491,7 +495,7 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     clip_norm = _check_clip_norm(clip_norm)
     sigma = _check_noise_multiplier(noise_multiplier)
     q = _check_sample_rate(sample_rate)
-    steps = check_int_at_least(steps, "steps", 1)
+    steps = check_size(steps, "steps", 1)
     learning_rate = check_positive_float(learning_rate, "learning_rate")
     if sigma > 0 and not math.isfinite(clip_norm):
         raise ValueError("noise_multiplier > 0 needs a finite clip_norm (the noise is noise_multiplier * clip_norm).")

@@ -17,7 +17,7 @@ import numbers
 import pandas as pd
 from scipy.optimize import brentq
 
-from mic_dp_helpers._validation import check_int_at_least, check_positive_float, check_probability
+from mic_dp_helpers._validation import check_positive_float, check_probability, check_size
 from mic_dp_helpers.accounting import advanced_composition_epsilon, zcdp_rho_gaussian, zcdp_to_dp
 from mic_dp_helpers.mechanisms import gaussian_delta
 
@@ -49,7 +49,7 @@ def dpsgd_dp_event(sample_rate: float, noise_multiplier: float, steps: int):
 
     q = _check_sample_rate(sample_rate)
     sigma = check_positive_float(noise_multiplier, "noise_multiplier")
-    steps = check_int_at_least(steps, "steps", 1)
+    steps = check_size(steps, "steps", 1)
     step = dp_accounting.GaussianDpEvent(sigma)
     if q < 1:
         step = dp_accounting.PoissonSampledDpEvent(q, step)
@@ -131,7 +131,7 @@ def noise_multiplier_for_epsilon(target_epsilon: float, sample_rate: float, step
     target_epsilon = check_positive_float(target_epsilon, "target_epsilon")
     delta = check_probability(delta, "delta")
     _check_sample_rate(sample_rate)
-    check_int_at_least(steps, "steps", 1)
+    check_size(steps, "steps", 1)
     if not isinstance(accountant, str) or accountant not in _ACCOUNTANTS:
         raise ValueError(f"accountant must be one of {_ACCOUNTANTS}, got {accountant!r}.")
     rel_tol = check_probability(rel_tol, "rel_tol")
@@ -195,7 +195,7 @@ def compare_accounting(sample_rate: float, noise_multiplier: float, steps: int, 
     """
     q = _check_sample_rate(sample_rate)
     sigma = check_positive_float(noise_multiplier, "noise_multiplier")
-    steps = check_int_at_least(steps, "steps", 1)
+    steps = check_size(steps, "steps", 1)
     delta = check_probability(delta, "delta")
     basic = steps * gaussian_epsilon(sigma, delta / steps)
     per_step = gaussian_epsilon(sigma, delta / (2 * steps))

@@ -14,11 +14,13 @@ from collections.abc import Sequence
 import numpy as np
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import check_int_at_least, check_probability
+from mic_dp_helpers._validation import check_probability, check_size
 from mic_dp_helpers.group_means import public_bounds
 from mic_dp_helpers.groupings import _check_matrix
 
 __all__ = ["load_task", "split_real", "evaluate_tstr", "two_way_tv"]
+
+_MAX_BOOSTING_ROUNDS = 10_000  # rounds of gradient boosting (each adds a tree; the course uses 10 to 20)
 
 
 def load_task(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -105,7 +107,7 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
     if len(np.unique(y_train)) < 2:
         raise ValueError("the training data must contain at least two classes.")
     binary = len(np.unique(y_test)) == 2
-    max_iter = check_int_at_least(max_iter, "max_iter", 1)
+    max_iter = check_size(max_iter, "max_iter", 1, maximum=_MAX_BOOSTING_ROUNDS)
     scores = {}
     with one_thread():
         for name in models:

@@ -59,6 +59,7 @@ from mic_dp_helpers._validation import (
     check_finite_array,
     check_int_at_least,
     check_positive_float,
+    check_size,
 )
 from mic_dp_helpers.gdp import _check_delta, gdp_mu
 from mic_dp_helpers.groupings import _check_grouping, _check_matrix, cluster_groups, kd_groups, random_groups
@@ -157,6 +158,8 @@ def _check_class_counts(class_counts) -> np.ndarray:
     counts = np.asarray(class_counts)
     if counts.ndim != 1 or counts.size == 0 or not np.issubdtype(counts.dtype, np.integer) or (counts < 1).any():
         raise ValueError(f"class_counts must be a non-empty list of positive integers, got {class_counts!r}.")
+    for j, count in enumerate(counts.tolist()):  # the search tries every l up to the smallest count
+        check_size(count, f"class_counts[{j}]")
     return counts.astype(int)
 
 
@@ -316,7 +319,7 @@ def release_group_means(X, y, lower, upper, epsilon: float, delta: float, *, gro
         raise ValueError(f"y must have one label per row of X: expected shape ({X.shape[0]},), got {y.shape}.")
     n_total, dim = X.shape
     _check_grouping(grouping)
-    repeats = check_int_at_least(repeats, "repeats", 1)
+    repeats = check_size(repeats, "repeats", 1, per_item=n_total)  # each repeat partitions every record
     if repeats > 1 and grouping != "random":
         raise ValueError("repeats > 1 (DPMix-style random mixing) is only defined for grouping='random'.")
     epsilon = check_positive_float(epsilon, "epsilon")

@@ -20,13 +20,14 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from mic_dp_helpers._validation import as_generator, check_finite_array, check_int_at_least
+from mic_dp_helpers._validation import as_generator, check_finite_array, check_int_at_least, check_size
 
 __all__ = ["GROUPINGS", "random_groups", "kd_leaf_sizes", "kd_groups", "cluster_groups", "groups_touched"]
 
 #: The groupings :func:`mic_dp_helpers.group_means.release_group_means` accepts.
 GROUPINGS = ("random", "kd", "cluster")
 _MAX_CLUSTER_RECORDS = 3000  # constrained k-means solves an n x ~2n assignment problem per iteration
+_MAX_RESTARTS = 1000  # restarts and iterations of the clustering: each solves an assignment problem
 
 
 def _check_matrix(X, name: str = "X") -> np.ndarray:
@@ -37,7 +38,7 @@ def _check_matrix(X, name: str = "X") -> np.ndarray:
 
 
 def _n_groups(n: int, l: int) -> int:
-    n = check_int_at_least(n, "n", 1)
+    n = check_size(n, "n", 1)
     l = check_int_at_least(l, "l", 1)
     if n < l:
         raise ValueError(f"cannot form a group of at least l={l} records from n={n} records; lower l.")
@@ -213,8 +214,8 @@ def cluster_groups(X, l: int, method: str = "kmeans", rng=None, n_init: int = 10
     if n > _MAX_CLUSTER_RECORDS:
         raise ValueError(f"size-constrained clustering of {n} records is too slow for the course "
                          f"(limit {_MAX_CLUSTER_RECORDS} per class); subsample or use 'random' or 'kd'.")
-    n_init = check_int_at_least(n_init, "n_init", 1)
-    max_iter = check_int_at_least(max_iter, "max_iter", 1)
+    n_init = check_size(n_init, "n_init", 1, maximum=_MAX_RESTARTS)
+    max_iter = check_size(max_iter, "max_iter", 1, maximum=_MAX_RESTARTS)
     generator = as_generator(rng)
     if method == "kmeans":
         labels = _constrained_kmeans(X, k, l, generator, n_init, max_iter)

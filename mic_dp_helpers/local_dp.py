@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float
+from mic_dp_helpers._validation import as_generator, check_positive_float, check_size
 
 __all__ = [
     "Estimate",
@@ -100,7 +100,7 @@ def _categories(values, k: int) -> np.ndarray:
 
 
 def _count_k(k) -> int:
-    return check_int_at_least(k, "k", 2)
+    return check_size(k, "k", 2)
 
 
 # ------------------------------------------------------------------------ randomized response
@@ -377,6 +377,7 @@ def unary_encoding(values, k: int, epsilon: float, rng=None, *, optimized: bool 
     """
     k = _count_k(k)
     x = _categories(values, k)
+    check_size(k, "k", 2, per_item=x.size)  # one bit per person and category
     p, q = unary_probabilities(epsilon, optimized)
     one_hot = np.zeros((x.size, k), dtype=bool)
     one_hot[np.arange(x.size), x] = True

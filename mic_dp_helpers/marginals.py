@@ -59,6 +59,8 @@ from mic_dp_helpers._validation import (
     check_int_at_least,
     check_positive_float,
     check_probability,
+    check_size,
+    ndim_of,
 )
 from mic_dp_helpers.accounting import PrivacyAccountant, zcdp_to_dp
 from mic_dp_helpers.binning import _check_codes, discretize, equal_width_bins
@@ -80,8 +82,21 @@ __all__ = [
     "independent_marginals",
 ]
 
+_ONE_HOT_CELLS = 10**7  # one-hot cells built at a time when counting pairs (80 MB)
+
 #: Supported neighbour relations, with (L2 sensitivity of one histogram, L1 sensitivity of a score).
 NEIGHBOURS = {"add/remove": (1.0, 1.0), "replace": (math.sqrt(2.0), 2.0)}
+
+
+def _check_sizes(sizes) -> list[int]:
+    """The public domain size of each column, as ints >= 1, with room for the table of all pairs."""
+    if isinstance(sizes, (str, bytes, dict)) or ndim_of(sizes) != 1:
+        raise TypeError(f"sizes must be a list with one domain size (an int >= 1) per column, e.g. [3, 3, 2]; "
+                        f"got {type(sizes).__name__} {sizes!r}.")
+    checked = [check_size(s, f"sizes[{j}]", 1) for j, s in enumerate(sizes)]
+    total = sum(checked)
+    check_size(total, "sum(sizes)", 1, per_item=total)  # the table of all pairs is sum(sizes) x sum(sizes)
+    return checked
 
 
 def _check_neighbours(neighbours) -> tuple[float, float]:
@@ -132,12 +147,11 @@ def marginal_sigma(rho: float, n_marginals: int, neighbours: str = "add/remove")
 
 
 # ================================================================================= measuring
-def _one_hot(codes: np.ndarray, sizes) -> tuple[np.ndarray, np.ndarray]:
-    offsets = np.concatenate([[0], np.cumsum(sizes)])
+def _one_hot(codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     onehot = np.zeros((len(codes), offsets[-1]), dtype=np.float64)
     rows = np.repeat(np.arange(len(codes)), codes.shape[1])
     onehot[rows, (codes + offsets[:-1]).ravel()] = 1.0
-    return onehot, offsets
+    return onehot
 
 
 def pair_counts(codes, sizes) -> tuple[np.ndarray, np.ndarray]:
@@ -153,9 +167,15 @@ def pair_counts(codes, sizes) -> tuple[np.ndarray, np.ndarray]:
     >>> table[offsets[0]:offsets[1], offsets[1]:offsets[2]].tolist()
     [[0.0, 1.0], [1.0, 1.0]]
     """
-    sizes = [check_int_at_least(s, f"sizes[{j}]", 1) for j, s in enumerate(sizes)]
-    onehot, offsets = _one_hot(_check_codes(codes, sizes), sizes)
-    return onehot.T @ onehot, offsets
+    sizes = _check_sizes(sizes)
+    codes = _check_codes(codes, sizes)
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    table = np.zeros((offsets[-1], offsets[-1]))
+    chunk = max(1, _ONE_HOT_CELLS // int(offsets[-1]))  # rows per one-hot block: memory does not grow with n
+    for start in range(0, len(codes), chunk):
+        onehot = _one_hot(codes[start:start + chunk], offsets)
+        table += onehot.T @ onehot
+    return table, offsets
 
 
 def measure_one_way(codes, sizes, sigma: float, rng=None) -> list[np.ndarray]:
@@ -167,7 +187,7 @@ def measure_one_way(codes, sizes, sigma: float, rng=None) -> list[np.ndarray]:
     >>> np.round(noisy[0], 6).tolist()
     [1.0, 2.0]
     """
-    sizes = [check_int_at_least(s, f"sizes[{j}]", 1) for j, s in enumerate(sizes)]
+    sizes = _check_sizes(sizes)
     codes = _check_codes(codes, sizes)
     sigma = check_positive_float(sigma, "sigma")
     generator = as_generator(rng)
@@ -192,6 +212,7 @@ def one_way_audit_mechanism(sigma: float, lower: float, upper: float, n_bins: in
     public_edges = equal_width_bins(lower, upper, n_bins)
 
     def mechanism(values, size, rng):
+        size = check_size(size, "size", 1, per_item=n_bins)
         values = np.asarray(values, dtype=float).reshape(-1, 1)
         edges = equal_width_bins(values.min(), values.max(), n_bins) if bins_from_data else public_edges
         counts = np.bincount(discretize(values, edges)[:, 0], minlength=n_bins)
@@ -217,7 +238,7 @@ def exponential_mechanism(scores, epsilon: float, sensitivity: float, rng=None, 
     epsilon = check_positive_float(epsilon, "epsilon")
     sensitivity = check_positive_float(sensitivity, "sensitivity")
     generator = as_generator(rng)
-    shape = (len(scores),) if size is None else (check_int_at_least(size, "size", 1), len(scores))
+    shape = (len(scores),) if size is None else (check_size(size, "size", 1, per_item=len(scores)), len(scores))
     utility = epsilon * (scores - scores.max()) / (2 * sensitivity)
     return np.argmax(utility + generator.gumbel(size=shape), axis=-1)
 
@@ -286,16 +307,9 @@ def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, n
 
 
 # ================================================================================ the model
-_MAX_CELLS = 10**9  # synthetic rows x columns: 8 GB of int64 codes
-
-
 def _check_n_rows(n, n_columns: int, name: str) -> int:
-    """``n`` as an int >= 1 after checking ``n`` rows of ``n_columns`` codes fit in memory."""
-    n = check_int_at_least(n, name, 1)
-    if n * max(n_columns, 1) > _MAX_CELLS:
-        raise ValueError(f"{name}={n} rows x {n_columns} columns is too large (limit {_MAX_CELLS} cells); "
-                         "ask for fewer synthetic records.")
-    return n
+    """``n`` as an int >= 1 after checking ``n`` rows of ``n_columns`` codes fit under the shared size cap."""
+    return check_size(n, name, 1, per_item=n_columns)
 
 
 @dataclass(frozen=True)
@@ -459,7 +473,7 @@ class MarginalRelease:
 
 def _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, label):
     """Check the arguments, charge the ledger, then check the values (a failure that depends on them is paid)."""
-    sizes = tuple(check_int_at_least(s, f"sizes[{j}]", 1) for j, s in enumerate(sizes))
+    sizes = tuple(_check_sizes(sizes))
     codes = _check_codes(codes, sizes, check_values=False)
     _check_neighbours(neighbours)
     rho = zcdp_rho_for(epsilon, delta)

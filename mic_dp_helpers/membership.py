@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.stats import rankdata
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_probability
+from mic_dp_helpers._validation import as_generator, check_probability, check_size
 from mic_dp_helpers.audit import clopper_pearson
 
 __all__ = ["AttackResult", "advantage_bound", "auc", "bootstrap_auc_interval", "loss_threshold_attack"]
@@ -119,7 +119,7 @@ def bootstrap_auc_interval(member_scores, nonmember_scores, confidence: float = 
     members = _scores(member_scores, "member_scores")
     nonmembers = _scores(nonmember_scores, "nonmember_scores")
     confidence = check_probability(confidence, "confidence")
-    n_boot = check_int_at_least(n_boot, "n_boot", 10)
+    n_boot = check_size(n_boot, "n_boot", 10, per_item=2 * (len(members) + len(nonmembers)))
     generator = as_generator(rng)
     m, n = len(members), len(nonmembers)
     boot_m = members[generator.integers(0, m, (n_boot, m))]

@@ -47,7 +47,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import as_generator, check_numeric_frame, check_positive_float, check_probability
+from mic_dp_helpers._validation import (
+    as_generator,
+    check_numeric_frame,
+    check_positive_float,
+    check_probability,
+    check_size,
+)
 
 __all__ = [
     "PUBLISHED_AMPLIFICATION",
@@ -253,7 +259,7 @@ def published_release(X_scaled: pd.DataFrame, factors: pd.Series, epsilon: float
     f = factors[X_scaled.columns].to_numpy(dtype=float)
     values = X_scaled.to_numpy(dtype=float)
     generator = as_generator(rng)
-    shape = values.shape if size is None else (size, *values.shape)
+    shape = values.shape if size is None else (check_size(size, "size", 1, per_item=values.size), *values.shape)
     if mechanism == "gaussian":
         noise = generator.normal(0.0, 1.0, size=shape) * scale
     else:
@@ -426,4 +432,5 @@ def data_range_release(values, epsilon: float, size: int, rng=None) -> np.ndarra
     span = column.max() - column.min()
     scaled = (column - column.min()) / (span if span > 0 else 1.0)
     epsilon = check_positive_float(epsilon, "epsilon")
+    size = check_size(size, "size", 1, per_item=len(column))
     return scaled + as_generator(rng).laplace(0.0, 1.0 / epsilon, size=(size, len(column)))

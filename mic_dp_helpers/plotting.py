@@ -320,11 +320,11 @@ def binned_log_ratio(samples_a, samples_b, bins: int = 60, *, min_count: int = 5
     >>> bool(_np.nanmax(_np.abs(result.log_ratio)) < 1.2)
     True
     """
-    from mic_dp_helpers._validation import check_int_at_least
+    from mic_dp_helpers._validation import check_int_at_least, check_size
 
     a = _samples_1d(samples_a, "samples_a")
     b = _samples_1d(samples_b, "samples_b")
-    bins = check_int_at_least(bins, "bins", 2)
+    bins = check_size(bins, "bins", 2)
     min_count = check_int_at_least(min_count, "min_count", 1)
     if value_range is None:
         low, high = _np.quantile(_np.concatenate([a, b]), [0.001, 0.999])

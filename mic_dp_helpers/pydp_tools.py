@@ -60,6 +60,7 @@ from mic_dp_helpers._validation import (
     check_int_at_least,
     check_positive_float,
     check_probability,
+    check_size,
 )
 from mic_dp_helpers.accounting import PrivacyAccountant
 
@@ -259,7 +260,7 @@ def pydp_repeat(kind: str, values, epsilon: float, repetitions: int, lower: floa
     >>> answers.shape, bool(abs(answers.mean() - 50) < 1)
     ((200,), True)
     """
-    repetitions = check_int_at_least(repetitions, "repetitions", 1)
+    repetitions = check_size(repetitions, "repetitions", 1)
     entries = _check_values(values).tolist()
 
     def fresh():
@@ -556,6 +557,7 @@ def bounded_mean_noise_halfwidth(lower: float, upper: float, epsilon: float, n: 
 
 # ------------------------------------------------------------------------ floating-point attack
 _TWO_53 = 2.0**53
+_MAX_WINDOW = 10**7  # uniform draws tried per output, one at a time in Python
 
 
 def _numpy_laplace_output(j: int, true_value: float, scale: float) -> float:
@@ -609,7 +611,7 @@ def numpy_laplace_reachable(outputs, true_value: float, scale: float, *, max_win
     array = _check_values(outputs, "outputs")
     true_value = check_finite_float(true_value, "true_value")
     scale = check_positive_float(scale, "scale")
-    max_window = check_int_at_least(max_window, "max_window", 1)
+    max_window = check_size(max_window, "max_window", 1, maximum=_MAX_WINDOW)
     reachable = np.zeros(array.size, dtype=bool)
     for position, output in enumerate(array.tolist()):
         d = (output - true_value) / scale

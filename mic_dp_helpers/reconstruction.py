@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import as_generator, check_int_at_least
+from mic_dp_helpers._validation import as_generator, check_size
 
 __all__ = [
     "RECONSTRUCTION_METHODS",
@@ -75,8 +75,8 @@ def random_subset_queries(n_people: int, n_queries: int, rng=None) -> np.ndarray
     >>> random_subset_queries(4, 3, rng=0).shape
     (3, 4)
     """
-    n_people = check_int_at_least(n_people, "n_people", 1)
-    n_queries = check_int_at_least(n_queries, "n_queries", 1)
+    n_people = check_size(n_people, "n_people", 1)
+    n_queries = check_size(n_queries, "n_queries", 1, per_item=n_people)
     return (as_generator(rng).random((n_queries, n_people)) < 0.5).astype(float)
 
 

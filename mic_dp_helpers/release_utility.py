@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import check_int_at_least, check_numeric_frame, check_positive_float
+from mic_dp_helpers._validation import check_int_at_least, check_numeric_frame, check_positive_float, check_size
 from mic_dp_helpers.accounting import PrivacyAccountant
 from mic_dp_helpers.allocation import (
     _as_relevance,
@@ -81,6 +81,14 @@ def _scaled(X: pd.DataFrame, bounds) -> np.ndarray:
     lower = np.array([checked[c][0] for c in X.columns])
     width = np.array([checked[c][1] - checked[c][0] for c in X.columns])
     return (X.to_numpy(dtype=float) - lower) / width
+
+
+def _check_n_clusters(n_clusters, n_rows: int) -> int:
+    n_clusters = check_int_at_least(n_clusters, "n_clusters", 2)
+    if n_clusters > n_rows:
+        raise ValueError(f"n_clusters={n_clusters} is more than the {n_rows} rows: k-means needs at least one row per "
+                         "cluster; use fewer clusters.")
+    return n_clusters
 
 
 def _kmeans_labels(points: np.ndarray, n_clusters: int, random_state: int) -> np.ndarray:
@@ -155,7 +163,7 @@ def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_
     real = _numeric_columns(real, list(released.columns), "real")
     if len(real) != len(released):
         raise ValueError(f"real and released must hold the same rows; real has {len(real)}, released {len(released)}.")
-    n_clusters = check_int_at_least(n_clusters, "n_clusters", 2)
+    n_clusters = _check_n_clusters(n_clusters, len(released))
     if silhouette_sample is not None:
         silhouette_sample = check_int_at_least(silhouette_sample, "silhouette_sample", 2)
     if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral) or random_state < 0:
@@ -260,9 +268,15 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     if isinstance(epsilons, (str, bytes)) or not isinstance(epsilons, Sequence | np.ndarray) or len(epsilons) == 0:
         raise TypeError("epsilons must be a non-empty list of positive numbers.")
     epsilons = [check_positive_float(e, "epsilon") for e in epsilons]
-    n_seeds = check_int_at_least(n_seeds, "n_seeds", 1)
+    n_seeds = check_size(n_seeds, "n_seeds", 1, per_item=len(epsilons))
     if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}.")
+    if not isinstance(clustering, (bool, np.bool_)):
+        raise TypeError(f"clustering must be True or False, got {type(clustering).__name__} {clustering!r}.")
+    if clustering:
+        n_clusters = _check_n_clusters(n_clusters, len(train))
+        if silhouette_sample is not None:
+            silhouette_sample = check_int_at_least(silhouette_sample, "silhouette_sample", 2)
     columns = features + [target]
     checked = check_bounds(bounds, columns)
     lower = np.array([checked[c][0] for c in columns])

@@ -39,7 +39,7 @@ import numbers
 import numpy as np
 from scipy.special import logsumexp
 
-from mic_dp_helpers._validation import as_generator, check_finite_float, check_int_at_least, check_positive_float
+from mic_dp_helpers._validation import as_generator, check_finite_float, check_positive_float, check_size
 
 __all__ = [
     "selection_probabilities",
@@ -71,16 +71,9 @@ def _utilities(utilities, name: str = "utilities") -> np.ndarray:
     return array
 
 
-_MAX_SIZE = 10**8  # independent draws in one call (each needs at least 8 bytes per candidate)
-
-
-def _size(size) -> int | None:
-    if size is None:
-        return None
-    size = check_int_at_least(size, "size", 1)
-    if size > _MAX_SIZE:
-        raise ValueError(f"size={size} is too large (at most {_MAX_SIZE} draws per call); draw in smaller batches.")
-    return size
+def _size(size, per_item: int = 1) -> int | None:
+    """``size`` (None, or the number of draws, each creating ``per_item`` values) under the shared cap."""
+    return None if size is None else check_size(size, "size", 1, per_item=per_item)
 
 
 def _check_monotonic(monotonic) -> bool:
@@ -241,7 +234,7 @@ def report_noisy_max(utilities, sensitivity: float, epsilon: float, rng=None, *,
     scale = 1.0 / _factor(sensitivity, epsilon, monotonic)
     if not isinstance(noise, str) or noise not in _NOISES:
         raise ValueError(f"noise must be one of {_NOISES}, got {noise!r}.")
-    size = _size(size)
+    size = _size(size, per_item=scores.shape[-1])
     if scores.ndim == 2 and size is not None:
         raise ValueError("size is only allowed with 1-D utilities; a 2-D array already gives one selection per row.")
     generator = as_generator(rng)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float
+from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float, check_size
 from mic_dp_helpers.groupings import _check_grouping, _check_matrix, cluster_groups, kd_groups
 
 __all__ = ["four_corners_pair", "matched_centroid_shift", "spread_mechanism"]
@@ -34,7 +34,7 @@ def four_corners_pair(n_per_corner: int = 25) -> tuple[np.ndarray, np.ndarray]:
     >>> A.shape, int((A != B).any(axis=1).sum())
     ((100, 2), 1)
     """
-    n_per_corner = check_int_at_least(n_per_corner, "n_per_corner", 2)
+    n_per_corner = check_size(n_per_corner, "n_per_corner", 2, per_item=8)  # 4 corners x 2 coordinates
     corners = np.repeat(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]]), n_per_corner, axis=0)
     A, B = corners.copy(), corners.copy()
     A[0], B[0] = (0.5, 0.0), (0.0, 0.5)
@@ -112,6 +112,7 @@ def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_seed: int =
         X = _check_matrix(dataset, "dataset")
         if len(X) // l < 2 if len(X) >= l else True:
             raise ValueError(f"the spread needs at least two groups: {len(X)} records and l={l}.")
+        size = check_size(size, "size", 1, per_item=X.size + len(X))  # noisy means and draw counts per release
         generator = as_generator(rng)
         if grouping == "random":
             means = _random_partition_means(X, l, size, generator)

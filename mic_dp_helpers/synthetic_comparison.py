@@ -26,7 +26,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import check_int_at_least
+from mic_dp_helpers._validation import check_int_at_least, check_positive_floats, check_size
 from mic_dp_helpers.evaluation import evaluate_tstr, load_task, split_real, two_way_tv
 from mic_dp_helpers.group_means import SyntheticRelease, release_group_means, smallest_group_size
 from mic_dp_helpers.binning import discretize, equal_width_bins, undiscretize
@@ -104,7 +104,8 @@ def compare_methods(name: str, epsilons: Sequence[float], delta: float, n_seeds:
 
     ``progress`` wraps the loop (for instance ``tqdm.auto.tqdm``).
     """
-    n_seeds = check_int_at_least(n_seeds, "n_seeds", 1)
+    epsilons = check_positive_floats(epsilons, "epsilons")
+    n_seeds = check_size(n_seeds, "n_seeds", 1, per_item=len(epsilons))
     task = load_task(name)
     grid = [(eps, seed) for seed in range(n_seeds) for eps in epsilons]
     rows = []

@@ -440,3 +440,27 @@ def test_allocation_still_offers_the_utility_measures_lesson_05_uses():
     assert allocation.compare_allocations is compare_allocations and allocation.feature_mae is feature_mae
     with pytest.raises(AttributeError):
         allocation.no_such_function
+
+
+@pytest.mark.parametrize("n_clusters, error, match", [
+    (10**12, ValueError, "n_clusters=.* is more than the 3 rows"),
+    (4, ValueError, "n_clusters=4 is more than the 3 rows"),
+    (1, ValueError, "n_clusters must be an integer >= 2"),
+    ("3", TypeError, "n_clusters must be an integer"),
+])
+def test_clustering_utility_refuses_more_clusters_than_rows(n_clusters, error, match):
+    X = pd.DataFrame({"a": [0.0, 1.0, 0.5]})
+    with pytest.raises(error, match=match):
+        clustering_utility(X, X, {"a": (0, 1)}, n_clusters=n_clusters)
+
+
+def test_compare_allocations_refuses_huge_n_seeds_and_too_many_clusters():
+    df = coffee_shop_revenue(40, random_state=0)
+    features = df.drop(columns="Daily_Revenue")
+    relevance = {"uniform": pd.Series(1.0, index=features.columns)}
+    with pytest.raises(ValueError, match="n_seeds=.* is too large"):
+        compare_allocations(df.iloc[:30], df.iloc[30:], "Daily_Revenue", COFFEE_SHOP_BOUNDS, relevance, [1.0],
+                            n_seeds=10**12, progress=False)
+    with pytest.raises(ValueError, match="n_clusters=50 is more than the 30 rows"):
+        compare_allocations(df.iloc[:30], df.iloc[30:], "Daily_Revenue", COFFEE_SHOP_BOUNDS, relevance, [1.0],
+                            n_seeds=1, n_clusters=50, progress=False)

@@ -242,3 +242,9 @@ def test_bounding_tradeoff_rejects_empty_or_scalar_candidates(change, error, mat
     arguments.update(change)
     with pytest.raises(error, match=match):
         bounding_tradeoff(purchase_log(500, random_state=0), **arguments)
+
+
+@pytest.mark.parametrize("huge", [10**12, 10**9])
+def test_purchase_log_refuses_a_huge_size_before_allocating(huge):
+    with pytest.raises(ValueError, match="n_rows=.* is too large"):
+        purchase_log(huge)

@@ -259,3 +259,15 @@ def test_events_find_the_same_atoms_as_numpy_unique():
 def test_clopper_pearson_rejects_non_numeric_successes(bad):
     with pytest.raises(TypeError, match="successes must be whole numbers"):
         clopper_pearson(bad, 10, 0.05)
+
+
+# ------------------------------------------------------------------------ size caps (shared check_size)
+@pytest.mark.parametrize("call, name", [
+    (lambda huge: audit_epsilon(noisy_count, [1], [], n_samples=huge, rng=0), "n_samples"),
+    (lambda huge: audit_epsilon(noisy_count, [1], [], n_samples=1000, n_bins=huge, rng=0), "n_bins"),
+    (lambda huge: audit_epsilon(noisy_count, [1], [], n_samples=1000, n_candidates=huge, rng=0), "n_candidates"),
+])
+@pytest.mark.parametrize("huge", [10**12, np.int64(10**9)])
+def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name, huge):
+    with pytest.raises(ValueError, match=f"{name}=.* is too large"):
+        call(huge)

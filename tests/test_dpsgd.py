@@ -295,3 +295,21 @@ def test_noise_not_scaled_by_the_clip_norm_is_caught():
 def test_claiming_amplification_without_sampling_is_caught():
     claim = dpsgd_epsilon(0.1, SIGMA, 1, DELTA)  # what a q = 0.1 run may claim
     assert _audit(_one_step(1.0, sample_rate=1.0)).refutes(claim)  # but every example was used
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda huge: Architecture(huge, 2), "n_features"),
+    (lambda huge: Architecture(2, huge), "n_classes"),
+    (lambda huge: Architecture(2, 2, hidden=huge), "hidden"),
+    (lambda huge: Architecture(10**5, 10**4), "n_classes"),  # each size fits, their product does not
+    (lambda huge: poisson_sample(huge, 0.5, rng=0), "n"),
+    (lambda huge: private_gradient_sum(np.ones((3, 2)), 1.0, 1.0, 0.5, rng=0, size=huge), "size"),
+    (lambda huge: train_dpsgd(Architecture(1, 2), [[0.0], [1.0]], [0, 1], clip_norm=1.0, noise_multiplier=1.0,
+                              sample_rate=0.5, steps=huge, learning_rate=1.0, rng=0), "steps"),
+    (lambda huge: dpsgd_epsilon(0.01, 1.0, huge, 1e-5), "steps"),
+    (lambda huge: compare_accounting(0.01, 1.0, huge, 1e-5), "steps"),
+    (lambda huge: noise_multiplier_for_epsilon(1.0, 0.01, huge, 1e-5), "steps"),
+])
+def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name):
+    with pytest.raises(ValueError, match=f"{name}=.* is too large"):
+        call(10**12)

@@ -191,3 +191,15 @@ def test_huge_epsilon_gives_probabilities_not_overflow():
     assert 0.0 < q < 1e-300 and p == 1.0
     estimate = grr_estimate([0, 1, 2], 3, 1e6)
     assert np.allclose(estimate.value, 1 / 3)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda huge: grr_estimate([0, 1], huge, 1.0), "k"),
+    (lambda huge: grr_probabilities(huge, 1.0), "k"),
+    (lambda huge: generalized_randomized_response([0, 1], huge, 1.0, rng=0), "k"),
+    (lambda huge: unary_encoding([0, 1], huge, 1.0, rng=0), "k"),
+    (lambda huge: unary_encoding(np.zeros(10**5, dtype=int), 10**4, 1.0, rng=0), "k"),  # n x k bits
+])
+def test_huge_k_is_a_clear_error_not_a_memory_error(call, name):
+    with pytest.raises(ValueError, match=f"{name}=.* is too large"):
+        call(10**12)

@@ -293,3 +293,34 @@ def test_sample_tree_rejects_huge_n():
     model = M.fit_tree([np.array([1.0, 0.0]), np.array([1.0, 1.0])], [], {})
     with pytest.raises(ValueError, match="n=.* is too large"):
         M.sample_tree(model, 10**12, rng=0)
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda huge: M.pair_counts([[0, 1]], [huge, 2]), r"sizes\[0\]"),
+    (lambda huge: M.pair_counts([[0, 1]], [10**5, 2]), r"sum\(sizes\)"),  # the pair table is sum(sizes) squared
+    (lambda huge: M.measure_one_way([[0, 1]], [huge, 2], 1.0, rng=0), r"sizes\[0\]"),
+    (lambda huge: M.exponential_mechanism([1.0, 2.0], 1.0, 1.0, rng=0, size=huge), "size"),
+    (lambda huge: M.one_way_audit_mechanism(1.0, 0.0, 1.0, huge), "n_bins"),
+    (lambda huge: M.one_way_audit_mechanism(1.0, 0.0, 1.0, 3)(np.array([[0.2]]), huge, np.random.default_rng(0)),
+     "size"),
+])
+def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name):
+    with pytest.raises(ValueError, match=f"{name}=.* is too large"):
+        call(10**12)
+
+
+@pytest.mark.parametrize("release", [M.mst, M.independent_marginals])
+def test_huge_domain_sizes_are_refused_before_the_ledger_is_charged(release):
+    ledger = PrivacyAccountant(10.0, 1e-3)
+    with pytest.raises(ValueError, match=r"sizes\[0\]=.* is too large"):
+        release([[0, 1]] * 5, [10**12, 2], 1.0, 1e-6, rng=0, accountant=ledger)
+    assert ledger.ledger == ()
+
+
+def test_pair_counts_counts_in_blocks_of_rows(monkeypatch):
+    monkeypatch.setattr(M, "_ONE_HOT_CELLS", 50)  # blocks of 5 rows of 9 one-hot cells
+    codes = np.random.default_rng(0).integers(0, 3, size=(503, 3))
+    table, offsets = M.pair_counts(codes, [3, 3, 3])
+    expected = np.zeros((3, 3))
+    np.add.at(expected, (codes[:, 0], codes[:, 2]), 1.0)
+    assert np.array_equal(table[offsets[0]:offsets[1], offsets[2]:offsets[3]], expected)

@@ -103,3 +103,12 @@ def test_the_threshold_is_chosen_on_other_examples_than_it_is_scored_on():
 def test_bad_input_is_refused(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
         call()
+
+
+@pytest.mark.parametrize("call", [
+    lambda: bootstrap_auc_interval(np.arange(10.0), np.arange(10.0), n_boot=10**12, rng=0),
+    lambda: loss_threshold_attack(np.arange(10.0), np.arange(10.0), n_boot=10**12, rng=0),
+])
+def test_huge_n_boot_is_a_clear_error_not_a_memory_error(call):
+    with pytest.raises(ValueError, match="n_boot=.* is too large"):
+        call()

@@ -119,3 +119,12 @@ def test_data_range_release_moves_other_people():
     assert shift == pytest.approx(expected, abs=1e-9), "same noise draws: the shift is exactly the scaling change"
     with pytest.raises(ValueError, match="at least two"):
         micdp.data_range_release([1.0], 1.0, 3)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: micdp.published_release(pd.DataFrame({"a": [0.0, 1.0]}), pd.Series({"a": 1.0}), 1.0, rng=0, size=10**12),
+    lambda: micdp.data_range_release([1.0, 2.0], 1.0, 10**12, rng=0),
+])
+def test_huge_size_is_a_clear_error_not_a_memory_error(call):
+    with pytest.raises(ValueError, match="size=.* is too large"):
+        call()

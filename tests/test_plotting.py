@@ -286,3 +286,8 @@ def test_a_figure_on_a_canvas_without_a_renderer_is_still_shown():
     fig.subplots().plot([1, 2])
     data, _ = plotting.figure_bundle(fig, "A line.", "A rising line.")
     assert _png_size(data)[0] > 0
+
+
+def test_binned_log_ratio_refuses_a_huge_bin_count():
+    with pytest.raises(ValueError, match="bins=.* is too large"):
+        plotting.binned_log_ratio(np.arange(10.0), np.arange(10.0), bins=10**12)

@@ -307,3 +307,12 @@ def test_pydp_noise_lies_on_a_grid_numpy_noise_does_not():
     for true_value in (0.0, 1.0):
         assert power_of_two_granularity([mechanism.add_noise(true_value) for _ in range(500)]) >= 2.0**-45
     assert power_of_two_granularity(laplace_mechanism(np.ones(500), 1.0, 1.0, rng=0)) < 2.0**-50
+
+
+@pytest.mark.parametrize("call, name", [
+    (lambda: pydp_repeat("count", [1.0], 1.0, 10**12), "repetitions"),
+    (lambda: numpy_laplace_reachable([0.5], 0.0, 1.0, max_window=10**12), "max_window"),
+])
+def test_huge_counts_are_a_clear_error_not_a_memory_error(call, name):
+    with pytest.raises(ValueError, match=f"{name}=.* is too large"):
+        call()

@@ -101,3 +101,13 @@ def test_fewer_questions_than_people_still_gives_a_guess_per_person():
     queries = random_subset_queries(50, 20, rng=2)
     guess = reconstruct(queries, answer_subset_queries(secret, queries, 0.0))
     assert guess.shape == (50,) and set(np.unique(guess)) <= {0, 1}
+
+
+@pytest.mark.parametrize("n_people, n_queries, name", [
+    (10**12, 2, "n_people"),
+    (2, 10**12, "n_queries"),
+    (10**5, 10**5, "n_queries"),  # each fits, the matrix does not
+])
+def test_huge_query_matrices_are_a_clear_error_not_a_memory_error(n_people, n_queries, name):
+    with pytest.raises(ValueError, match=f"{name}=.* is too large"):
+        random_subset_queries(n_people, n_queries, rng=0)

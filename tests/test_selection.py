@@ -259,3 +259,22 @@ def test_dp_quantiles_rejects_levels_outside_unit_interval(bad):
 def test_huge_size_is_a_clear_error_not_a_memory_error(draw):
     with pytest.raises(ValueError, match="size=.* is too large"):
         draw(10**12)
+
+
+@pytest.mark.parametrize("k", [2, 1000])
+def test_report_noisy_max_caps_size_times_candidates(k):
+    # report-noisy-max draws size x k noise values: the shared cap counts all of them
+    with pytest.raises(ValueError, match=r"size=.* is too large: at most \d+ with \d+ values each"):
+        report_noisy_max(np.zeros(k), 1.0, 1.0, rng=0, size=10**8 // k + 1)
+
+
+@pytest.mark.parametrize("name", ["most_common_category", "most_common_category_without_noise",
+                                  "most_common_category_halved_twice", "randomized_response_one",
+                                  "randomized_response_wrong_flip", "median_with_public_bounds",
+                                  "median_with_data_bounds"])
+def test_broken_selection_samplers_cap_size(name):
+    import mic_dp_helpers.broken_selection as bs
+
+    data = [1] if name.startswith("randomized") else [0, 1, 1]
+    with pytest.raises(ValueError, match="size=.* is too large"):
+        getattr(bs, name)(data, 10**12, rng=0)

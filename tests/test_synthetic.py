@@ -449,3 +449,19 @@ def test_synthetic_reexports_the_split_modules():
     for name in S.__all__:
         owners = [m for m in modules if name in getattr(m, "__all__", ())]
         assert len(owners) == 1 and getattr(S, name) is getattr(owners[0], name), name
+
+
+# ------------------------------------------------------------------------ size caps (shared check_size)
+@pytest.mark.parametrize("call, name", [
+    (lambda huge: S.smallest_group_size([huge, huge], 2, 1.0, 1e-5, 0.1), r"class_counts\[0\]"),
+    (lambda huge: S.release_group_means(np.random.default_rng(0).random((20, 2)), [0, 1] * 10, 0, 1, 1.0, 1e-5,
+                                        l=5, repeats=huge, rng=0), "repeats"),
+    (lambda huge: S.evaluate_tstr(np.zeros((4, 1)), [0, 1, 0, 1], np.zeros((2, 1)), [0, 1], max_iter=huge), "max_iter"),
+    (lambda huge: S.two_way_tv([[0, 1]], [[0, 1]], [huge, 2]), r"sizes\[0\]"),
+    (lambda huge: S.four_corners_pair(huge), "n_per_corner"),
+    (lambda huge: S.spread_mechanism("random", 48, 0.1)(S.four_corners_pair()[0], huge, np.random.default_rng(0)),
+     "size"),
+])
+def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name):
+    with pytest.raises(ValueError, match=f"{name}=.* is too large"):
+        call(10**12)

@@ -1,0 +1,18 @@
+"""Input checks of lesson 06's comparison runner (its results are tested in test_stored_sweeps.py)."""
+
+import pytest
+
+from mic_dp_helpers.synthetic_comparison import compare_methods
+
+
+@pytest.mark.parametrize("epsilons, n_seeds, error, match", [
+    ([1.0], 10**12, ValueError, "n_seeds=.* is too large"),
+    ([1.0, 2.0], 10**8, ValueError, "n_seeds=.* is too large: at most 50000000 with 2 values each"),
+    ([], 1, ValueError, "epsilons is empty"),
+    (None, 1, TypeError, "epsilons must be a list of positive numbers"),
+    (1.0, 1, TypeError, "epsilons must be a list of positive numbers"),
+    ([1.0, -1.0], 1, ValueError, r"epsilons\[1\] must be > 0"),
+])
+def test_compare_methods_checks_its_grid_before_any_work(epsilons, n_seeds, error, match):
+    with pytest.raises(error, match=match):
+        compare_methods("digits", epsilons, 1e-5, n_seeds)
