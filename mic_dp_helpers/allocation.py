@@ -45,6 +45,7 @@ import pandas as pd
 
 from mic_dp_helpers._validation import (
     as_generator,
+    check_choice,
     check_finite_float,
     check_int_at_least,
     check_numeric_frame,
@@ -232,8 +233,7 @@ def plan_budget(relevance, total_epsilon: float, *, floor: float = 0.1, power: f
     {'a': 0.4, 'b': 0.2, 'y': 0.4}
     """
     total_epsilon = check_positive_float(total_epsilon, "total_epsilon")
-    if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}.")
+    mechanism = check_choice(mechanism, "mechanism", MECHANISMS)
     if mechanism == "gaussian":
         if delta is None:
             raise ValueError("the Gaussian mechanism needs delta (for example 1e-6, much smaller than 1/n).")
@@ -427,8 +427,7 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
         raise KeyError(f"budget names column(s) {missing} that X does not have{hint}; X has {list(X.columns)}. "
                        "(Pass columns=X.columns to plan_budget to catch this when planning.)")
     X = check_numeric_frame(X[list(budget.index)])  # only the released columns must be numeric
-    if not isinstance(mechanism, str) or mechanism not in MECHANISMS:
-        raise ValueError(f"mechanism must be one of {MECHANISMS}, got {mechanism!r}.")
+    mechanism = check_choice(mechanism, "mechanism", MECHANISMS)
     if accountant is not None and not isinstance(accountant, PrivacyAccountant):
         raise TypeError(f"accountant must be a PrivacyAccountant or None, got {type(accountant).__name__}.")
     if not isinstance(label, str):
@@ -544,8 +543,7 @@ def private_relevance(X: pd.DataFrame, y, method: str, epsilon: float, *, n_bloc
     if target.ndim != 1 or len(target) != len(X):
         raise ValueError(f"y must have one value per row of X ({len(X)}), got shape {target.shape}.")
     _refuse_target_among_features(X, y, target)
-    if not isinstance(method, str) or method not in RELEVANCE_METHODS or method == "uniform":
-        raise ValueError(f"method must be 'mic', 'pearson' or 'mahalanobis', got {method!r}.")
+    method = check_choice(method, "method", [m for m in RELEVANCE_METHODS if m != "uniform"])
     epsilon = check_positive_float(epsilon, "epsilon")
     n_blocks = check_int_at_least(n_blocks, "n_blocks", 2)
     if 2 * n_blocks > len(X):

@@ -17,7 +17,7 @@ import numbers
 import pandas as pd
 from scipy.optimize import brentq
 
-from mic_dp_helpers._validation import check_positive_float, check_probability, check_size
+from mic_dp_helpers._validation import check_choice, check_positive_float, check_probability, check_size
 from mic_dp_helpers.accounting import advanced_composition_epsilon, zcdp_rho_gaussian, zcdp_to_dp
 from mic_dp_helpers.mechanisms import gaussian_delta
 
@@ -71,9 +71,7 @@ def _quiet_absl():
 def _new_accountant(accountant: str):
     from dp_accounting import pld, rdp
 
-    if not isinstance(accountant, str) or accountant not in _ACCOUNTANTS:
-        raise ValueError(f"accountant must be one of {_ACCOUNTANTS}, got {accountant!r}.")
-    if accountant == "rdp":
+    if check_choice(accountant, "accountant", _ACCOUNTANTS) == "rdp":
         return rdp.RdpAccountant()
     # A coarser grid than the default 1e-4 is about 10x faster and slightly pessimistic (safe).
     return pld.PLDAccountant(value_discretization_interval=1e-3)
@@ -132,8 +130,7 @@ def noise_multiplier_for_epsilon(target_epsilon: float, sample_rate: float, step
     delta = check_probability(delta, "delta")
     _check_sample_rate(sample_rate)
     check_size(steps, "steps", 1)
-    if not isinstance(accountant, str) or accountant not in _ACCOUNTANTS:
-        raise ValueError(f"accountant must be one of {_ACCOUNTANTS}, got {accountant!r}.")
+    accountant = check_choice(accountant, "accountant", _ACCOUNTANTS)
     rel_tol = check_probability(rel_tol, "rel_tol")
     with _quiet_absl():
         return float(dp_accounting.calibrate_dp_mechanism(

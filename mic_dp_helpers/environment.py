@@ -30,6 +30,8 @@ def installed_version(distribution: str) -> str | None:
     >>> installed_version("numpy") is not None
     True
     """
+    if not isinstance(distribution, str):  # (this module imports nothing beyond the standard library)
+        raise TypeError(f"distribution must be a package name (a string), got {type(distribution).__name__}.")
     try:
         return importlib.metadata.version(distribution)
     except importlib.metadata.PackageNotFoundError:
@@ -136,6 +138,11 @@ def check_environment(
     >>> sorted(report.problems) in ([], ["minepy"], ["python-dp"], ["minepy", "python-dp"], ["python"])
     True
     """
+    if isinstance(require, str):
+        require = [require]
+    require = list(require) if isinstance(require, Iterable) and not isinstance(require, (bytes, Mapping)) else None
+    if require is None or not all(isinstance(component, str) for component in require):
+        raise TypeError("require must be a list of component names (strings), e.g. ['python-dp'].")
     require = set(require)
     unknown = require - {"python", "python-dp", "minepy", "spark"}
     if unknown:

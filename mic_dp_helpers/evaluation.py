@@ -9,18 +9,48 @@ its scores are for the course's comparison, not something a data holder would pu
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
+import pandas as pd
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import check_probability, check_size
+from mic_dp_helpers._validation import check_choice, check_int_at_least, check_probability, check_size, describe
 from mic_dp_helpers.group_means import public_bounds
 from mic_dp_helpers.groupings import _check_matrix
 
 __all__ = ["load_task", "split_real", "evaluate_tstr", "two_way_tv"]
 
 _MAX_BOOSTING_ROUNDS = 10_000  # rounds of gradient boosting (each adds a tree; the course uses 10 to 20)
+#: The models :func:`evaluate_tstr` trains.
+MODELS = ("hgb", "logreg")
+
+
+def _check_labels(y, n_rows: int, name: str, rows_of: str) -> np.ndarray:
+    """Class labels: a 1-D array with one label per row of ``rows_of``, none missing."""
+    if y is None or isinstance(y, (str, bytes, dict)):
+        raise TypeError(f"{name} must be a 1-D list or array of class labels, got {describe(y)}.")
+    labels = np.asarray(y)
+    if labels.ndim != 1 or len(labels) != n_rows:
+        raise ValueError(f"{name} must have one class label per row of {rows_of} ({n_rows}), got shape {labels.shape}.")
+    if pd.isna(labels).any():
+        raise ValueError(f"{name} has missing labels (NaN or None); drop those rows first.")
+    if labels.dtype.kind == "f" and not np.isfinite(labels).all():
+        raise ValueError(f"{name} has infinite labels; class labels must be classes, such as 0 and 1.")
+    if labels.dtype.kind == "O" and len({type(v) for v in labels}) > 1:
+        raise TypeError(f"{name} mixes labels of different types ({sorted({type(v).__name__ for v in labels})}); "
+                        "use one type, such as all ints.")
+    return labels
+
+
+def _check_models(models) -> list[str]:
+    if isinstance(models, str):
+        models = [models]
+    if not isinstance(models, (list, tuple)) or not models:
+        raise TypeError(f"models must be a non-empty list of model names from {MODELS}, got {describe(models)}.")
+    return [check_choice(m, f"models[{i}]", MODELS, unknown="unknown model {value!r}; choose from {choices}")
+            for i, m in enumerate(models)]
 
 
 def load_task(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -38,8 +68,8 @@ def load_task(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     from sklearn.datasets import load_breast_cancer, load_digits
 
     loaders = {"breast_cancer": load_breast_cancer, "digits": load_digits}
-    if name not in loaders:
-        raise ValueError(f"unknown task {name!r}; choose from {sorted(loaders)}.")
+    name = check_choice(name, "name (the task)", sorted(loaders),
+                        unknown="unknown task {value!r}; choose from {choices}")
     data = loaders[name]()
     lower, upper = public_bounds(name)
     return data.data.astype(float), data.target, lower, upper
@@ -58,8 +88,18 @@ def split_real(X, y, test_size: float = 0.25, random_state: int = 0):
     """
     from sklearn.model_selection import train_test_split
 
+    if X is None or isinstance(X, (str, bytes, dict)) or np.ndim(X) == 0:
+        raise TypeError(f"X must be a 2-D array or DataFrame of records, got {describe(X)}.")
+    labels = _check_labels(y, len(X), "y", "X")
     test_size = check_probability(test_size, "test_size")
-    return train_test_split(X, np.asarray(y), test_size=test_size, stratify=y, random_state=random_state)
+    random_state = check_int_at_least(random_state, "random_state", 0)
+    classes, counts = np.unique(labels, return_counts=True)
+    n_test = math.ceil(test_size * len(labels))
+    if counts.min() < 2 or not len(classes) <= n_test <= len(labels) - len(classes):
+        raise ValueError(f"a stratified split needs at least 2 rows of every class and room for every class on both "
+                         f"sides: {len(labels)} rows, classes {classes.tolist()} with {counts.tolist()} rows, "
+                         f"test_size={test_size} ({n_test} test rows). Use more rows or another test_size.")
+    return train_test_split(X, labels, test_size=test_size, stratify=labels, random_state=random_state)
 
 
 def _make_model(name: str, n_train: int, max_iter: int, random_state: int):
@@ -78,7 +118,7 @@ def _make_model(name: str, n_train: int, max_iter: int, random_state: int):
                                               early_stopping=False, random_state=random_state)
     if name == "logreg":
         return make_pipeline(StandardScaler(), LogisticRegression(max_iter=2000))
-    raise ValueError(f"unknown model {name!r}; choose from 'hgb', 'logreg'.")
+    raise ValueError(f"unknown model {name!r}; choose from {MODELS}.")  # pragma: no cover - checked by the caller
 
 
 def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hgb", "logreg"), *,
@@ -103,10 +143,18 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
     from sklearn.metrics import accuracy_score, roc_auc_score
 
     X_train, X_test = _check_matrix(X_train, "X_train"), _check_matrix(X_test, "X_test")
-    y_train, y_test = np.asarray(y_train), np.asarray(y_test)
+    if X_train.shape[1] != X_test.shape[1]:
+        raise ValueError(f"X_train has {X_train.shape[1]} features but X_test has {X_test.shape[1]}; they must match.")
+    y_train = _check_labels(y_train, len(X_train), "y_train", "X_train")
+    y_test = _check_labels(y_test, len(X_test), "y_test", "X_test")
+    models = _check_models(models)
     if len(np.unique(y_train)) < 2:
         raise ValueError("the training data must contain at least two classes.")
     binary = len(np.unique(y_test)) == 2
+    if binary and np.max(y_test) not in set(np.unique(y_train).tolist()):
+        raise ValueError(f"y_test's positive class {np.max(y_test)!r} never occurs in y_train: a model trained without "
+                         "it cannot score it. Train on data with every class of the test set.")
+    random_state = check_int_at_least(random_state, "random_state", 0)
     max_iter = check_size(max_iter, "max_iter", 1, maximum=_MAX_BOOSTING_ROUNDS)
     scores = {}
     with one_thread():

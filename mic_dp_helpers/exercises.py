@@ -21,6 +21,8 @@ from pathlib import Path
 
 import nbformat
 
+from mic_dp_helpers._validation import check_text
+
 __all__ = ["strip_solutions", "make_exercise_notebook", "exercise_file_name", "generate_exercises", "main"]
 
 CODE_BEGIN = re.compile(r"^(?P<indent>[ \t]*)# BEGIN SOLUTION\s*$")
@@ -41,7 +43,7 @@ def strip_solutions(source: str) -> str:
     """
     out: list[str] = []
     inside = False
-    for number, line in enumerate(source.splitlines(), start=1):
+    for number, line in enumerate(check_text(source, "source").splitlines(), start=1):
         begin = CODE_BEGIN.match(line)
         if begin:
             if inside:
@@ -61,6 +63,9 @@ def strip_solutions(source: str) -> str:
 
 def make_exercise_notebook(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
     """Return the student version of a solution notebook (solutions stripped, outputs cleared)."""
+    if not isinstance(solution, dict) or not isinstance(solution.get("cells"), list):
+        raise TypeError("solution must be a notebook (from nbformat.read(path, as_version=4)), "
+                        f"got {type(solution).__name__}.")
     exercise = nbformat.from_dict(solution)
     cells = []
     for index, cell in enumerate(exercise.cells):
@@ -97,7 +102,7 @@ def exercise_file_name(solution_name: str) -> str:
     >>> exercise_file_name("02_laplace_mechanism_solutions.ipynb")
     '02_laplace_mechanism_exercises.ipynb'
     """
-    stem = solution_name.removesuffix(".ipynb").removesuffix("_solutions")
+    stem = check_text(solution_name, "solution_name").removesuffix(".ipynb").removesuffix("_solutions")
     return f"{stem}_exercises.ipynb"
 
 

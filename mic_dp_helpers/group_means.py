@@ -56,13 +56,22 @@ import numpy as np
 
 from mic_dp_helpers._validation import (
     as_generator,
+    check_choice,
     check_finite_array,
     check_int_at_least,
     check_positive_float,
     check_size,
 )
 from mic_dp_helpers.gdp import _check_delta, gdp_mu
-from mic_dp_helpers.groupings import _check_grouping, _check_matrix, cluster_groups, kd_groups, random_groups
+from mic_dp_helpers.groupings import (
+    _MAX_RESTARTS,
+    CLUSTER_METHODS,
+    _check_grouping,
+    _check_matrix,
+    cluster_groups,
+    kd_groups,
+    random_groups,
+)
 
 __all__ = ["public_bounds", "scale_to_unit", "unscale_from_unit", "smallest_group_size", "SyntheticRelease",
            "release_group_means"]
@@ -98,8 +107,8 @@ def public_bounds(name: str) -> tuple[np.ndarray, np.ndarray]:
     >>> lower.shape, float(upper.max())
     ((64,), 16.0)
     """
-    if name not in _PUBLIC_BOUNDS:
-        raise ValueError(f"no public bounds for {name!r}; known: {sorted(_PUBLIC_BOUNDS)}.")
+    name = check_choice(name, "name (the dataset)", sorted(_PUBLIC_BOUNDS),
+                        unknown="no public bounds for {value!r}; {name} must be one of {choices}")
     lower, upper = _PUBLIC_BOUNDS[name]
     return lower.copy(), upper.copy()
 
@@ -319,6 +328,8 @@ def release_group_means(X, y, lower, upper, epsilon: float, delta: float, *, gro
         raise ValueError(f"y must have one label per row of X: expected shape ({X.shape[0]},), got {y.shape}.")
     n_total, dim = X.shape
     _check_grouping(grouping)
+    check_choice(cluster_method, "cluster_method", CLUSTER_METHODS)
+    cluster_n_init = check_size(cluster_n_init, "cluster_n_init", 1, maximum=_MAX_RESTARTS)
     repeats = check_size(repeats, "repeats", 1, per_item=n_total)  # each repeat partitions every record
     if repeats > 1 and grouping != "random":
         raise ValueError("repeats > 1 (DPMix-style random mixing) is only defined for grouping='random'.")

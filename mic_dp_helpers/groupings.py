@@ -20,12 +20,14 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from mic_dp_helpers._validation import as_generator, check_finite_array, check_int_at_least, check_size
+from mic_dp_helpers._validation import as_generator, check_choice, check_finite_array, check_int_at_least, check_size
 
 __all__ = ["GROUPINGS", "random_groups", "kd_leaf_sizes", "kd_groups", "cluster_groups", "groups_touched"]
 
 #: The groupings :func:`mic_dp_helpers.group_means.release_group_means` accepts.
 GROUPINGS = ("random", "kd", "cluster")
+#: The clusterings :func:`cluster_groups` accepts.
+CLUSTER_METHODS = ("kmeans", "gmm")
 _MAX_CLUSTER_RECORDS = 3000  # constrained k-means solves an n x ~2n assignment problem per iteration
 _MAX_RESTARTS = 1000  # restarts and iterations of the clustering: each solves an assignment problem
 
@@ -216,6 +218,7 @@ def cluster_groups(X, l: int, method: str = "kmeans", rng=None, n_init: int = 10
                          f"(limit {_MAX_CLUSTER_RECORDS} per class); subsample or use 'random' or 'kd'.")
     n_init = check_size(n_init, "n_init", 1, maximum=_MAX_RESTARTS)
     max_iter = check_size(max_iter, "max_iter", 1, maximum=_MAX_RESTARTS)
+    method = check_choice(method, "method", CLUSTER_METHODS)
     generator = as_generator(rng)
     if method == "kmeans":
         labels = _constrained_kmeans(X, k, l, generator, n_init, max_iter)
@@ -225,8 +228,6 @@ def cluster_groups(X, l: int, method: str = "kmeans", rng=None, n_init: int = 10
         gmm = GaussianMixture(k, covariance_type="diag", reg_covar=1e-3, n_init=n_init,
                               random_state=int(generator.integers(2**31 - 1))).fit(X)
         labels = _min_size_assignment(-np.log(gmm.predict_proba(X) + 1e-300), l)
-    else:
-        raise ValueError(f"method must be 'kmeans' or 'gmm', got {method!r}.")
     return [np.flatnonzero(labels == j) for j in range(k)]
 
 
@@ -251,6 +252,4 @@ def groups_touched(grouping: str, n: int, l: int, repeats: int = 1) -> int:
 
 
 def _check_grouping(grouping) -> str:
-    if grouping not in GROUPINGS:
-        raise ValueError(f"grouping must be one of {GROUPINGS}, got {grouping!r}.")
-    return grouping
+    return check_choice(grouping, "grouping", GROUPINGS)

@@ -55,6 +55,7 @@ import numpy as np
 
 from mic_dp_helpers._validation import (
     as_generator,
+    check_choice,
     check_finite_array,
     check_int_at_least,
     check_positive_float,
@@ -100,9 +101,7 @@ def _check_sizes(sizes) -> list[int]:
 
 
 def _check_neighbours(neighbours) -> tuple[float, float]:
-    if neighbours not in NEIGHBOURS:
-        raise ValueError(f"neighbours must be one of {sorted(NEIGHBOURS)}, got {neighbours!r}.")
-    return NEIGHBOURS[neighbours]
+    return NEIGHBOURS[check_choice(neighbours, "neighbours", NEIGHBOURS)]
 
 
 # ================================================================================ accounting

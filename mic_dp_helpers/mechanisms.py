@@ -23,7 +23,7 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
-from mic_dp_helpers._validation import as_generator, check_positive_float, check_probability
+from mic_dp_helpers._validation import as_generator, check_choice, check_positive_float, check_probability
 
 __all__ = [
     "laplace_scale",
@@ -304,11 +304,7 @@ def gaussian_mechanism(value, sensitivity: float, epsilon: float, delta: float, 
     (2,)
     """
     array, is_scalar = _as_values(value)
-    if not isinstance(calibration, str):
-        raise TypeError(f"calibration must be one of {_CALIBRATIONS}, got {type(calibration).__name__} {calibration!r}.")
-    if calibration not in _CALIBRATIONS:
-        raise ValueError(f"calibration must be one of {_CALIBRATIONS}, got {calibration!r}.")
-    if calibration == "analytic":
+    if check_choice(calibration, "calibration", _CALIBRATIONS) == "analytic":
         sigma = gaussian_sigma_analytic(sensitivity, epsilon, delta)
     else:
         sigma = gaussian_sigma_classic(sensitivity, epsilon, delta)

@@ -49,6 +49,7 @@ import pandas as pd
 
 from mic_dp_helpers._validation import (
     as_generator,
+    check_choice,
     check_numeric_frame,
     check_positive_float,
     check_probability,
@@ -136,9 +137,7 @@ def published_relevance(X: pd.DataFrame, y, method: str, random_state: int = 0) 
     target = np.asarray(y, dtype=float)
     if target.ndim != 1 or len(target) != len(X):
         raise ValueError(f"y must have one value per row of X ({len(X)}), got shape {target.shape}.")
-    if method not in PUBLISHED_METHODS:
-        raise ValueError(f"method must be one of {PUBLISHED_METHODS}, got {method!r}.")
-    if method == "uniform":
+    if check_choice(method, "method", PUBLISHED_METHODS) == "uniform":
         return pd.Series(1.0, index=X.columns, name=method)
     if method == "mic":
         from sklearn.feature_selection import mutual_info_regression
@@ -199,13 +198,11 @@ def published_noise_scale(sensitivity, epsilon: float, delta: float = PUBLISHED_
     9.69
     """
     epsilon = check_positive_float(epsilon, "epsilon")
-    if mechanism == "gaussian":
+    if check_choice(mechanism, "mechanism", ("gaussian", "laplace")) == "gaussian":
         delta = check_probability(delta, "delta")
         scale = np.asarray(sensitivity, dtype=float) * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
-    elif mechanism == "laplace":
-        scale = np.asarray(sensitivity, dtype=float) / epsilon
     else:
-        raise ValueError(f"mechanism must be 'gaussian' or 'laplace', got {mechanism!r}.")
+        scale = np.asarray(sensitivity, dtype=float) / epsilon
     return float(scale) if scale.ndim == 0 else scale
 
 
@@ -395,8 +392,7 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
     (3, 7)
     """
     epsilon = check_positive_float(epsilon, "epsilon")
-    if method not in PUBLISHED_METHODS:
-        raise ValueError(f"method must be one of {PUBLISHED_METHODS}, got {method!r}.")
+    check_choice(method, "method", PUBLISHED_METHODS)
 
     def sampler(data: pd.DataFrame, size: int, rng) -> np.ndarray:
         data = check_numeric_frame(data, "data", min_rows=2)

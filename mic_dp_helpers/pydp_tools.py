@@ -55,6 +55,7 @@ import pandas as pd
 
 from mic_dp_helpers._validation import (
     as_generator,
+    check_choice,
     check_dataframe,
     check_finite_float,
     check_int_at_least,
@@ -114,9 +115,7 @@ def require_pydp():
 
 # ------------------------------------------------------------------------------ validation
 def _check_kind(kind) -> str:
-    if not isinstance(kind, str) or kind not in QUERY_KINDS:
-        raise ValueError(f"kind must be one of {sorted(QUERY_KINDS)}, got {kind!r}.")
-    return kind
+    return check_choice(kind, "kind", QUERY_KINDS)
 
 
 def _check_values(values, name: str = "values") -> np.ndarray:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import as_generator, check_size
+from mic_dp_helpers._validation import as_generator, check_choice, check_size
 
 __all__ = [
     "RECONSTRUCTION_METHODS",
@@ -156,8 +156,7 @@ def reconstruct(queries, answers, method: str = "least_squares") -> np.ndarray:
     y = np.asarray(answers, dtype=float)
     if y.ndim not in (1, 2) or y.shape[0] != a.shape[0] or not np.isfinite(y).all():
         raise ValueError(f"answers must be finite, with one row per query ({a.shape[0]}), got shape {y.shape}.")
-    if method not in RECONSTRUCTION_METHODS:
-        raise ValueError(f"method must be one of {RECONSTRUCTION_METHODS}, got {method!r}.")
+    check_choice(method, "method", RECONSTRUCTION_METHODS)
     if method == "least_squares":
         with one_thread():
             try:  # normal equations: with more random queries than people, A^T A is well conditioned (and fast)

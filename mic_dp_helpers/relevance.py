@@ -32,7 +32,7 @@ from collections.abc import Callable
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import check_positive_float
+from mic_dp_helpers._validation import check_choice, check_positive_float
 
 __all__ = [
     "RELEVANCE_METHODS",
@@ -144,8 +144,7 @@ def _mine(alpha, c, est):
     if not (0 < alpha <= 1 or alpha >= 4):
         raise ValueError(f"alpha must be in (0, 1] (the maximum grid size is n**alpha) or >= 4, got {alpha}.")
     c = check_positive_float(c, "c")
-    if not isinstance(est, str) or est not in MIC_ESTIMATORS:
-        raise ValueError(f"est must be one of {MIC_ESTIMATORS}, got {est!r}.")
+    check_choice(est, "est", MIC_ESTIMATORS)
     return minepy.MINE(alpha=float(alpha), c=c, est=est)
 
 
@@ -319,8 +318,7 @@ def relevance_scores(X: pd.DataFrame, y, method: str, **options) -> pd.Series:
     >>> relevance_scores(X, [1.0, 2, 3, 4], "pearson").idxmax()
     'a'
     """
-    if not isinstance(method, str) or method not in RELEVANCE_METHODS:
-        raise ValueError(f"method must be one of {sorted(RELEVANCE_METHODS)}, got {method!r}.")
+    check_choice(method, "method", RELEVANCE_METHODS)
     if method != "mic" and options:
         raise TypeError(f"method {method!r} takes no options, got {sorted(options)}.")
     return RELEVANCE_METHODS[method](X, y, **options)

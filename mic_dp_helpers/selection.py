@@ -39,7 +39,7 @@ import numbers
 import numpy as np
 from scipy.special import logsumexp
 
-from mic_dp_helpers._validation import as_generator, check_finite_float, check_positive_float, check_size
+from mic_dp_helpers._validation import as_generator, check_choice, check_finite_float, check_positive_float, check_size
 
 __all__ = [
     "selection_probabilities",
@@ -232,8 +232,7 @@ def report_noisy_max(utilities, sensitivity: float, epsilon: float, rng=None, *,
     """
     scores = _utilities(utilities)
     scale = 1.0 / _factor(sensitivity, epsilon, monotonic)
-    if not isinstance(noise, str) or noise not in _NOISES:
-        raise ValueError(f"noise must be one of {_NOISES}, got {noise!r}.")
+    check_choice(noise, "noise", _NOISES)
     size = _size(size, per_item=scores.shape[-1])
     if scores.ndim == 2 and size is not None:
         raise ValueError("size is only allowed with 1-D utilities; a 2-D array already gives one selection per row.")

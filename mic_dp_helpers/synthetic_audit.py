@@ -13,8 +13,8 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float, check_size
-from mic_dp_helpers.groupings import _check_grouping, _check_matrix, cluster_groups, kd_groups
+from mic_dp_helpers._validation import as_generator, check_choice, check_int_at_least, check_positive_float, check_size
+from mic_dp_helpers.groupings import CLUSTER_METHODS, _check_grouping, _check_matrix, cluster_groups, kd_groups
 
 __all__ = ["four_corners_pair", "matched_centroid_shift", "spread_mechanism"]
 
@@ -107,6 +107,8 @@ def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_seed: int =
     _check_grouping(grouping)
     l = check_int_at_least(l, "l", 1)
     sigma = check_positive_float(sigma, "sigma")
+    check_choice(cluster_method, "cluster_method", CLUSTER_METHODS)
+    as_generator(cluster_seed, "cluster_seed")  # checked now, used (afresh on every call) for the clustering
 
     def mechanism(dataset, size: int, rng) -> np.ndarray:
         X = _check_matrix(dataset, "dataset")

@@ -26,7 +26,7 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import check_int_at_least, check_positive_floats, check_size
+from mic_dp_helpers._validation import check_choice, check_int_at_least, check_positive_floats, check_size
 from mic_dp_helpers.evaluation import evaluate_tstr, load_task, split_real, two_way_tv
 from mic_dp_helpers.group_means import SyntheticRelease, release_group_means, smallest_group_size
 from mic_dp_helpers.binning import discretize, equal_width_bins, undiscretize
@@ -190,9 +190,8 @@ SWEEPS = {
 
 
 def _sweep(name: str) -> Sweep:
-    if name not in SWEEPS:
-        raise ValueError(f"unknown sweep {name!r}; choose from {sorted(SWEEPS)}.")
-    return SWEEPS[name]
+    return SWEEPS[check_choice(name, "name (the sweep)", sorted(SWEEPS),
+                               unknown="unknown sweep {value!r}; choose from {choices}")]
 
 
 def run_sweep(name: str, seeds: Iterable[int] | None = None, progress: Callable | None = None) -> pd.DataFrame:

@@ -313,3 +313,13 @@ def test_claiming_amplification_without_sampling_is_caught():
 def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name):
     with pytest.raises(ValueError, match=f"{name}=.* is too large"):
         call(10**12)
+
+
+@pytest.mark.parametrize("bad", [np.array(["rdp"]), ["rdp"], None])
+@pytest.mark.parametrize("call", [
+    lambda v: dpsgd_epsilon(0.1, 1.0, 10, 1e-5, accountant=v),
+    lambda v: noise_multiplier_for_epsilon(1.0, 0.1, 10, 1e-5, accountant=v),
+])
+def test_accountant_that_is_not_a_string_is_a_clear_error(bad, call):
+    with pytest.raises(TypeError, match="accountant must be one of .* \\(a string\\)"):
+        call(bad)

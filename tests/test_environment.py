@@ -109,3 +109,21 @@ def test_a_read_only_environment_gets_its_spark_files_in_a_private_folder(tmp_pa
     assert (conf / "log4j2.properties").exists() and not str(conf).startswith(str(blocker))
     report = check_environment(verbose=False)
     assert report.java is not None
+
+
+@pytest.mark.parametrize("require", [None, 5, [1], {"python": 1}])
+def test_check_environment_refuses_a_require_that_is_not_a_list_of_names(require):
+    with pytest.raises(TypeError, match="require must be a list of component names"):
+        check_environment(require=require, verbose=False)
+
+
+def test_check_environment_takes_one_name_as_a_string():
+    assert check_environment(require="python", verbose=False).python_version
+
+
+@pytest.mark.parametrize("bad", [None, 5, ["numpy"], b"numpy"])
+def test_installed_version_needs_a_name(bad):
+    from mic_dp_helpers.environment import installed_version
+
+    with pytest.raises(TypeError, match="distribution must be a package name"):
+        installed_version(bad)

@@ -80,3 +80,17 @@ def test_generation_writes_and_removes_files(tmp_path):
     assert not (exercises / "08_orphan_exercises.ipynb").exists()
     assert generate_exercises(solutions, exercises, check_only=True) == []
     assert "return 1" not in (exercises / "09_demo_exercises.ipynb").read_text()
+
+
+@pytest.mark.parametrize("bad", [None, 5, ["a.ipynb"], Path("a_solutions.ipynb")])
+def test_exercise_file_name_and_strip_solutions_need_text(bad):
+    with pytest.raises(TypeError, match="solution_name must be a string"):
+        exercise_file_name(bad)
+    with pytest.raises(TypeError, match="source must be a string"):
+        strip_solutions(bad)
+
+
+@pytest.mark.parametrize("bad", [None, "notebook.ipynb", {"cells": "x"}])
+def test_make_exercise_notebook_needs_a_notebook(bad):
+    with pytest.raises(TypeError, match="solution must be a notebook"):
+        make_exercise_notebook(bad)

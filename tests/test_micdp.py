@@ -128,3 +128,18 @@ def test_data_range_release_moves_other_people():
 def test_huge_size_is_a_clear_error_not_a_memory_error(call):
     with pytest.raises(ValueError, match="size=.* is too large"):
         call()
+
+
+@pytest.mark.parametrize("bad", [pd.Series(["pearson"]), np.array(["pearson"]), ["pearson"], None, 5])
+@pytest.mark.parametrize("call, name", [
+    (lambda v: micdp.published_relevance(pd.DataFrame({"a": [1.0, 2, 3]}), [1.0, 2, 4], v), "method"),
+    (lambda v: micdp.published_row_sampler("a", v, 0.5), "method"),
+    (lambda v: micdp.published_noise_scale(1.0, 0.5, mechanism=v), "mechanism"),
+    (lambda v: micdp.published_release(pd.DataFrame({"a": [0.0, 1.0]}), pd.Series({"a": 1.0}), 0.5, mechanism=v),
+     "mechanism"),
+])
+def test_a_method_name_that_is_not_a_string_is_a_clear_error(bad, call, name):
+    # a TypeError that is also a ValueError (the error these checks raised before for wrong names)
+    with pytest.raises(TypeError, match=f"{name} must be one of .* \\(a string\\), got") as error:
+        call(bad)
+    assert isinstance(error.value, ValueError)

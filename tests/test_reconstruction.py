@@ -1,6 +1,7 @@
 """Tests of mic_dp_helpers.reconstruction: the Dinur-Nissim attack works with little noise, fails with DP noise."""
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from mic_dp_helpers.reconstruction import (
@@ -111,3 +112,14 @@ def test_fewer_questions_than_people_still_gives_a_guess_per_person():
 def test_huge_query_matrices_are_a_clear_error_not_a_memory_error(n_people, n_queries, name):
     with pytest.raises(ValueError, match=f"{name}=.* is too large"):
         random_subset_queries(n_people, n_queries, rng=0)
+
+
+@pytest.mark.parametrize("bad", [pd.Series(["least_squares"]), np.array(["least_squares"]), None, 3])
+def test_reconstruct_refuses_a_method_that_is_not_a_string(bad):
+    with pytest.raises(TypeError, match="method must be one of .* \\(a string\\)"):
+        reconstruct(np.ones((3, 2)), np.ones(3), bad)
+
+
+def test_reconstruct_suggests_the_closest_method():
+    with pytest.raises(ValueError, match="did you mean 'linear_program'"):
+        reconstruct(np.ones((3, 2)), np.ones(3), "linear_programme")

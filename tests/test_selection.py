@@ -278,3 +278,9 @@ def test_broken_selection_samplers_cap_size(name):
     data = [1] if name.startswith("randomized") else [0, 1, 1]
     with pytest.raises(ValueError, match="size=.* is too large"):
         getattr(bs, name)(data, 10**12, rng=0)
+
+
+@pytest.mark.parametrize("bad", [np.array(["gumbel"]), ["gumbel"], None, 1])
+def test_report_noisy_max_refuses_a_noise_that_is_not_a_string(bad):
+    with pytest.raises(TypeError, match="noise must be one of .* \\(a string\\)"):
+        report_noisy_max([1.0, 2.0], 1.0, 1.0, noise=bad)

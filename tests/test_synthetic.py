@@ -10,6 +10,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -465,3 +466,35 @@ def test_synthetic_reexports_the_split_modules():
 def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name):
     with pytest.raises(ValueError, match=f"{name}=.* is too large"):
         call(10**12)
+
+
+@pytest.mark.parametrize("bad", [pd.Series(["digits"]), np.array(["digits"]), ["digits"], None])
+@pytest.mark.parametrize("call, name", [
+    (lambda v: S.public_bounds(v), "name"),
+    (lambda v: S.load_task(v), "name"),
+    (lambda v: S.smallest_group_size([100, 100], 2, 1.0, 1e-5, 0.1, grouping=v), "grouping"),
+    (lambda v: S.release_group_means(np.zeros((20, 2)), [0, 1] * 10, 0, 1, 1.0, 1e-5, l=5, grouping=v), "grouping"),
+    (lambda v: S.release_group_means(np.zeros((20, 2)), [0, 1] * 10, 0, 1, 1.0, 1e-5, l=5, cluster_method=v),
+     "cluster_method"),
+    (lambda v: S.spread_mechanism(v, 5, 0.1), "grouping"),
+    (lambda v: S.spread_mechanism("kd", 5, 0.1, cluster_method=v), "cluster_method"),
+    (lambda v: S.evaluate_tstr(np.zeros((4, 1)), [0, 1, 0, 1], np.zeros((2, 1)), [0, 1], models=[v]), r"models\[0\]"),
+])
+def test_a_name_that_is_not_a_string_is_a_clear_error(bad, call, name):
+    with pytest.raises(TypeError, match=f"{name}.* must be one of .* \\(a string\\)"):
+        call(bad)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(cluster_n_init=0), ValueError, "cluster_n_init must be an integer >= 1"),
+    (dict(cluster_n_init="3"), TypeError, "cluster_n_init must be an integer"),
+])
+def test_release_group_means_checks_the_clustering_options_even_when_unused(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        S.release_group_means(np.zeros((20, 2)), [0, 1] * 10, 0, 1, 1.0, 1e-5, l=5, **kwargs)
+
+
+@pytest.mark.parametrize("seed", ["seed", 1.5, [1], -1])
+def test_spread_mechanism_checks_the_cluster_seed_when_built(seed):
+    with pytest.raises((TypeError, ValueError), match="cluster_seed must be"):
+        S.spread_mechanism("cluster", 5, 0.1, cluster_seed=seed)

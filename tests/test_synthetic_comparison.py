@@ -16,3 +16,11 @@ from mic_dp_helpers.synthetic_comparison import compare_methods
 def test_compare_methods_checks_its_grid_before_any_work(epsilons, n_seeds, error, match):
     with pytest.raises(error, match=match):
         compare_methods("digits", epsilons, 1e-5, n_seeds)
+
+
+@pytest.mark.parametrize("bad, error", [(["methods"], TypeError), (None, TypeError), ("method", ValueError)])
+def test_stored_sweep_names_the_sweeps(bad, error):
+    from mic_dp_helpers.synthetic_comparison import stored_sweep
+
+    with pytest.raises(error, match=r"name \(the sweep\) must be one of|unknown sweep"):
+        stored_sweep(bad)
