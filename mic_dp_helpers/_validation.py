@@ -102,18 +102,52 @@ into batches.
     return value
 
 
+class ColumnError(KeyError, ValueError):
+    """A column (or a key) the table does not have.
+
+    A KeyError, as pandas raises for a missing column, and also a ValueError (the argument is
+    wrong); its message prints as plain text, not in quotes.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+def check_column_name(value, name: str = "column"):
+    """Return ``value`` after checking it can name one column: a string (or another hashable label).
+
+    Examples
+    --------
+    >>> check_column_name("age")
+    'age'
+    >>> check_column_name(["age"], "person")
+    Traceback (most recent call last):
+    ...
+    TypeError: person must be one column name (a string), got list ['age'].
+    """
+    try:
+        hash(value)
+    except TypeError:
+        raise TypeError(f"{name} must be one column name (a string), got {describe(value)}.") from None
+    if isinstance(value, (float, np.floating)) and math.isnan(value):
+        raise TypeError(f"{name} must be one column name (a string), got NaN.")
+    return value
+
+
 def check_dataframe(df, name: str = "df", *, columns: Sequence[str] | None = None) -> pd.DataFrame:
-    """Check ``df`` is a non-empty DataFrame that has every column in ``columns``."""
+    """Check ``df`` is a non-empty DataFrame that has every column in ``columns``.
+
+    A column name that cannot name a column (a list, a Series) raises TypeError; a missing one
+    raises :class:`ColumnError` (a KeyError and a ValueError) that lists the columns there are.
+    """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}.")
     if len(df) == 0:
         raise ValueError(f"{name} is empty; pass a DataFrame with at least one row.")
     if columns is not None:
-        missing = [c for c in columns if c not in df.columns]
+        missing = [c for c in columns if check_column_name(c, "every column name") not in df.columns]
         if missing:
-            raise KeyError(
-                f"{name} has no column(s) {missing}; available columns are {list(df.columns)}."
-            )
+            raise ColumnError(f"{name} has no column(s) {missing}; available columns are {list(df.columns)}.")
     return df
 
 
@@ -123,7 +157,7 @@ def check_column_list(columns, name: str = "columns") -> list[str]:
         columns = [columns]
     if not isinstance(columns, Sequence) or isinstance(columns, bytes):
         raise TypeError(f"{name} must be a list of column names, got {type(columns).__name__}.")
-    columns = list(columns)
+    columns = [check_column_name(c, f"every entry of {name}") for c in columns]
     if not columns:
         raise ValueError(f"{name} is empty; name at least one column.")
     if len(set(columns)) != len(columns):

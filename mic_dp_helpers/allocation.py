@@ -44,8 +44,10 @@ import numpy as np
 import pandas as pd
 
 from mic_dp_helpers._validation import (
+    ColumnError,
     as_generator,
     check_choice,
+    check_column_name,
     check_finite_float,
     check_int_at_least,
     check_numeric_frame,
@@ -257,7 +259,7 @@ def plan_budget(relevance, total_epsilon: float, *, floor: float = 0.1, power: f
             if unknown:
                 hints = {c: difflib.get_close_matches(str(c), [str(k) for k in known], n=1) for c in unknown}
                 hint = "; ".join(f"{c!r}: did you mean {h[0]!r}?" for c, h in hints.items() if h)
-                raise KeyError(f"{kind} names column(s) {unknown} that the table does not have"
+                raise ColumnError(f"{kind} names column(s) {unknown} that the table does not have"
                                f"{' (' + hint + ')' if hint else ''}; its columns are {known}.")
     shares = {}
     for column, share in reserve.items():
@@ -287,7 +289,7 @@ def _numeric_columns(X, columns: Sequence[str], name: str) -> pd.DataFrame:
         raise TypeError(f"{name} must be a pandas DataFrame, got {type(X).__name__}.")
     missing = [c for c in columns if c not in X.columns]
     if missing:
-        raise KeyError(f"{name} has no column(s) {missing}; it has {list(X.columns)}.")
+        raise ColumnError(f"{name} has no column(s) {missing}; it has {list(X.columns)}.")
     return check_numeric_frame(X[list(columns)], name)
 
 
@@ -304,8 +306,8 @@ def check_bounds(bounds, columns: Sequence[str]) -> dict[str, tuple[float, float
                         f"got {type(bounds).__name__}.")
     checked = {}
     for column in columns:
-        if column not in bounds:
-            raise KeyError(f"no declared bounds for column {column!r}. Declare (lower, upper) from domain knowledge "
+        if check_column_name(column, "every column") not in bounds:
+            raise ColumnError(f"no declared bounds for column {column!r}. Declare (lower, upper) from domain knowledge "
                            "before looking at the data; never use the data's own min and max.")
         pair = bounds[column]
         if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
@@ -424,7 +426,7 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
         hints = [f"{c!r}: did you mean {m[0]!r}?" for c in missing
                  for m in [difflib.get_close_matches(str(c), [str(k) for k in X.columns], n=1)] if m]
         hint = f" ({'; '.join(hints)})" if hints else ""
-        raise KeyError(f"budget names column(s) {missing} that X does not have{hint}; X has {list(X.columns)}. "
+        raise ColumnError(f"budget names column(s) {missing} that X does not have{hint}; X has {list(X.columns)}. "
                        "(Pass columns=X.columns to plan_budget to catch this when planning.)")
     X = check_numeric_frame(X[list(budget.index)])  # only the released columns must be numeric
     mechanism = check_choice(mechanism, "mechanism", MECHANISMS)

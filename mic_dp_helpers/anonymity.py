@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import check_column_list, check_dataframe, check_int_at_least
+from mic_dp_helpers._validation import check_column_list, check_column_name, check_dataframe, check_int_at_least
 
 __all__ = [
     "uniqueness_share",
@@ -186,7 +186,7 @@ def homogeneous_classes(df: pd.DataFrame, quasi_identifiers: Sequence[str], sens
     0  30-39     2       flu
     """
     quasi_identifiers = check_column_list(quasi_identifiers, "quasi_identifiers")
-    check_dataframe(df, columns=[*quasi_identifiers, sensitive])
+    check_dataframe(df, columns=[*quasi_identifiers, check_column_name(sensitive, "sensitive")])
     groups = df.groupby(quasi_identifiers, dropna=False, observed=True)[sensitive]
     summary = groups.agg(size="size", distinct="nunique", value="first").reset_index()
     homogeneous = summary[summary["distinct"] == 1].drop(columns="distinct")

@@ -28,6 +28,7 @@ import pandas as pd
 
 from mic_dp_helpers._validation import (
     as_generator,
+    check_column_name,
     check_dataframe,
     check_finite_float,
     check_int_at_least,
@@ -85,7 +86,8 @@ def rows_for_pipeline(log: pd.DataFrame, partition: str = "day", value: str = "a
     >>> rows_for_pipeline(purchase_log(200, random_state=0))[0][1] >= 1
     True
     """
-    check_dataframe(log, "log", columns=["customer_id", partition, value])
+    check_dataframe(log, "log", columns=["customer_id", check_column_name(partition, "partition"),
+                                         check_column_name(value, "value")])
     return list(zip(log["customer_id"].tolist(), log[partition].tolist(), log[value].astype(float).tolist()))
 
 
@@ -128,6 +130,7 @@ def bound_contributions(log: pd.DataFrame, max_partitions: int, max_per_partitio
     max_partitions = check_int_at_least(max_partitions, "max_partitions", 1)
     max_per_partition = check_int_at_least(max_per_partition, "max_per_partition", 1)
     rng = as_generator(rng, "rng")
+    person, partition = check_column_name(person, "person"), check_column_name(partition, "partition")
     if isinstance(log, pd.DataFrame) and log.empty and {person, partition} <= set(log.columns):
         return log.copy()
     check_dataframe(log, "log", columns=[person, partition])
@@ -193,7 +196,8 @@ def bounding_tradeoff(log: pd.DataFrame, max_partitions: Sequence[int], max_per_
     >>> list(table.columns)
     ['max_partitions', 'max_per_partition', 'bias', 'noise_sd', 'rmse', 'rows_kept']
     """
-    check_dataframe(log, "log", columns=[person, partition])
+    check_dataframe(log, "log", columns=[check_column_name(person, "person"),
+                                         check_column_name(partition, "partition")])
     epsilon = check_positive_float(epsilon, "epsilon")
     rng = as_generator(rng, "rng")
     candidates = []
@@ -233,7 +237,8 @@ def public_contribution_bounds(public_sample: pd.DataFrame, quantile: float = 0.
     >>> public_contribution_bounds(sample, 0.5)
     (2, 1)
     """
-    check_dataframe(public_sample, "public_sample", columns=[person, partition])
+    check_dataframe(public_sample, "public_sample", columns=[check_column_name(person, "person"),
+                                                             check_column_name(partition, "partition")])
     if not (isinstance(quantile, (int, float)) and 0 < quantile <= 1):
         raise ValueError(f"quantile must be a share in (0, 1]; got {quantile!r}.")
     if public_sample.empty:

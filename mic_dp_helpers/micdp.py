@@ -48,8 +48,10 @@ import numpy as np
 import pandas as pd
 
 from mic_dp_helpers._validation import (
+    ColumnError,
     as_generator,
     check_choice,
+    check_column_name,
     check_numeric_frame,
     check_positive_float,
     check_probability,
@@ -350,8 +352,8 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
     from sklearn.linear_model import LinearRegression
 
     df = check_numeric_frame(df, "df", min_rows=2)
-    if target not in df.columns:
-        raise KeyError(f"target {target!r} is not a column of df.")
+    if check_column_name(target, "target") not in df.columns:
+        raise ColumnError(f"target {target!r} is not a column of df.")
     features = df if include_target else df.drop(columns=target)
     y = df[target].to_numpy(dtype=float)
     scaled = published_scaling(features)
@@ -393,11 +395,12 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
     """
     epsilon = check_positive_float(epsilon, "epsilon")
     check_choice(method, "method", PUBLISHED_METHODS)
+    check_column_name(target, "target")
 
     def sampler(data: pd.DataFrame, size: int, rng) -> np.ndarray:
         data = check_numeric_frame(data, "data", min_rows=2)
         if target not in data.columns:
-            raise KeyError(f"target {target!r} is not a column of the data.")
+            raise ColumnError(f"target {target!r} is not a column of the data.")
         features = data if include_target else data.drop(columns=target)
         scaled = published_scaling(features)
         relevance = published_relevance(scaled, data[target].to_numpy(dtype=float), method, random_state=random_state)

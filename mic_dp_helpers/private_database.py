@@ -21,7 +21,14 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import as_generator, check_dataframe, check_finite_float, check_positive_float
+from mic_dp_helpers._validation import (
+    ColumnError,
+    as_generator,
+    check_column_name,
+    check_dataframe,
+    check_finite_float,
+    check_positive_float,
+)
 from mic_dp_helpers.accounting import PrivacyAccountant, _check_label
 from mic_dp_helpers.mechanisms import laplace_mechanism
 
@@ -148,10 +155,12 @@ class PrivateDatabase:
 
     # ------------------------------------------------- validation (schema only, never the data)
     def _check_column(self, column) -> str:
-        if not isinstance(column, str):
-            raise TypeError(f"column must be a column name (str), got {type(column).__name__} {column!r}.")
-        if column not in self._data.columns:
-            raise KeyError(f"column {column!r} is not in the data; available columns are {self.columns}.")
+        # Any label the data has names a column (the schema's own, e.g. 0 for an unnamed column).
+        if check_column_name(column, "column") not in self._data.columns:
+            if not isinstance(column, str):
+                raise TypeError(f"column must be a column name (str), got {type(column).__name__} {column!r}; "
+                                f"the columns are {self.columns}.")
+            raise ColumnError(f"column {column!r} is not in the data; available columns are {self.columns}.")
         return column
 
     def _check_numeric_column(self, column) -> str:

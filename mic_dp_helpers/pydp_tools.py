@@ -56,6 +56,7 @@ import pandas as pd
 from mic_dp_helpers._validation import (
     as_generator,
     check_choice,
+    check_column_name,
     check_dataframe,
     check_finite_float,
     check_int_at_least,
@@ -423,7 +424,7 @@ def limit_contributions(df: pd.DataFrame, person_column: str, k: int, rng=None) 
     >>> limit_contributions(log, "person", k=2, rng=0)["person"].value_counts().to_dict()
     {'a': 2, 'b': 1}
     """
-    check_dataframe(df, "df", columns=[person_column])
+    check_dataframe(df, "df", columns=[check_column_name(person_column, "person_column")])
     k = check_int_at_least(k, "k", 1)
     generator = as_generator(rng)
     person, _ = pd.factorize(df[person_column], use_na_sentinel=False)

@@ -17,7 +17,13 @@ import numpy as np
 import pandas as pd
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import check_int_at_least, check_numeric_frame, check_positive_float, check_size
+from mic_dp_helpers._validation import (
+    ColumnError,
+    check_int_at_least,
+    check_numeric_frame,
+    check_positive_float,
+    check_size,
+)
 from mic_dp_helpers.accounting import PrivacyAccountant
 from mic_dp_helpers.allocation import (
     _as_relevance,
@@ -260,7 +266,7 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     for name, table in (("train", train), ("test", test)):
         missing = [c for c in scored[0] + [target] if c not in table.columns]
         if missing:
-            raise KeyError(f"{name} has no column(s) {missing}, which the comparison needs (the features scored in "
+            raise ColumnError(f"{name} has no column(s) {missing}, which the comparison needs (the features scored in "
                            f"relevance and the target {target!r}); {name} has {list(table.columns)}.")
     features = [c for c in train.columns if c in set(scored[0])]
     train = _numeric_columns(train, features + [target], "train")  # other columns (dates, names) are ignored

@@ -26,7 +26,14 @@ from importlib import resources
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import check_choice, check_int_at_least, check_positive_floats, check_size
+from mic_dp_helpers._validation import (
+    check_choice,
+    check_column_list,
+    check_dataframe,
+    check_int_at_least,
+    check_positive_floats,
+    check_size,
+)
 from mic_dp_helpers.evaluation import evaluate_tstr, load_task, split_real, two_way_tv
 from mic_dp_helpers.group_means import SyntheticRelease, release_group_means, smallest_group_size
 from mic_dp_helpers.binning import discretize, equal_width_bins, undiscretize
@@ -250,10 +257,15 @@ def reproduction_gap(live: pd.DataFrame, stored: pd.DataFrame, keys: Sequence[st
     >>> reproduction_gap(a, pd.DataFrame({"seed": [0, 1], "score": [0.9, 0.8]}))
     0.0
     """
+    check_dataframe(live, "live")
+    check_dataframe(stored, "stored")
     results = [c for c in ("score", "tv") if c in live.columns]
-    keys = [c for c in live.columns if c not in results and c in stored.columns] if keys is None else list(keys)
+    keys = [c for c in live.columns if c not in results and c in stored.columns] if keys is None else list(
+        check_column_list(keys, "keys"))
     if not results or not keys:
         raise ValueError("live must have result columns (score, tv) and key columns shared with stored.")
+    check_dataframe(live, "live", columns=keys)
+    check_dataframe(stored, "stored", columns=keys + results)
     merged = live.merge(stored, on=keys, how="left", suffixes=("", "_stored"), indicator=True)
     missing = merged[merged["_merge"] != "both"]
     if len(missing):

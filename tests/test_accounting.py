@@ -625,3 +625,22 @@ def test_can_spend_all_counts_exactly_where_a_float_sum_rounds():
 @pytest.mark.parametrize("epsilon", [710.0, 1e12])
 def test_advanced_composition_of_huge_epsilon_is_infinite_not_overflow(epsilon):
     assert advanced_composition_epsilon(epsilon, 1e-5, 3) == math.inf
+
+
+def test_private_database_answers_on_columns_with_non_string_labels():
+    # a table read without a header has integer column labels: they name its columns
+    db = PrivateDatabase(pd.DataFrame({0: [1.0, 2.0, 3.0], 1: ["a", "b", "a"]}), 10.0, rng=0)
+    assert isinstance(db.bounded_sum(0, 0, 5, 1.0), float)
+    assert isinstance(db.count({1: "a"}, 1.0), float)
+    with pytest.raises(TypeError, match="column must be a column name"):
+        db.bounded_sum(2, 0, 5, 1.0)
+
+
+@pytest.mark.parametrize("bad", [["age"], pd.Series(["age"]), np.array(["age"])])
+def test_private_database_refuses_a_column_that_is_not_one_name_and_spends_nothing(people, bad):
+    db = PrivateDatabase(people, 1.0, rng=0)
+    with pytest.raises(TypeError, match="column must be one column name"):
+        db.bounded_sum(bad, 0, 100, 0.1)
+    with pytest.raises(TypeError, match="column must be one column name"):
+        db.histogram(bad, ["a"], 0.1)
+    assert db.accountant.ledger == ()

@@ -464,3 +464,9 @@ def test_compare_allocations_refuses_huge_n_seeds_and_too_many_clusters():
     with pytest.raises(ValueError, match="n_clusters=50 is more than the 30 rows"):
         compare_allocations(df.iloc[:30], df.iloc[30:], "Daily_Revenue", COFFEE_SHOP_BOUNDS, relevance, [1.0],
                             n_seeds=1, n_clusters=50, progress=False)
+
+
+@pytest.mark.parametrize("bad", [[["a"]], [pd.Series(["a"])], [np.array(["a"])]])
+def test_check_bounds_needs_column_names(bad):
+    with pytest.raises(TypeError, match="every column must be one column name"):
+        check_bounds({"a": (0, 1)}, bad)

@@ -101,3 +101,17 @@ def test_every_dataset_generator_is_exported():
     generators = {"medical", "public_register", "coffee_shop_revenue", "nonlinear_features", "purchases"}
     assert generators <= set(datasets.__all__)
     assert all(hasattr(datasets, name) for name in datasets.__all__)
+
+
+@pytest.mark.parametrize("bad", [["age"], pd.Series(["age"]), np.array(["age"]), {"age"}])
+def test_a_sensitive_column_that_is_not_one_name_is_a_clear_error(bad):
+    df = datasets.medical(30)
+    for function in (anonymity.homogeneous_classes, anonymity.homogeneity_exposure):
+        with pytest.raises(TypeError, match="sensitive must be one column name"):
+            function(df, ["zip_code"], bad)
+
+
+def test_a_missing_column_is_a_key_error_and_a_value_error():
+    with pytest.raises(ValueError, match=r"df has no column\(s\) \['nope'\]") as error:
+        anonymity.k_anonymity(datasets.medical(30), ["nope"])
+    assert isinstance(error.value, KeyError) and not str(error.value).startswith('"')

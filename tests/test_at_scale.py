@@ -248,3 +248,18 @@ def test_bounding_tradeoff_rejects_empty_or_scalar_candidates(change, error, mat
 def test_purchase_log_refuses_a_huge_size_before_allocating(huge):
     with pytest.raises(ValueError, match="n_rows=.* is too large"):
         purchase_log(huge)
+
+
+@pytest.mark.parametrize("bad", [["day"], pd.Series(["day"]), np.array(["day"]), {"day"}])
+@pytest.mark.parametrize("call, name", [
+    (lambda log, v: rows_for_pipeline(log, partition=v), "partition"),
+    (lambda log, v: rows_for_pipeline(log, value=v), "value"),
+    (lambda log, v: bound_contributions(log, 1, 1, person=v, rng=0), "person"),
+    (lambda log, v: bound_contributions(log, 1, 1, partition=v, rng=0), "partition"),
+    (lambda log, v: bound_contributions(log.iloc[:0], 1, 1, partition=v, rng=0), "partition"),
+    (lambda log, v: bounding_tradeoff(log, [1], [1], 1.0, person=v), "person"),
+    (lambda log, v: public_contribution_bounds(log, partition=v), "partition"),
+])
+def test_a_column_argument_that_is_not_one_name_is_a_clear_error(bad, call, name):
+    with pytest.raises(TypeError, match=f"{name} must be one column name"):
+        call(purchase_log(300, random_state=0), bad)

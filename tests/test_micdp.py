@@ -143,3 +143,11 @@ def test_a_method_name_that_is_not_a_string_is_a_clear_error(bad, call, name):
     with pytest.raises(TypeError, match=f"{name} must be one of .* \\(a string\\), got") as error:
         call(bad)
     assert isinstance(error.value, ValueError)
+
+
+@pytest.mark.parametrize("bad", [[COFFEE_SHOP_TARGET], pd.Series([COFFEE_SHOP_TARGET]), np.array([COFFEE_SHOP_TARGET]), {COFFEE_SHOP_TARGET}])
+def test_a_target_that_is_not_one_name_is_a_clear_error(bad):
+    with pytest.raises(TypeError, match="target must be one column name"):
+        micdp.published_pipeline(coffee_shop_revenue(50), bad, "pearson", 0.5, rng=0)
+    with pytest.raises(TypeError, match="target must be one column name"):
+        micdp.published_row_sampler(bad, "pearson", 0.5)

@@ -316,3 +316,10 @@ def test_pydp_noise_lies_on_a_grid_numpy_noise_does_not():
 def test_huge_counts_are_a_clear_error_not_a_memory_error(call, name):
     with pytest.raises(ValueError, match=f"{name}=.* is too large"):
         call()
+
+
+@pytest.mark.parametrize("bad", [["person"], pd.Series(["person"]), np.array(["person"]), {"person"}])
+def test_limit_contributions_needs_one_person_column(bad):
+    log = pd.DataFrame({"person": ["a", "a", "b"], "amount": [1.0, 2.0, 3.0]})
+    with pytest.raises(TypeError, match="person_column must be one column name"):
+        limit_contributions(log, bad, 1, rng=0)

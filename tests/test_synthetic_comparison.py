@@ -24,3 +24,18 @@ def test_stored_sweep_names_the_sweeps(bad, error):
 
     with pytest.raises(error, match=r"name \(the sweep\) must be one of|unknown sweep"):
         stored_sweep(bad)
+
+
+@pytest.mark.parametrize("keys, error, match", [
+    (["nope"], KeyError, r"live has no column\(s\) \['nope'\]"),
+    ([["seed"]], TypeError, "every entry of keys must be one column name"),
+    (5, TypeError, "keys must be a list of column names"),
+])
+def test_reproduction_gap_checks_its_keys(keys, error, match):
+    import pandas as pd
+
+    from mic_dp_helpers.synthetic_comparison import reproduction_gap
+
+    table = pd.DataFrame({"seed": [0], "score": [0.9]})
+    with pytest.raises(error, match=match):
+        reproduction_gap(table, table, keys=keys)
