@@ -234,6 +234,43 @@ def check_finite_array(values, name: str) -> np.ndarray:
     return array
 
 
+def check_column_bounds(lower, upper, n_columns: int | None = None, *,
+                        what: str = "column") -> tuple[np.ndarray, np.ndarray]:
+    """Public bounds as two float arrays with one value per column, ``lower < upper`` in every column.
+
+    Each of ``lower`` and ``upper`` is one number (the same bound for every column) or a 1-D list
+    with one bound per column: ``n_columns`` of them, or, without ``n_columns``, as many as the
+    other list has. ``what`` names a column in the messages ("feature").
+
+    Examples
+    --------
+    >>> [b.tolist() for b in check_column_bounds(0, [10, 20])]
+    [[0.0, 0.0], [10.0, 20.0]]
+    >>> check_column_bounds([0, 0, 0], [1, 1], 2)
+    Traceback (most recent call last):
+    ...
+    ValueError: lower has 3 values but there are 2 columns; give one bound per column, or one number for all.
+    """
+    lower, upper = check_finite_array(lower, "lower"), check_finite_array(upper, "upper")
+    for name, bound in (("lower", lower), ("upper", upper)):
+        if bound.ndim > 1:
+            raise ValueError(f"{name} must be a number or a 1-D list with one bound per {what}, "
+                             f"got shape {bound.shape}.")
+    if n_columns is None:
+        n_columns = max(lower.size, upper.size)
+    for name, bound in (("lower", lower), ("upper", upper)):
+        if bound.size not in (1, n_columns):
+            raise ValueError(f"{name} has {bound.size} values but there are {n_columns} {what}s; give one bound per "
+                             f"{what}, or one number for all.")
+    lower = np.broadcast_to(lower.ravel(), (n_columns,)).copy()
+    upper = np.broadcast_to(upper.ravel(), (n_columns,)).copy()
+    if not (lower < upper).all():
+        bad = int(np.argmax(~(lower < upper)))
+        raise ValueError(f"every lower bound must be < its upper bound; {what} {bad} has lower={lower[bad]}, "
+                         f"upper={upper[bad]}. Use public bounds, never the data's own min and max.")
+    return lower, upper
+
+
 def check_probability(value, name: str, *, allow_zero: bool = False) -> float:
     """Return ``value`` as a float after checking it lies in (0, 1), or [0, 1) if ``allow_zero``.
 

@@ -310,6 +310,8 @@ def check_bounds(bounds, columns: Sequence[str]) -> dict[str, tuple[float, float
             raise ColumnError(f"no declared bounds for column {column!r}. Declare (lower, upper) from domain knowledge "
                            "before looking at the data; never use the data's own min and max.")
         pair = bounds[column]
+        if isinstance(pair, np.ndarray) and pair.ndim == 1:
+            pair = pair.tolist()
         if isinstance(pair, (str, bytes)) or not isinstance(pair, Sequence) or len(pair) != 2:
             raise TypeError(f"bounds[{column!r}] must be a (lower, upper) pair, got {pair!r}.")
         lower = check_finite_float(pair[0], f"lower bound of {column!r}")

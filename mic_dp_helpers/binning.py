@@ -13,7 +13,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_finite_array, check_size
+from mic_dp_helpers._validation import (
+    as_generator,
+    check_column_bounds,
+    check_finite_array,
+    check_size,
+    describe,
+    ndim_of,
+)
 
 __all__ = ["equal_width_bins", "quantile_bins", "discretize", "undiscretize"]
 
@@ -28,11 +35,7 @@ def equal_width_bins(lower, upper, n_bins: int) -> list[np.ndarray]:
     >>> [edges.tolist() for edges in equal_width_bins([0, 0], [16, 1], 4)]
     [[0.0, 4.0, 8.0, 12.0, 16.0], [0.0, 0.25, 0.5, 0.75, 1.0]]
     """
-    lower = np.atleast_1d(check_finite_array(lower, "lower"))
-    upper = np.atleast_1d(check_finite_array(upper, "upper"))
-    lower, upper = np.broadcast_arrays(lower, upper)
-    if not (lower < upper).all():
-        raise ValueError("every lower bound must be < its upper bound; use public bounds, never the data's min/max.")
+    lower, upper = check_column_bounds(lower, upper)
     n_bins = check_size(n_bins, "n_bins", 1, per_item=len(lower))
     return [np.linspace(lo, hi, n_bins + 1) for lo, hi in zip(lower, upper)]
 
@@ -55,9 +58,15 @@ def quantile_bins(X, n_bins: int) -> list[np.ndarray]:
     return [np.quantile(X[:, j], np.linspace(0, 1, n_bins + 1)) for j in range(X.shape[1])]
 
 
-def _check_edges(edges, n_columns: int) -> list[np.ndarray]:
+def _check_edges(edges, n_columns: int | None = None) -> list[np.ndarray]:
+    if isinstance(edges, (str, bytes, dict)) or ndim_of(edges) == 0 or not hasattr(edges, "__iter__"):
+        raise TypeError(f"edges must be a list with one array of bin edges per column (from equal_width_bins), "
+                        f"got {describe(edges)}.")
+    if ndim_of(edges) == 1 and all(isinstance(e, (int, float, np.number)) for e in edges):
+        raise ValueError("edges must be a list with one array of bin edges per column; for a single column, wrap "
+                         "its edges in a list: [edges].")
     edges = [check_finite_array(e, f"edges[{j}]") for j, e in enumerate(edges)]
-    if len(edges) != n_columns:
+    if n_columns is not None and len(edges) != n_columns:
         raise ValueError(f"give one array of bin edges per column: {n_columns} columns, {len(edges)} edge arrays.")
     for j, e in enumerate(edges):
         if e.ndim != 1 or len(e) < 2 or not (np.diff(e) > 0).all():
@@ -95,8 +104,8 @@ def undiscretize(codes, edges, rng=None) -> np.ndarray:
     >>> bool(0 <= values[0, 0] < 1 and 3 <= values[1, 0] <= 4)
     True
     """
+    edges = _check_edges(edges)
     codes = _check_codes(codes, [len(e) - 1 for e in edges])
-    edges = _check_edges(edges, codes.shape[1])
     generator = as_generator(rng)
     u = generator.random(codes.shape)
     low = np.stack([e[:-1][codes[:, j]] for j, e in enumerate(edges)], axis=1)
@@ -106,11 +115,15 @@ def undiscretize(codes, edges, rng=None) -> np.ndarray:
 
 def _check_codes(codes, sizes, check_values: bool = True) -> np.ndarray:
     """Integer codes of shape (n, len(sizes)); with ``check_values``, also each in ``0 .. sizes[j] - 1``."""
+    if ndim_of(codes) != 2:
+        raise ValueError(f"codes must be a 2-D array of integer bin indices (records x columns), "
+                         f"got {describe(codes)}.")
     codes = np.asarray(codes)
-    if codes.ndim != 2 or not np.issubdtype(codes.dtype, np.integer):
+    if not np.issubdtype(codes.dtype, np.integer):
         raise ValueError(f"codes must be a 2-D array of integer bin indices, got {codes.dtype} of shape {codes.shape}.")
     if len(sizes) != codes.shape[1]:
-        raise ValueError(f"sizes must give one domain size per column: {codes.shape[1]} columns, {len(sizes)} sizes.")
+        raise ValueError(f"codes have {codes.shape[1]} columns but there are {len(sizes)} domain sizes (sizes, or "
+                         "arrays of edges); give one per column.")
     bad = (codes < 0) | (codes >= np.asarray(sizes)[None, :])
     if check_values and bad.any():
         j = int(np.flatnonzero(bad.any(axis=0))[0])

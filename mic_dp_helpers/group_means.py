@@ -57,7 +57,7 @@ import numpy as np
 from mic_dp_helpers._validation import (
     as_generator,
     check_choice,
-    check_finite_array,
+    check_column_bounds,
     check_int_at_least,
     check_positive_float,
     check_size,
@@ -114,13 +114,7 @@ def public_bounds(name: str) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _check_bounds(lower, upper, dim: int) -> tuple[np.ndarray, np.ndarray]:
-    lower = np.broadcast_to(check_finite_array(lower, "lower"), (dim,)).astype(float)
-    upper = np.broadcast_to(check_finite_array(upper, "upper"), (dim,)).astype(float)
-    if not (lower < upper).all():
-        bad = int(np.argmax(~(lower < upper)))
-        raise ValueError(f"every lower bound must be < its upper bound; feature {bad} has lower={lower[bad]}, "
-                         f"upper={upper[bad]}. Use public bounds, never the data's own min and max.")
-    return lower, upper
+    return check_column_bounds(lower, upper, dim, what="feature")
 
 
 def scale_to_unit(X, lower, upper) -> np.ndarray:

@@ -56,6 +56,7 @@ from mic_dp_helpers._validation import (
     check_positive_float,
     check_probability,
     check_size,
+    describe,
 )
 
 __all__ = [
@@ -248,14 +249,12 @@ def published_release(X_scaled: pd.DataFrame, factors: pd.Series, epsilon: float
     [0.0, 1.0]
     """
     X_scaled = check_numeric_frame(X_scaled, "X_scaled", min_rows=1)
-    if not isinstance(factors, pd.Series) or sorted(factors.index) != sorted(X_scaled.columns):
-        raise ValueError("factors must be a Series with one factor per column of X_scaled.")
+    f = _per_column(factors, X_scaled.columns, "factors")
     if sensitivity is None:
         if len(X_scaled) < 2:
             raise ValueError("pass sensitivity when releasing a single row; the published one needs the whole data.")
         sensitivity = published_sensitivity(X_scaled)
-    scale = published_noise_scale(sensitivity[X_scaled.columns].to_numpy(dtype=float), epsilon, delta, mechanism)
-    f = factors[X_scaled.columns].to_numpy(dtype=float)
+    scale = published_noise_scale(_per_column(sensitivity, X_scaled.columns, "sensitivity"), epsilon, delta, mechanism)
     values = X_scaled.to_numpy(dtype=float)
     generator = as_generator(rng)
     shape = values.shape if size is None else (check_size(size, "size", 1, per_item=values.size), *values.shape)
@@ -268,6 +267,23 @@ def published_release(X_scaled: pd.DataFrame, factors: pd.Series, epsilon: float
     if size is not None:
         return released
     return pd.DataFrame(released, index=X_scaled.index, columns=X_scaled.columns)
+
+
+def _per_column(values, columns: pd.Index, name: str) -> np.ndarray:
+    """A Series with one finite number >= 0 per released column (any order), as an array in the columns' order."""
+    if not isinstance(values, pd.Series):
+        raise TypeError(f"{name} must be a pandas Series indexed by the columns {list(columns)}, "
+                        f"got {describe(values)}.")
+    if len(values) != len(columns) or not values.index.is_unique or not values.index.isin(columns).all():
+        raise ValueError(f"{name} must have one factor per released column {list(columns)}; got the index "
+                         f"{list(values.index)}.")
+    try:
+        array = values.reindex(columns).to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold numbers, got dtype {values.dtype}.") from None
+    if not np.isfinite(array).all() or (array < 0).any():
+        raise ValueError(f"{name} must be finite numbers >= 0, got {values.to_dict()}.")
+    return array
 
 
 def effective_epsilons(factors: pd.Series, epsilon: float) -> pd.Series:
@@ -361,8 +377,8 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
     if factors is None:
         relevance = published_relevance(scaled, y, method, random_state=random_state)
         factors = published_factors(relevance, amplification, uniform=method == "uniform")
-    elif not isinstance(factors, pd.Series) or sorted(factors.index) != sorted(scaled.columns):
-        raise ValueError(f"factors must be a Series with one factor per released column {list(scaled.columns)}.")
+    else:
+        _per_column(factors, scaled.columns, "factors")
     released = published_release(scaled, factors, epsilon, delta=delta, mechanism=mechanism, rng=rng)
     rows = np.arange(len(df))
     test = np.asarray(holdout if holdout is not None else [], dtype=int)

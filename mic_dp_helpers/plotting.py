@@ -320,7 +320,7 @@ def binned_log_ratio(samples_a, samples_b, bins: int = 60, *, min_count: int = 5
     >>> bool(_np.nanmax(_np.abs(result.log_ratio)) < 1.2)
     True
     """
-    from mic_dp_helpers._validation import check_int_at_least, check_size
+    from mic_dp_helpers._validation import check_finite_float, check_int_at_least, check_size, describe, ndim_of
 
     a = _samples_1d(samples_a, "samples_a")
     b = _samples_1d(samples_b, "samples_b")
@@ -329,9 +329,9 @@ def binned_log_ratio(samples_a, samples_b, bins: int = 60, *, min_count: int = 5
     if value_range is None:
         low, high = _np.quantile(_np.concatenate([a, b]), [0.001, 0.999])
     else:
-        if len(value_range) != 2:
-            raise ValueError(f"value_range must be (low, high), got {value_range!r}.")
-        low, high = (float(v) for v in value_range)
+        if isinstance(value_range, (str, bytes)) or ndim_of(value_range) != 1 or len(value_range) != 2:
+            raise ValueError(f"value_range must be (low, high), two numbers, got {describe(value_range)}.")
+        low, high = (check_finite_float(v, f"value_range[{i}]") for i, v in enumerate(value_range))
     if not (_np.isfinite(low) and _np.isfinite(high) and low < high):
         raise ValueError(f"the bin range must be finite with low < high, got ({low}, {high}).")
     edges = _np.linspace(low, high, bins + 1)

@@ -470,3 +470,9 @@ def test_compare_allocations_refuses_huge_n_seeds_and_too_many_clusters():
 def test_check_bounds_needs_column_names(bad):
     with pytest.raises(TypeError, match="every column must be one column name"):
         check_bounds({"a": (0, 1)}, bad)
+
+
+def test_bounds_given_as_numpy_pairs_are_accepted():
+    assert check_bounds({"a": np.array([0, 1])}, ["a"]) == {"a": (0.0, 1.0)}
+    with pytest.raises(TypeError, match="must be a \\(lower, upper\\) pair"):
+        check_bounds({"a": np.array([0, 1, 2])}, ["a"])

@@ -151,3 +151,18 @@ def test_a_target_that_is_not_one_name_is_a_clear_error(bad):
         micdp.published_pipeline(coffee_shop_revenue(50), bad, "pearson", 0.5, rng=0)
     with pytest.raises(TypeError, match="target must be one column name"):
         micdp.published_row_sampler(bad, "pearson", 0.5)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(factors=pd.Series({"b": 1.0})), ValueError, "factors must have one factor per released column"),
+    (dict(factors={"a": 1.0}), TypeError, "factors must be a pandas Series"),
+    (dict(factors=pd.Series({"a": np.nan})), ValueError, "factors must be finite numbers >= 0"),
+    (dict(factors=pd.Series({"a": -1.0})), ValueError, "factors must be finite numbers >= 0"),
+    (dict(sensitivity=pd.Series({"b": 1.0})), ValueError, "sensitivity must have one factor per released column"),
+    (dict(sensitivity=[1.0]), TypeError, "sensitivity must be a pandas Series"),
+    (dict(sensitivity=pd.Series({"a": "x"})), TypeError, "sensitivity must hold numbers"),
+])
+def test_published_release_checks_factors_and_sensitivity_per_column(kwargs, error, match):
+    arguments = dict(factors=pd.Series({"a": 1.0}), sensitivity=None) | kwargs
+    with pytest.raises(error, match=match):
+        micdp.published_release(pd.DataFrame({"a": [0.0, 1.0]}), arguments.pop("factors"), 1.0, rng=0, **arguments)

@@ -291,3 +291,15 @@ def test_a_figure_on_a_canvas_without_a_renderer_is_still_shown():
 def test_binned_log_ratio_refuses_a_huge_bin_count():
     with pytest.raises(ValueError, match="bins=.* is too large"):
         plotting.binned_log_ratio(np.arange(10.0), np.arange(10.0), bins=10**12)
+
+
+@pytest.mark.parametrize("value_range, error, match", [
+    ((0, 1, 2), ValueError, r"value_range must be \(low, high\)"),
+    ("ab", ValueError, r"value_range must be \(low, high\)"),
+    (5, ValueError, r"value_range must be \(low, high\)"),
+    ((None, 1), TypeError, r"value_range\[0\] must be a finite number"),
+    ((0, np.inf), ValueError, r"value_range\[1\] must be finite"),
+])
+def test_binned_log_ratio_checks_value_range(value_range, error, match):
+    with pytest.raises(error, match=match):
+        plotting.binned_log_ratio(np.arange(10.0), np.arange(10.0), value_range=value_range)

@@ -498,3 +498,24 @@ def test_release_group_means_checks_the_clustering_options_even_when_unused(kwar
 def test_spread_mechanism_checks_the_cluster_seed_when_built(seed):
     with pytest.raises((TypeError, ValueError), match="cluster_seed must be"):
         S.spread_mechanism("cluster", 5, 0.1, cluster_seed=seed)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lower, upper: S.scale_to_unit([[1.0, 2.0]], lower, upper),
+    lambda lower, upper: S.unscale_from_unit([[0.5, 0.5]], lower, upper),
+    lambda lower, upper: S.release_group_means(np.zeros((20, 2)), [0, 1] * 10, lower, upper, 1.0, 1e-5, l=5),
+])
+@pytest.mark.parametrize("lower, upper, match", [
+    ([0, 0, 0], [5, 5, 5], "lower has 3 values but there are 2 features"),
+    (0, [5, 5, 5], "upper has 3 values but there are 2 features"),
+    ([[0, 0]], [5, 5], "lower must be a number or a 1-D list"),
+])
+def test_bounds_of_the_wrong_length_are_a_clear_error(call, lower, upper, match):
+    with pytest.raises(ValueError, match=match):
+        call(lower, upper)
+
+
+def test_kip_adapt_refuses_a_target_with_other_features():
+    release = S.release_group_means(np.random.default_rng(0).random((20, 2)), [0, 1] * 10, 0, 1, 1.0, 1e-5, l=5, rng=0)
+    with pytest.raises(ValueError, match="lower has 2 values but there are 3 features"):
+        kip.kip_adapt(release, np.zeros((4, 3)), [0, 1, 0, 1], target_is_public=True)
