@@ -8,7 +8,13 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import check_column_list, check_column_name, check_dataframe, check_int_at_least
+from mic_dp_helpers._validation import (
+    check_column_list,
+    check_column_name,
+    check_dataframe,
+    check_int_at_least,
+    describe,
+)
 
 __all__ = [
     "uniqueness_share",
@@ -42,30 +48,76 @@ def uniqueness_share(df: pd.DataFrame, columns: Sequence[str]) -> float:
 def matching_records(table: pd.DataFrame, **known) -> pd.DataFrame:
     """Rows of ``table`` consistent with what an attacker knows about a target.
 
-    Each keyword names a column; its value is either an exact value or a ``(low, high)``
-    tuple meaning ``low <= value <= high``.
+    Each keyword names a column; its value is what the attacker knows about that column:
+
+    * an exact value, e.g. ``sex="F"``;
+    * a ``(low, high)`` tuple meaning ``low <= value <= high``; either end may be None for an
+      open range, e.g. ``age=(60, None)``;
+    * a list (or set, array) of possible values, e.g. ``zip_code=["02139", "02141"]``;
+    * ``None``: not known, so the column is **not used** in the match (handy when the known
+      attributes come from a form with blanks). At least one attribute must be known.
+
+    A row whose value is missing (NaN) in a column used in the match is not consistent with
+    any known value there, so it is not returned. A known value of the wrong type for the
+    column (text for a numeric column, a number for a text column such as a zip code) is an
+    error, not an empty match, and so is NaN (write None for "not known").
 
     Examples
     --------
     >>> df = pd.DataFrame({"age": [30, 30, 41], "salary": [40_000, 90_000, 50_000]})
     >>> matching_records(df, age=30, salary=(50_000, 100_000)).index.tolist()
     [1]
+    >>> matching_records(df, age=None, salary=(45_000, None)).index.tolist()
+    [1, 2]
     """
+    known = {column: value for column, value in known.items() if value is not None}
     check_dataframe(table, "table", columns=list(known))
     if not known:
-        raise ValueError("matching_records needs at least one known attribute, e.g. age=34.")
+        raise ValueError("matching_records needs at least one known attribute, e.g. age=34 (None means not known).")
     mask = np.ones(len(table), dtype=bool)
     for column, value in known.items():
-        if isinstance(value, tuple):
-            if len(value) != 2:
-                raise ValueError(f"{column} range must be a (low, high) pair, got {value!r}.")
-            low, high = value
-            if low > high:
-                raise ValueError(f"{column} range is reversed: low={low} > high={high}; swap them.")
-            mask &= table[column].between(low, high).to_numpy()
-        else:
-            mask &= (table[column] == value).to_numpy()
+        mask &= _matches(table[column], column, value)
     return table[mask]
+
+
+def _matches(values: pd.Series, column: str, known) -> np.ndarray:
+    """Which of ``values`` are consistent with the ``known`` value, range or list of values."""
+    if isinstance(known, tuple):
+        if len(known) != 2:
+            raise ValueError(f"{column} range must be a (low, high) pair, got {known!r}.")
+        low, high = (_comparable(values, column, end) if end is not None else None for end in known)
+        if low is not None and high is not None and low > high:
+            raise ValueError(f"{column} range is reversed: low={low} > high={high}; swap them.")
+        if isinstance(values.dtype, pd.CategoricalDtype) and not values.cat.ordered:
+            raise TypeError(f"{column} is an unordered categorical column: a range means nothing there; give one "
+                            "value or a list of values.")
+        selected = np.ones(len(values), dtype=bool)
+        if low is not None:
+            selected &= (values >= low).to_numpy(dtype=bool, na_value=False)
+        if high is not None:
+            selected &= (values <= high).to_numpy(dtype=bool, na_value=False)
+        return selected
+    if isinstance(known, (list, set, frozenset, np.ndarray, pd.Series, pd.Index)):
+        candidates = [_comparable(values, column, v) for v in known]
+        return values.isin(candidates).to_numpy(dtype=bool, na_value=False)
+    return (values == _comparable(values, column, known)).to_numpy(dtype=bool, na_value=False)
+
+
+def _comparable(values: pd.Series, column: str, value):
+    """``value`` after checking it can equal a value of the column (a number for numbers, text for text)."""
+    if not pd.api.types.is_scalar(value):
+        raise TypeError(f"{column} must be a value, a (low, high) range or a list of values, got {describe(value)}.")
+    if pd.isna(value):
+        raise ValueError(f"{column} is NaN: a missing value matches nothing. Pass None to leave {column} out.")
+    numeric_column = pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values)
+    text_column = pd.api.types.is_string_dtype(values) or (
+        isinstance(values.dtype, pd.CategoricalDtype) and pd.api.types.is_string_dtype(values.cat.categories))
+    if numeric_column and not isinstance(value, (numbers.Real, np.number)):
+        raise TypeError(f"{column} holds numbers; compare it with a number, got {describe(value)}.")
+    if text_column and not isinstance(value, str):
+        raise TypeError(f"{column} holds text; compare it with text such as {str(values.dropna().iloc[0])!r}, "
+                        f"got {describe(value)}." if values.notna().any() else f"{column} holds text; got {value!r}.")
+    return value
 
 
 def equivalence_class_sizes(df: pd.DataFrame, quasi_identifiers: Sequence[str]) -> pd.Series:
@@ -157,7 +209,7 @@ def smallest_generalization(
     --------
     >>> from mic_dp_helpers.datasets import medical
     >>> smallest_generalization(medical(500), ["age", "zip_code"], k=2)
-    (5, 3)
+    (10, 4)
     """
     k = check_int_at_least(k, "k", 1)
     grid = sorted(

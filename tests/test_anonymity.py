@@ -115,3 +115,38 @@ def test_a_missing_column_is_a_key_error_and_a_value_error():
     with pytest.raises(ValueError, match=r"df has no column\(s\) \['nope'\]") as error:
         anonymity.k_anonymity(datasets.medical(30), ["nope"])
     assert isinstance(error.value, KeyError) and not str(error.value).startswith('"')
+
+
+def _survey():
+    return pd.DataFrame({
+        "age": [34, 45, np.nan, 23, 67],
+        "zip_code": pd.Categorical(["02139", "02139", "02141", None, "02139"]),
+        "salary": [50_000.0, 60_000, 70_000, 80_000, np.nan],
+    }, index=[10, 30, 20, 50, 40])
+
+
+@pytest.mark.parametrize("known, expected", [
+    (dict(age=34, zip_code=None), [10]),  # None: not known, the column is not used
+    (dict(age=None, zip_code="02139"), [10, 30, 40]),
+    (dict(age=(40, None)), [30, 40]),  # open ranges; the missing age matches nothing
+    (dict(age=(None, 40), salary=(None, 55_000)), [10]),
+    (dict(age=[23, 67]), [50, 40]),  # a list: any of these values
+    (dict(zip_code=["02141", "02000"]), [20]),
+    (dict(salary=(0, None)), [10, 30, 20, 50]),
+])
+def test_matching_records_on_real_data(known, expected):
+    assert anonymity.matching_records(_survey(), **known).index.tolist() == expected
+
+
+@pytest.mark.parametrize("known, error, match", [
+    (dict(age=None), ValueError, r"at least one known attribute.*None means not known"),
+    (dict(age=np.nan), ValueError, "age is NaN: a missing value matches nothing. Pass None"),
+    (dict(age="34"), TypeError, "age holds numbers; compare it with a number"),
+    (dict(zip_code=2139), TypeError, "zip_code holds text; compare it with text such as '02139'"),
+    (dict(zip_code=("02139", "02141")), TypeError, "unordered categorical column: a range means nothing"),
+    (dict(age=(30, 40, 50)), ValueError, r"age range must be a \(low, high\) pair"),
+    (dict(age=({"a": 1}, 40)), TypeError, "age must be a value, a \\(low, high\\) range or a list"),
+])
+def test_matching_records_explains_what_cannot_match(known, error, match):
+    with pytest.raises(error, match=match):
+        anonymity.matching_records(_survey(), **known)
