@@ -99,7 +99,8 @@ def split_epsilon(total: float, weights: Sequence[float]) -> list[float]:
     True
     """
     total_exact = _decimal(check_positive_float(total, "total"))
-    if isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray, pd.Series)):
+    if (isinstance(weights, (str, bytes)) or not isinstance(weights, (Sequence, np.ndarray, pd.Series))
+            or np.ndim(weights) != 1):
         raise TypeError(f"weights must be a list of positive numbers, got {type(weights).__name__}.")
     exact_weights = [Fraction(check_positive_float(w, f"weights[{i}]")) for i, w in enumerate(weights)]
     if not exact_weights:
@@ -494,7 +495,11 @@ def zcdp_rho_gaussian(sensitivity: float, sigma: float) -> float:
     """
     sensitivity = check_positive_float(sensitivity, "sensitivity")
     sigma = check_positive_float(sigma, "sigma")
-    return sensitivity**2 / (2 * sigma**2)
+    try:
+        return sensitivity**2 / (2 * sigma**2)
+    except (OverflowError, ZeroDivisionError):  # a square out of float range: the ratio first (inf or 0)
+        ratio = sensitivity / sigma
+        return 0.5 * ratio * ratio
 
 
 def zcdp_to_dp(rho: float, delta: float) -> float:

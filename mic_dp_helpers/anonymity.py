@@ -14,6 +14,7 @@ from mic_dp_helpers._validation import (
     check_dataframe,
     check_int_at_least,
     describe,
+    ndim_of,
 )
 
 __all__ = [
@@ -146,9 +147,28 @@ def k_anonymity(df: pd.DataFrame, quasi_identifiers: Sequence[str]) -> int:
     return int(equivalence_class_sizes(df, quasi_identifiers).min())
 
 
-def _band_labels(values: pd.Series, width: int) -> pd.Series:
-    low = (values // width) * width
-    return low.astype(int).astype(str) + "-" + (low + width - 1).astype(int).astype(str)
+def _band_labels(values: pd.Series, width: int, column: str) -> pd.Series:
+    """``"low-high"`` band of every value; a missing value stays missing (its own class)."""
+    if pd.api.types.is_bool_dtype(values) or not pd.api.types.is_numeric_dtype(values):
+        raise TypeError(f"column {column!r} must be numeric to be cut into bands, got dtype {values.dtype}.")
+    finite = np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))
+    low = (values[finite] // width) * width
+    labels = low.astype(np.int64).astype(str) + "-" + (low + width - 1).astype(np.int64).astype(str)
+    return labels.reindex(values.index).astype(object).where(finite, None)
+
+
+def _zip_prefix(values: pd.Series, digits: int) -> pd.Series:
+    """First ``digits`` digits of each 5-digit zip code, masked with ``*``; a missing code stays missing.
+
+    Zip codes stored as numbers (2139 for "02139") are zero-padded to 5 digits first.
+    """
+    present = values.notna().to_numpy()
+    if pd.api.types.is_numeric_dtype(values) and not pd.api.types.is_bool_dtype(values):
+        text = values[present].map(lambda code: f"{int(code):05d}")
+    else:
+        text = values[present].astype(str)
+    masked = text.str[:digits] + "*" * (5 - digits)
+    return masked.reindex(values.index).astype(object).where(present, None)
 
 
 def generalize(
@@ -179,15 +199,15 @@ def generalize(
     out = df.copy()
     if age_band is not None:
         check_dataframe(df, columns=["age"])
-        out["age"] = _band_labels(df["age"], check_int_at_least(age_band, "age_band", 1))
+        out["age"] = _band_labels(df["age"], check_int_at_least(age_band, "age_band", 1), "age")
     if zip_digits is not None:
         check_dataframe(df, columns=["zip_code"])
         if isinstance(zip_digits, bool) or not isinstance(zip_digits, numbers.Integral) or not 0 <= zip_digits <= 5:
             raise ValueError(f"zip_digits must be an integer from 0 to 5, got {zip_digits!r}.")
-        out["zip_code"] = df["zip_code"].astype(str).str[:zip_digits] + "*" * (5 - zip_digits)
+        out["zip_code"] = _zip_prefix(df["zip_code"], zip_digits)
     if salary_band is not None:
         check_dataframe(df, columns=["salary"])
-        out["salary"] = _band_labels(df["salary"], check_int_at_least(salary_band, "salary_band", 1))
+        out["salary"] = _band_labels(df["salary"], check_int_at_least(salary_band, "salary_band", 1), "salary")
     return out
 
 
@@ -212,6 +232,9 @@ def smallest_generalization(
     (10, 4)
     """
     k = check_int_at_least(k, "k", 1)
+    for name, grid_values in (("age_bands", age_bands), ("zip_digits", zip_digits)):
+        if isinstance(grid_values, (str, bytes, dict)) or ndim_of(grid_values) != 1 or len(grid_values) == 0:
+            raise TypeError(f"{name} must be a non-empty list of integers to try, got {describe(grid_values)}.")
     grid = sorted(
         ((i + j, i, band, digits) for i, band in enumerate(age_bands) for j, digits in enumerate(zip_digits))
     )

@@ -34,6 +34,7 @@ from mic_dp_helpers._validation import (
     check_int_at_least,
     check_positive_float,
     check_size,
+    ndim_of,
 )
 from mic_dp_helpers.accounting import PrivacyAccountant
 from mic_dp_helpers.checks._core import forbidden_inside_checks
@@ -88,6 +89,12 @@ def rows_for_pipeline(log: pd.DataFrame, partition: str = "day", value: str = "a
     """
     check_dataframe(log, "log", columns=["customer_id", check_column_name(partition, "partition"),
                                          check_column_name(value, "value")])
+    amounts = log[value]
+    if pd.api.types.is_bool_dtype(amounts) or not pd.api.types.is_numeric_dtype(amounts):
+        raise TypeError(f"the value column {value!r} must be numeric (PipelineDP sums it), got dtype {amounts.dtype}.")
+    if amounts.isna().any() or log[["customer_id", partition]].isna().any().any():
+        raise ValueError(f"log has missing values in customer_id, {partition!r} or {value!r}; drop or impute them "
+                         "first (PipelineDP would count a missing person or key as one more).")
     return list(zip(log["customer_id"].tolist(), log[partition].tolist(), log[value].astype(float).tolist()))
 
 
@@ -202,7 +209,7 @@ def bounding_tradeoff(log: pd.DataFrame, max_partitions: Sequence[int], max_per_
     rng = as_generator(rng, "rng")
     candidates = []
     for name, values in (("max_partitions", max_partitions), ("max_per_partition", max_per_partition)):
-        if isinstance(values, (str, bytes, pd.DataFrame)) or not hasattr(values, "__iter__"):
+        if isinstance(values, (str, bytes, dict, pd.DataFrame)) or ndim_of(values) != 1:
             raise TypeError(f"{name} must be a list of candidate bounds (ints >= 1), e.g. [1, 2, 4]; "
                             f"got {type(values).__name__} {values!r}.")
         candidates.append(list(values))
@@ -255,16 +262,26 @@ def public_contribution_bounds(public_sample: pd.DataFrame, quantile: float = 0.
 
 
 def _collect(result) -> list:
-    return result.collect() if hasattr(result, "collect") else list(result)
+    """Run the (lazy) pipeline. A failure reading the rows depends on the data: it stays charged, explained."""
+    try:
+        return result.collect() if hasattr(result, "collect") else list(result)
+    except (IndexError, KeyError, TypeError, ValueError) as error:
+        raise ValueError(f"PipelineDP could not read the data ({type(error).__name__}: {error}). Every row must be a "
+                         "(person, partition, value) tuple with a numeric value, as rows_for_pipeline(log) makes "
+                         "them. The analysis was attempted, so its budget stays spent.") from error
 
 
 _MAX_PIPELINE_BOUND = 2**31 - 1  # PipelineDP's partition selection takes a 32-bit int
 
 
-def _check_pipeline_inputs(data, backend, max_partitions) -> None:
-    """Check what does not depend on the data (its type, the backend, the bounds) before any charge."""
+def _check_pipeline_inputs(data, backend, max_partitions, ledger, label) -> None:
+    """Check what does not depend on the data (its type, the backend, the bounds, the ledger) before any charge."""
     import pipeline_dp
 
+    if ledger is not None and not isinstance(ledger, PrivacyAccountant):
+        raise TypeError(f"ledger must be a PrivacyAccountant or None, got {type(ledger).__name__}.")
+    if not isinstance(label, str):
+        raise TypeError(f"label must be a string, got {type(label).__name__} {label!r}.")
     if not isinstance(backend, pipeline_dp.pipeline_backend.PipelineBackend):
         raise TypeError(f"backend must be a PipelineDP backend such as pipeline_dp.LocalBackend() or "
                         f"pipeline_dp.SparkRDDBackend(sc), got {type(backend).__name__} {backend!r}.")
@@ -326,7 +343,7 @@ def private_statistics(data: Iterable, backend, *, epsilon: float, delta: float 
     if not min_value < max_value:
         raise ValueError(f"min_value must be < max_value (public bounds of each value), got "
                          f"[{min_value}, {max_value}].")
-    _check_pipeline_inputs(data, backend, max_partitions)
+    _check_pipeline_inputs(data, backend, max_partitions, ledger, label)
     if public_partitions is not None:
         if isinstance(public_partitions, (str, bytes)) or not hasattr(public_partitions, "__iter__"):
             raise TypeError(f"public_partitions must be None or a list of partition keys, e.g. range(1, 367); "
@@ -382,7 +399,7 @@ def select_private_partitions(data: Iterable, backend, *, epsilon: float, delta:
     if not (isinstance(delta, (int, float)) and 0 < delta < 1):
         raise ValueError(f"delta must be in (0, 1) for partition selection; got {delta!r}.")
     max_partitions = check_int_at_least(max_partitions, "max_partitions", 1)
-    _check_pipeline_inputs(data, backend, max_partitions)
+    _check_pipeline_inputs(data, backend, max_partitions, ledger, label)
     _charge(ledger, epsilon, delta, label)
     accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=epsilon, total_delta=delta)
     engine = pipeline_dp.DPEngine(accountant, backend)

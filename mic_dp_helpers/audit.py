@@ -36,6 +36,7 @@ reverse) tests a different claim.
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -156,6 +157,32 @@ def clopper_pearson(successes, trials: int, alpha: float) -> tuple[np.ndarray, n
 
 
 # ------------------------------------------------------------------------------ sampling
+def _check_mechanism(mechanism, vectorized) -> None:
+    """A callable that takes ``(dataset, size, rng)`` (vectorized) or ``(dataset, rng)``, before any sampling."""
+    if not callable(mechanism):
+        raise TypeError(f"mechanism must be callable, got {type(mechanism).__name__} {mechanism!r}.")
+    if not isinstance(vectorized, bool):
+        raise TypeError(f"vectorized must be True or False, got {type(vectorized).__name__} {vectorized!r}.")
+    form = "mechanism(dataset, size, rng)" if vectorized else "mechanism(dataset, rng)"
+    try:
+        signature = inspect.signature(mechanism)
+    except (TypeError, ValueError):  # a built-in without a signature: the call itself will tell
+        return
+    n_given = 3 if vectorized else 2
+    try:
+        signature.bind(*([None] * n_given))
+    except TypeError:
+        positional = (inspect.Parameter.POSITIONAL_ONLY, inspect.Parameter.POSITIONAL_OR_KEYWORD)
+        required = [p for p in signature.parameters.values() if p.kind in positional and p.default is p.empty]
+        missing = len(required) - n_given
+        problem = (f"it is missing {missing} required positional argument{'s' * (missing > 1)}" if missing > 0
+                   else f"it does not take {n_given} positional arguments")
+        other = "vectorized=False for mechanism(dataset, rng)" if vectorized else "vectorized=True for a sampler"
+        raise TypeError(f"mechanism must be callable as {form}, but {problem} (its signature is {signature}); "
+                        f"write it that way, or pass {other}.") from None
+
+
+
 def _draw(mechanism: Callable, dataset: Any, size: int, generator: np.random.Generator, vectorized: bool,
           name: str) -> np.ndarray:
     """Run the mechanism ``size`` times on ``dataset``; return a (size, d) float array."""
@@ -354,15 +381,12 @@ def audit_epsilon(
     >>> 0.5 < result.epsilon_lower_bound <= 1.0
     True
     """
-    if not callable(mechanism):
-        raise TypeError(f"mechanism must be callable, got {type(mechanism).__name__} {mechanism!r}.")
+    _check_mechanism(mechanism, vectorized)
     n_samples = check_size(n_samples, "n_samples", 100)
     confidence = check_probability(confidence, "confidence")
     n_bins = check_size(n_bins, "n_bins", 2)
     delta = check_probability(delta, "delta", allow_zero=True)
     n_candidates = check_size(n_candidates, "n_candidates", 1)
-    if not isinstance(vectorized, bool):
-        raise TypeError(f"vectorized must be True or False, got {type(vectorized).__name__} {vectorized!r}.")
     generator = as_generator(rng)
 
     out_a = _draw(mechanism, dataset_a, n_samples, generator, vectorized, "dataset_a")

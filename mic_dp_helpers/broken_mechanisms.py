@@ -32,7 +32,7 @@ from functools import partial
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_finite_array, check_size
+from mic_dp_helpers._validation import as_generator, check_finite_array, check_finite_float, check_size, describe
 from mic_dp_helpers.mechanisms import laplace_mechanism, laplace_scale
 
 __all__ = [
@@ -51,8 +51,32 @@ __all__ = [
 
 
 def _records(data) -> np.ndarray:
-    array = np.asarray(data, dtype=float).ravel()
+    """The records as a flat float array (it may be empty), without NaN or infinity."""
+    if data is None or isinstance(data, (str, bytes, dict)):
+        raise TypeError(f"data must be an array of numbers (one record each), got {describe(data)}.")
+    try:
+        array = np.asarray(data, dtype=float).ravel()
+    except (TypeError, ValueError):
+        raise TypeError(f"data must hold numbers only (one record each), got {describe(data)}.") from None
     return array if array.size == 0 else check_finite_array(array, "data")
+
+
+def _bounds(lower, upper) -> tuple[float, float]:
+    """The public clipping bounds, finite with ``lower < upper``."""
+    lower, upper = check_finite_float(lower, "lower"), check_finite_float(upper, "upper")
+    if not lower < upper:
+        raise ValueError(f"lower must be < upper (public bounds declared in advance), got lower={lower}, "
+                         f"upper={upper}.")
+    return lower, upper
+
+
+def _clipped_values(data, lower, upper) -> tuple[np.ndarray, float, float]:
+    """Records clipped to the bounds, for a mean: at least one record (its ``n`` is public)."""
+    lower, upper = _bounds(lower, upper)
+    values = _records(data)
+    if values.size == 0:
+        raise ValueError("data is empty: a mean needs at least one record (n is public under replace-one neighbours).")
+    return np.clip(values, lower, upper), lower, upper
 
 
 def _category_counts(data, n_categories) -> np.ndarray:
@@ -97,6 +121,7 @@ def laplace_bounded_sum(data, size: int, rng=None, *, epsilon: float = 1.0, lowe
     (2,)
     """
     size = check_size(size, "size", 1)
+    lower, upper = _bounds(lower, upper)
     true_sum = float(np.clip(_records(data), lower, upper).sum())
     return laplace_mechanism(np.full(size, true_sum), max(abs(lower), abs(upper)), epsilon, as_generator(rng))
 
@@ -119,7 +144,7 @@ def laplace_clipped_mean(data, size: int, rng=None, *, epsilon: float = 1.0, low
     True
     """
     size = check_size(size, "size", 1)
-    values = np.clip(_records(data), lower, upper)
+    values, lower, upper = _clipped_values(data, lower, upper)
     noisy = laplace_mechanism(np.full(size, values.mean()), (upper - lower) / len(values), epsilon,
                               as_generator(rng))
     return np.clip(noisy, lower, upper)
@@ -157,6 +182,7 @@ def sum_with_count_sensitivity(data, size: int, rng=None, *, epsilon: float = 1.
     (2,)
     """
     size = check_size(size, "size", 1)
+    lower, upper = _bounds(lower, upper)
     true_sum = float(np.clip(_records(data), lower, upper).sum())
     return laplace_mechanism(np.full(size, true_sum), 1.0, epsilon, as_generator(rng))  # should be 10.0
 
@@ -215,7 +241,7 @@ def mean_clamped_to_data_range(data, size: int, rng=None, *, epsilon: float = 1.
     0.6
     """
     size = check_size(size, "size", 1)
-    values = np.clip(_records(data), lower, upper)
+    values, lower, upper = _clipped_values(data, lower, upper)
     noisy = laplace_mechanism(np.full(size, values.mean()), (upper - lower) / len(values), epsilon,
                               as_generator(rng))
     return np.clip(noisy, values.min(), values.max())  # should be np.clip(noisy, lower, upper)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_size
+from mic_dp_helpers._validation import as_generator, check_finite_array, check_positive_float, check_size, describe
 from mic_dp_helpers.local_dp import rr_keep_probability
 from mic_dp_helpers.selection import dp_quantile, exponential_mechanism
 
@@ -49,9 +49,28 @@ K = 2
 SPEND_CAP = 5.0
 
 
+def _numbers(data, name: str = "data") -> np.ndarray:
+    """``data`` as a float array (empty allowed), numbers only, finite."""
+    if data is None or isinstance(data, (str, bytes, dict)):
+        raise TypeError(f"{name} must be an array of numbers, got {describe(data)}.")
+    try:
+        array = np.asarray(data, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold numbers only, got {describe(data)}.") from None
+    return array if array.size == 0 else check_finite_array(array, name)
+
+
+def _category_indices(labels: np.ndarray, what: str) -> np.ndarray:
+    if ((labels < 0) | (labels >= K) | (labels != np.round(labels))).any():
+        raise ValueError(f"{what} must be category indices, whole numbers from 0 to K - 1 = {K - 1}; got values "
+                         f"from {labels.min():g} to {labels.max():g}.")
+    return labels.astype(np.int64)
+
+
 def category_counts(data) -> np.ndarray:
     """How many records fall in each category 0..K-1 (``data``: category indices)."""
-    return np.bincount(np.asarray(data, dtype=int).ravel(), minlength=K)[:K].astype(float)
+    labels = _category_indices(_numbers(data).ravel(), "data")
+    return np.bincount(labels, minlength=K).astype(float)
 
 
 def category_spend(data) -> np.ndarray:
@@ -60,8 +79,12 @@ def category_spend(data) -> np.ndarray:
     One added or removed purchase moves one category's total by at most ``SPEND_CAP``: the
     L-infinity sensitivity is ``SPEND_CAP``, not 1.
     """
-    rows = np.asarray(data, dtype=float).reshape(-1, 2)
-    return np.bincount(rows[:, 0].astype(int), weights=np.clip(rows[:, 1], 0, SPEND_CAP), minlength=K)[:K]
+    rows = _numbers(data)
+    if rows.size and (rows.ndim != 2 or rows.shape[1] != 2):
+        raise ValueError(f"data must be rows (category, amount), an array of shape (n, 2), got shape {rows.shape}.")
+    rows = rows.reshape(-1, 2)
+    categories = _category_indices(rows[:, 0], "the categories (first column of data)")
+    return np.bincount(categories, weights=np.clip(rows[:, 1], 0, SPEND_CAP), minlength=K)
 
 
 # ------------------------------------------------------------------ most common category
@@ -72,6 +95,8 @@ def most_common_category(data, size: int, rng=None, *, epsilon: float = 1.0) -> 
 
 def most_common_category_without_noise(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
     """Bug: the exact argmax, released without any randomness."""
+    check_positive_float(epsilon, "epsilon")  # claimed, not used: that is the bug
+    as_generator(rng)
     counts = category_counts(data)
     return np.full(check_size(size, "size", 1), int(np.argmax(counts)))
 
@@ -117,6 +142,7 @@ def randomized_response_wrong_flip(data, size: int, rng=None, *, epsilon: float 
     The truth-to-lie ratio is ``2 e^epsilon - 1``, more than ``e^epsilon``.
     """
     truth = _one_answer(data)
+    epsilon = check_positive_float(epsilon, "epsilon")
     keep = as_generator(rng).random(check_size(size, "size", 1)) >= math.exp(-epsilon) / 2
     return np.where(keep, truth, not truth).astype(float)
 
@@ -132,7 +158,9 @@ def median_with_public_bounds(data, size: int, rng=None, *, epsilon: float = 1.0
 
 def median_with_data_bounds(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
     """Bug: the bounds are the data's own minimum and maximum, so the output range reveals them."""
-    values = np.asarray(data, dtype=float)
+    values = _numbers(data)
+    if values.size == 0:
+        raise ValueError("data is empty: the bug takes its bounds from the data's own min and max, so it needs data.")
     return dp_quantile(values, 0.5, float(values.min()), float(values.max()), epsilon, rng, size=size)
 
 

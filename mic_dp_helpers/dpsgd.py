@@ -39,7 +39,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float, check_size
+from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float, check_size, describe
 from mic_dp_helpers.dpsgd_accounting import (  # re-exported: one import for the lesson
     _check_sample_rate,
     compare_accounting,
@@ -137,7 +137,7 @@ class Architecture:
 
     def unpack(self, params: np.ndarray) -> list[np.ndarray]:
         """Views ``[W, b]`` (or ``[W1, b1, W2, b2]``) into the flat ``params``."""
-        params = np.asarray(params, dtype=float)
+        params = _as_floats(params, "params")
         if params.shape != (self.n_params,):
             raise ValueError(f"params must be a flat vector of length {self.n_params} for {self}, "
                              f"got shape {params.shape}; create one with init_params.")
@@ -184,14 +184,33 @@ def init_params(architecture: Architecture, rng=None) -> np.ndarray:
     return params
 
 
-def _check_data(architecture: Architecture, X, y=None) -> tuple[np.ndarray, np.ndarray | None]:
-    X = np.asarray(X, dtype=float)
+def _as_floats(values, name: str) -> np.ndarray:
+    """``values`` as a finite float array (numbers only, booleans excluded)."""
+    if values is None or isinstance(values, (str, bytes, dict)):
+        raise TypeError(f"{name} must be an array of numbers, got {describe(values)}.")
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold numbers only, got {describe(values)}; encode text columns first.") from None
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} contains NaN or infinite values; impute or drop them first (or lower the "
+                         "learning rate if training diverged).")
+    return array
+
+
+def _check_features(architecture: Architecture, X) -> np.ndarray:
+    if not isinstance(architecture, Architecture):
+        raise TypeError(f"architecture must be an Architecture, got {describe(architecture)}.")
+    X = _as_floats(X, "X")
     if X.ndim != 2 or X.shape[1] != architecture.n_features:
         raise ValueError(f"X must have shape (n, {architecture.n_features}), got {X.shape}.")
-    if not np.isfinite(X).all():
-        raise ValueError("X contains NaN or infinite values; impute or drop them first.")
-    if y is None:
-        return X, None
+    return X
+
+
+def _check_data(architecture: Architecture, X, y) -> tuple[np.ndarray, np.ndarray]:
+    X = _check_features(architecture, X)
+    if y is None or isinstance(y, (str, bytes, dict)):
+        raise TypeError(f"y must be an array of class labels 0..{architecture.n_classes - 1}, got {describe(y)}.")
     y_array = np.asarray(y)
     if y_array.shape != (len(X),):
         raise ValueError(f"y must have one label per row of X, shape ({len(X)},), got {y_array.shape}.")
@@ -225,8 +244,8 @@ def predict_proba(architecture: Architecture, params, X) -> np.ndarray:
     >>> predict_proba(arch, init_params(arch), [[1.0, 2.0]]).tolist()
     [[0.5, 0.5]]
     """
-    X, _ = _check_data(architecture, X)
-    return _forward(architecture, np.asarray(params, dtype=float), X)[1]
+    X = _check_features(architecture, X)
+    return _forward(architecture, params, X)[1]
 
 
 def per_example_loss(architecture: Architecture, params, X, y) -> np.ndarray:
@@ -239,7 +258,7 @@ def per_example_loss(architecture: Architecture, params, X, y) -> np.ndarray:
     [0.6931]
     """
     X, y = _check_data(architecture, X, y)
-    _, _, logits = _forward(architecture, np.asarray(params, dtype=float), X)
+    _, _, logits = _forward(architecture, params, X)
     log_norm = np.log(np.exp(logits).sum(axis=1))
     return log_norm - logits[np.arange(len(y)), y]
 
@@ -257,7 +276,7 @@ def per_example_gradients(architecture: Architecture, params, X, y) -> np.ndarra
     [[-1.0, 1.0, -0.5, 0.5]]
     """
     X, y = _check_data(architecture, X, y)
-    params = np.asarray(params, dtype=float)
+    params = _as_floats(params, "params")
     hidden, proba, _ = _forward(architecture, params, X)
     d_logits = proba.copy()
     d_logits[np.arange(len(y)), y] -= 1.0  # derivative of the cross-entropy with respect to the logits
@@ -500,7 +519,7 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     if sigma > 0 and not math.isfinite(clip_norm):
         raise ValueError("noise_multiplier > 0 needs a finite clip_norm (the noise is noise_multiplier * clip_norm).")
     generator = as_generator(rng)
-    params = init_params(architecture, generator) if params is None else np.array(params, dtype=float)
+    params = init_params(architecture, generator) if params is None else _as_floats(params, "params").copy()
     architecture.unpack(params)  # validates the shape
     expected_batch = q * len(X)
     batch_sizes = []

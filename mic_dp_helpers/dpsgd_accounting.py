@@ -24,6 +24,11 @@ from mic_dp_helpers.mechanisms import gaussian_delta
 __all__ = ["dpsgd_dp_event", "dpsgd_epsilon", "noise_multiplier_for_epsilon", "gaussian_epsilon", "compare_accounting"]
 
 _ACCOUNTANTS = ("rdp", "pld")
+_MAX_NOISE_MULTIPLIER = 1e6  # beyond it every accountant gives epsilon 0 (and dp_accounting overflows)
+# The PLD accountant keeps a grid of privacy losses 0.001 apart: a run whose epsilon (by RDP, an upper
+# bound) is above this would need tens of millions of grid points, so it is refused before allocating.
+_MAX_PLD_EPSILON = 1000.0
+_SIGMA_BRACKET = (0.05, 500.0)  # where noise_multiplier_for_epsilon searches
 
 
 def _check_sample_rate(value) -> float:
@@ -48,12 +53,20 @@ def dpsgd_dp_event(sample_rate: float, noise_multiplier: float, steps: int):
     import dp_accounting
 
     q = _check_sample_rate(sample_rate)
-    sigma = check_positive_float(noise_multiplier, "noise_multiplier")
+    sigma = _check_sigma(noise_multiplier)
     steps = check_size(steps, "steps", 1)
     step = dp_accounting.GaussianDpEvent(sigma)
     if q < 1:
         step = dp_accounting.PoissonSampledDpEvent(q, step)
     return dp_accounting.SelfComposedDpEvent(step, steps)
+
+
+def _check_sigma(noise_multiplier) -> float:
+    sigma = check_positive_float(noise_multiplier, "noise_multiplier")
+    if sigma > _MAX_NOISE_MULTIPLIER:
+        raise ValueError(f"noise_multiplier={sigma:g} is too large: above {_MAX_NOISE_MULTIPLIER:g} the epsilon is 0 "
+                         "to floating-point precision and dp_accounting overflows; use a smaller noise multiplier.")
+    return sigma
 
 
 @contextlib.contextmanager
@@ -93,7 +106,8 @@ def dpsgd_epsilon(sample_rate: float, noise_multiplier: float, steps: int, delta
         Target delta in (0, 1); take it well below ``1 / n``.
     accountant : {"pld", "rdp"}, default "pld"
         Privacy loss distributions (tight up to discretization, pessimistic) or Rényi DP (an
-        upper bound, looser by roughly 10%).
+        upper bound, looser by roughly 10%). A run whose epsilon is above 1000 (by RDP) is too
+        large for the PLD grid: ValueError, use "rdp".
 
     Returns
     -------
@@ -106,17 +120,35 @@ def dpsgd_epsilon(sample_rate: float, noise_multiplier: float, steps: int, delta
     """
     delta = check_probability(delta, "delta")
     event = dpsgd_dp_event(sample_rate, noise_multiplier, steps)
+    if check_choice(accountant, "accountant", _ACCOUNTANTS) == "pld":
+        _check_pld_size(event, delta)
+    return _epsilon_of(event, delta, accountant)
+
+
+def _epsilon_of(event, delta: float, accountant: str) -> float:
     acc = _new_accountant(accountant)
     with _quiet_absl():
         acc.compose(event)
         return float(acc.get_epsilon(delta))
 
 
+def _check_pld_size(event, delta: float) -> None:
+    """Refuse, before any allocation, a run whose PLD grid would not fit in memory (its epsilon is huge)."""
+    upper_bound = _epsilon_of(event, delta, "rdp")
+    if upper_bound > _MAX_PLD_EPSILON:
+        raise ValueError(f"this run's epsilon is about {upper_bound:.3g} (by RDP, an upper bound): far beyond any "
+                         f"meaningful guarantee, and the PLD accountant would need a grid too large for memory above "
+                         f"epsilon {_MAX_PLD_EPSILON:g}. Use accountant='rdp', or more noise or fewer steps.")
+
+
 def noise_multiplier_for_epsilon(target_epsilon: float, sample_rate: float, steps: int, delta: float,
                                  accountant: str = "rdp", rel_tol: float = 1e-3) -> float:
     """Smallest ``sigma`` (to ``rel_tol`` of epsilon) whose run of ``steps`` steps stays within ``(target_epsilon, delta)``.
 
-    Uses ``dp_accounting.calibrate_dp_mechanism``, which searches ``sigma`` by bisection.
+    Uses ``dp_accounting.calibrate_dp_mechanism``, which searches ``sigma`` by bisection between
+    0.05 and 500: a target that even ``sigma = 500`` misses is a ValueError, and when every
+    ``sigma`` in that range meets the target, 0.05 is returned. With ``accountant="pld"`` the RDP
+    answer (an upper bound) is refined with PLD.
 
     Examples
     --------
@@ -124,20 +156,40 @@ def noise_multiplier_for_epsilon(target_epsilon: float, sample_rate: float, step
     >>> dpsgd_epsilon(0.05, sigma, 200, 1e-5, accountant="rdp") <= 1.0
     True
     """
-    import dp_accounting
-
     target_epsilon = check_positive_float(target_epsilon, "target_epsilon")
     delta = check_probability(delta, "delta")
     _check_sample_rate(sample_rate)
     check_size(steps, "steps", 1)
     accountant = check_choice(accountant, "accountant", _ACCOUNTANTS)
     rel_tol = check_probability(rel_tol, "rel_tol")
+    low, high = _SIGMA_BRACKET  # the search needs the target between the epsilons of the two ends
+    at_high = _epsilon_of(dpsgd_dp_event(sample_rate, high, steps), delta, accountant)
+    if at_high > target_epsilon:
+        raise ValueError(f"target_epsilon={target_epsilon:g} is too small: even noise_multiplier={high:g} gives "
+                         f"epsilon {at_high:.3g} for these steps. Allow a larger epsilon, or take fewer steps.")
+    if _epsilon_of(dpsgd_dp_event(sample_rate, low, steps), delta, "rdp") <= target_epsilon:
+        return low  # every noise multiplier searched meets the target (RDP bounds PLD): the smallest one
+    sigma = _calibrate(sample_rate, steps, target_epsilon, delta, "rdp", (low, high), rel_tol)
+    if accountant == "pld":  # refine near RDP's answer: PLD is usually a little tighter, its grid pessimistic
+        if _epsilon_of(dpsgd_dp_event(sample_rate, sigma, steps), delta, "pld") > target_epsilon:
+            return _calibrate(sample_rate, steps, target_epsilon, delta, "pld", (sigma, high), rel_tol)
+        lower = max(low, sigma / 2)
+        _check_pld_size(dpsgd_dp_event(sample_rate, lower, steps), delta)
+        if _epsilon_of(dpsgd_dp_event(sample_rate, lower, steps), delta, "pld") <= target_epsilon:
+            return lower
+        sigma = _calibrate(sample_rate, steps, target_epsilon, delta, "pld", (lower, sigma), rel_tol)
+    return sigma
+
+
+def _calibrate(sample_rate, steps, target_epsilon, delta, accountant, bracket, rel_tol) -> float:
+    import dp_accounting
+
     with _quiet_absl():
         return float(dp_accounting.calibrate_dp_mechanism(
             lambda: _new_accountant(accountant),
             lambda sigma: dpsgd_dp_event(sample_rate, sigma, steps),
             target_epsilon, delta,
-            bracket_interval=dp_accounting.ExplicitBracketInterval(0.05, 500.0),
+            bracket_interval=dp_accounting.ExplicitBracketInterval(*bracket),
             discrete=False, tol=rel_tol * target_epsilon,
         ))
 
@@ -191,7 +243,7 @@ def compare_accounting(sample_rate: float, noise_multiplier: float, steps: int, 
     True
     """
     q = _check_sample_rate(sample_rate)
-    sigma = check_positive_float(noise_multiplier, "noise_multiplier")
+    sigma = _check_sigma(noise_multiplier)
     steps = check_size(steps, "steps", 1)
     delta = check_probability(delta, "delta")
     basic = steps * gaussian_epsilon(sigma, delta / steps)

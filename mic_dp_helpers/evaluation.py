@@ -152,8 +152,8 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
         raise ValueError("the training data must contain at least two classes.")
     binary = len(np.unique(y_test)) == 2
     if binary and np.max(y_test) not in set(np.unique(y_train).tolist()):
-        raise ValueError(f"y_test's positive class {np.max(y_test)!r} never occurs in y_train: a model trained without "
-                         "it cannot score it. Train on data with every class of the test set.")
+        raise ValueError(f"y_test's positive class {np.max(y_test).item()!r} never occurs in y_train: a model "
+                         "trained without it cannot score it. Train on data with every class of the test set.")
     random_state = check_int_at_least(random_state, "random_state", 0)
     max_iter = check_size(max_iter, "max_iter", 1, maximum=_MAX_BOOSTING_ROUNDS)
     scores = {}

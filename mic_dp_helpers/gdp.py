@@ -134,7 +134,8 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     """The smallest epsilon at which a mu-GDP mechanism is (epsilon, delta)-DP.
 
     Inverts :func:`gdp_delta` in ``epsilon`` (delta falls as epsilon grows) by root-finding.
-    Returns 0 when ``delta >= gdp_delta(0, mu)``.
+    Returns 0 when ``delta >= gdp_delta(0, mu)``, and ``inf`` when the epsilon (about
+    ``mu**2 / 2``) is beyond floating point.
 
     Examples
     --------
@@ -155,6 +156,8 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     high = 1.0
     while excess(high) > 0:
         high *= 2.0
+        if math.isinf(high):  # about mu**2 / 2 is beyond floating point: no finite epsilon holds
+            return math.inf
     epsilon = brentq(excess, 0.0, high, xtol=1e-13, rtol=4 * np.finfo(float).eps, maxiter=500)
     for _ in range(64):
         if math.exp(_log_gdp_delta(epsilon, mu)) <= delta:

@@ -210,6 +210,10 @@ class PrivateDatabase:
                                 f"got {type(value).__name__}.")
             else:
                 all_numbers = _is_number(value)
+            if any(isinstance(v, (float, np.floating)) and np.isnan(v) for v in (value if isinstance(value, list)
+                                                                               else [value])):
+                raise ValueError(f"the condition on {column!r} compares with NaN, which equals nothing (the "
+                                 "database's numeric columns have no missing values); compare with a number.")
             dtype = self._dtypes[column]
             if operator in _ORDER_OPERATORS:
                 if column not in self._numeric:
@@ -403,6 +407,8 @@ class PrivateDatabase:
         categories = list(categories)
         if len(categories) == 0:
             raise ValueError("categories is empty; declare at least one public category.")
+        if not all(_is_scalar(c) or c is None for c in categories):
+            raise TypeError(f"categories must list plain values (strings, numbers, booleans), got {categories!r:.80}.")
         if len(set(categories)) != len(categories):
             raise ValueError("categories has repeated entries; each public category must appear once.")
         self._accountant.spend_parallel([epsilon] * len(categories), label=label)  # refuses before any data is read

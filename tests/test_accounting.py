@@ -644,3 +644,31 @@ def test_private_database_refuses_a_column_that_is_not_one_name_and_spends_nothi
     with pytest.raises(TypeError, match="column must be one column name"):
         db.histogram(bad, ["a"], 0.1)
     assert db.accountant.ledger == ()
+
+
+@pytest.mark.parametrize("weights", [np.array(2.0), [[1.0, 2.0]], np.ones((2, 2))])
+def test_split_epsilon_needs_a_flat_list_of_weights(weights):
+    from mic_dp_helpers.accounting import split_epsilon
+
+    with pytest.raises(TypeError, match="weights must be a list of positive numbers"):
+        split_epsilon(1.0, weights)
+
+
+@pytest.mark.parametrize("sensitivity, sigma, expected", [(1.0, 1e-300, math.inf), (1e300, 1e-10, math.inf),
+                                                          (1.0, 1e300, 0.0), (2.0, 1.0, 2.0)])
+def test_zcdp_rho_gaussian_never_overflows(sensitivity, sigma, expected):
+    from mic_dp_helpers.accounting import zcdp_rho_gaussian
+
+    assert zcdp_rho_gaussian(sensitivity, sigma) == expected
+
+
+@pytest.mark.parametrize("query, error, match", [
+    (lambda db: db.count({"age": np.nan}, 0.1), ValueError, "compares with NaN, which equals nothing"),
+    (lambda db: db.count({"age": ("in", [40.0, np.nan])}, 0.1), ValueError, "compares with NaN"),
+    (lambda db: db.histogram("zip", [["02138"]], 0.1), TypeError, "categories must list plain values"),
+])
+def test_nan_conditions_and_unhashable_categories_spend_nothing(people, query, error, match):
+    db = PrivateDatabase(people, 1.0, rng=0)
+    with pytest.raises(error, match=match):
+        query(db)
+    assert db.accountant.ledger == ()

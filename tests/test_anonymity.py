@@ -150,3 +150,26 @@ def test_matching_records_on_real_data(known, expected):
 def test_matching_records_explains_what_cannot_match(known, error, match):
     with pytest.raises(error, match=match):
         anonymity.matching_records(_survey(), **known)
+
+
+def test_generalize_keeps_missing_values_missing_and_pads_numeric_zip_codes():
+    df = pd.DataFrame({"age": [34, np.nan, 67], "zip_code": [2139, np.nan, 24101], "salary": [50_000.0, 1e5, None]},
+                      index=[7, 3, 9])
+    out = anonymity.generalize(df, age_band=10, zip_digits=3, salary_band=20_000)
+    assert out["age"].tolist() == ["30-39", None, "60-69"]
+    assert out["zip_code"].tolist() == ["021**", None, "241**"]
+    assert out["salary"].tolist() == ["40000-59999", "100000-119999", None]
+    assert anonymity.k_anonymity(out, ["age"]) == 1  # the missing age is a class of its own
+
+
+@pytest.mark.parametrize("column", ["age", "salary"])
+@pytest.mark.parametrize("values", [["34", "45"], pd.Categorical([30, 40]), [True, False]])
+def test_generalize_needs_numbers_to_cut_into_bands(column, values):
+    with pytest.raises(TypeError, match=f"column '{column}' must be numeric to be cut into bands"):
+        anonymity.generalize(pd.DataFrame({column: values}), **{f"{column}_band": 10})
+
+
+@pytest.mark.parametrize("grid", [dict(age_bands=None), dict(zip_digits=5), dict(age_bands=[]), dict(zip_digits="54")])
+def test_smallest_generalization_needs_lists_to_try(grid):
+    with pytest.raises(TypeError, match="must be a non-empty list of integers to try"):
+        anonymity.smallest_generalization(datasets.medical(50), ["age", "zip_code"], 2, **grid)

@@ -263,3 +263,41 @@ def test_purchase_log_refuses_a_huge_size_before_allocating(huge):
 def test_a_column_argument_that_is_not_one_name_is_a_clear_error(bad, call, name):
     with pytest.raises(TypeError, match=f"{name} must be one column name"):
         call(purchase_log(300, random_state=0), bad)
+
+
+@pytest.mark.parametrize("change, error, match", [
+    (lambda log: log, TypeError, "the value column 'category' must be numeric"),
+    (lambda log: log.assign(category=np.nan), ValueError, "log has missing values"),
+])
+def test_rows_for_pipeline_needs_a_numeric_value_column_without_gaps(change, error, match):
+    with pytest.raises(error, match=match):
+        rows_for_pipeline(change(purchase_log(200, random_state=0)), value="category")
+
+
+def test_a_ledger_of_the_wrong_type_is_refused_before_anything_runs():
+    import pipeline_dp
+
+    rows = rows_for_pipeline(purchase_log(200, random_state=0))
+    for run in (lambda: private_statistics(rows, pipeline_dp.LocalBackend(), epsilon=1.0, delta=1e-6, max_partitions=1,
+                                           max_per_partition=1, min_value=0.0, max_value=10.0, ledger="ledger"),
+                lambda: select_private_partitions(rows, pipeline_dp.LocalBackend(), epsilon=1.0, delta=1e-6,
+                                                  max_partitions=1, ledger={"spent": 0})):
+        with pytest.raises(TypeError, match="ledger must be a PrivacyAccountant or None"):
+            run()
+
+
+@pytest.mark.parametrize("rows", [[("a",)], [1, 2], [("a", 1, "x")]])
+def test_malformed_rows_are_explained_and_stay_charged(rows):
+    import pipeline_dp
+
+    ledger = PrivacyAccountant(10.0, 1e-3)
+    with pytest.raises(ValueError, match=r"PipelineDP could not read the data .* budget stays spent"):
+        private_statistics(rows, pipeline_dp.LocalBackend(), epsilon=1.0, max_partitions=1, max_per_partition=1,
+                           min_value=0.0, max_value=10.0, public_partitions=[1], ledger=ledger)
+    assert ledger.spent_epsilon == 1.0  # the failure depends on the (private) rows: it is paid for
+
+
+@pytest.mark.parametrize("bad", [np.array(2.0), 3, [[1, 2]]])
+def test_bounding_tradeoff_needs_lists_of_candidates(bad):
+    with pytest.raises(TypeError, match="max_partitions must be a list of candidate bounds"):
+        bounding_tradeoff(purchase_log(200, random_state=0), bad, [1], 1.0)

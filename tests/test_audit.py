@@ -271,3 +271,14 @@ def test_clopper_pearson_rejects_non_numeric_successes(bad):
 def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name, huge):
     with pytest.raises(ValueError, match=f"{name}=.* is too large"):
         call(huge)
+
+
+@pytest.mark.parametrize("mechanism, vectorized, match", [
+    (lambda data: 1.0, True, "it does not take 3 positional arguments"),
+    (lambda data, rng: rng.normal(), True, "it does not take 3 positional arguments"),
+    (lambda data, size, rng, extra: np.zeros(size), True, "it is missing 1 required positional argument"),
+    (noisy_count, False, "it is missing 1 required positional argument"),
+])
+def test_a_mechanism_with_the_wrong_signature_is_refused_before_sampling(mechanism, vectorized, match):
+    with pytest.raises(TypeError, match=f"mechanism must be callable as .*{match}"):
+        audit_epsilon(mechanism, [1], [], n_samples=1000, rng=0, vectorized=vectorized)

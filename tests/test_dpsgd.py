@@ -323,3 +323,46 @@ def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name):
 def test_accountant_that_is_not_a_string_is_a_clear_error(bad, call):
     with pytest.raises(TypeError, match="accountant must be one of .* \\(a string\\)"):
         call(bad)
+
+
+ARCH = Architecture(2, 2)
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: predict_proba(None, np.zeros(6), [[1.0, 2.0]]), TypeError, "architecture must be an Architecture"),
+    (lambda: predict_proba(ARCH, np.zeros(6), [["a", "b"]]), TypeError, "X must hold numbers only"),
+    (lambda: predict_proba(ARCH, np.zeros(6), [[np.nan, 1.0]]), ValueError, "X contains NaN"),
+    (lambda: predict_proba(ARCH, ["a"] * 6, [[1.0, 2.0]]), TypeError, "params must hold numbers only"),
+    (lambda: predict_proba(ARCH, np.full(6, np.nan), [[1.0, 2.0]]), ValueError, "params contains NaN"),
+    (lambda: per_example_loss(ARCH, np.zeros(6), [[1.0, 2.0]], None), TypeError, "y must be an array of class"),
+    (lambda: accuracy(ARCH, np.zeros(6), [[1.0, 2.0]], None), TypeError, "y must be an array of class"),
+    (lambda: per_example_gradients(ARCH, np.zeros(6), "abc", [0]), TypeError, "X must be an array of numbers"),
+    (lambda: train_dpsgd(ARCH, [[0.0, 1.0], [1.0, 0.0]], None, clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.5,
+                         steps=2, learning_rate=1.0, rng=0), TypeError, "y must be an array of class"),
+    (lambda: train_dpsgd(ARCH, [[0.0, 1.0], [1.0, 0.0]], [0, 1], clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.5,
+                         steps=2, learning_rate=1.0, rng=0, params="abc"), TypeError, "params must be an array"),
+])
+def test_models_explain_bad_input(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: dpsgd_epsilon(0.1, 1e-3, 10, 1e-5), "epsilon is about .* too large for memory"),
+    (lambda: compare_accounting(0.1, 1e-3, 10, 1e-5), "epsilon is about .* too large for memory"),
+    (lambda: dpsgd_epsilon(0.1, 1e300, 10, 1e-5), "noise_multiplier=1e\\+300 is too large"),
+    (lambda: compare_accounting(0.1, 1e300, 10, 1e-5), "noise_multiplier=1e\\+300 is too large"),
+    (lambda: noise_multiplier_for_epsilon(1e-6, 0.1, 10, 1e-5), "target_epsilon=1e-06 is too small"),
+])
+def test_accounting_outside_what_dp_accounting_can_do_is_a_clear_error(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_noise_multiplier_for_a_generous_target_is_the_smallest_searched():
+    assert noise_multiplier_for_epsilon(1e6, 0.1, 10, 1e-5) == 0.05
+
+
+def test_noise_multiplier_with_pld_meets_its_target():
+    sigma = noise_multiplier_for_epsilon(1.0, 0.05, 200, 1e-5, accountant="pld")
+    assert dpsgd_epsilon(0.05, sigma, 200, 1e-5) <= 1.0 < dpsgd_epsilon(0.05, 0.95 * sigma, 200, 1e-5)

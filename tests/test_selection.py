@@ -284,3 +284,35 @@ def test_broken_selection_samplers_cap_size(name):
 def test_report_noisy_max_refuses_a_noise_that_is_not_a_string(bad):
     with pytest.raises(TypeError, match="noise must be one of .* \\(a string\\)"):
         report_noisy_max([1.0, 2.0], 1.0, 1.0, noise=bad)
+
+
+@pytest.mark.parametrize("name", ["category_counts", "category_spend"])
+@pytest.mark.parametrize("data, error, match", [
+    ([np.nan, 1.0], ValueError, "data contains NaN"),
+    (["a", "b"], TypeError, "data must hold numbers only"),
+    (None, TypeError, "data must be an array of numbers"),
+])
+def test_broken_selection_data_must_be_numbers(name, data, error, match):
+    import mic_dp_helpers.broken_selection as bs
+
+    with pytest.raises(error, match=match):
+        getattr(bs, name)(data)
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda bs: bs.category_counts([0, 2]), ValueError, "must be category indices, whole numbers from 0 to K - 1"),
+    (lambda bs: bs.category_counts([-1]), ValueError, "must be category indices"),
+    (lambda bs: bs.category_counts([0.5]), ValueError, "must be category indices"),
+    (lambda bs: bs.category_spend([0, 1.0, 1]), ValueError, r"data must be rows \(category, amount\)"),
+    (lambda bs: bs.category_spend([[3, 1.0]]), ValueError, "the categories .* must be category indices"),
+    (lambda bs: bs.randomized_response_wrong_flip([1], 2, rng=0, epsilon="1"), TypeError, "epsilon must be a positive"),
+    (lambda bs: bs.most_common_category_without_noise([0, 1], 2, rng="seed"), TypeError, "rng must be None"),
+    (lambda bs: bs.median_with_data_bounds([], 2, rng=0), ValueError, "data is empty"),
+    (lambda bs: bs.randomized_response_one([], 2, rng=0), ValueError, "one person's yes/no answer"),
+    (lambda bs: bs.randomized_response_one([2], 2, rng=0), ValueError, "one person's yes/no answer"),
+])
+def test_broken_selection_samplers_explain_bad_input(call, error, match):
+    import mic_dp_helpers.broken_selection as bs
+
+    with pytest.raises(error, match=match):
+        call(bs)

@@ -519,3 +519,41 @@ def test_kip_adapt_refuses_a_target_with_other_features():
     release = S.release_group_means(np.random.default_rng(0).random((20, 2)), [0, 1] * 10, 0, 1, 1.0, 1e-5, l=5, rng=0)
     with pytest.raises(ValueError, match="lower has 2 values but there are 3 features"):
         kip.kip_adapt(release, np.zeros((4, 3)), [0, 1, 0, 1], target_is_public=True)
+
+
+@pytest.mark.parametrize("mu", [1e300, 1e200])
+def test_gdp_epsilon_is_inf_beyond_floating_point(mu):
+    assert S.gdp_epsilon(mu, 1e-5) == math.inf
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(X=np.zeros(8), y=None), TypeError, "y must be a 1-D list or array of class labels"),
+    (dict(X=np.zeros((8, 1)), y=[0, 1] * 3), ValueError, r"y must have one class label per row of X \(8\)"),
+    (dict(X=np.zeros((8, 1)), y=[0, np.nan] * 4), ValueError, "y has missing labels"),
+    (dict(X=5, y=[0, 1]), TypeError, "X must be a 2-D array or DataFrame"),
+    (dict(X=np.zeros((3, 1)), y=[0, 1, 1]), ValueError, "a stratified split needs at least 2 rows of every class"),
+    (dict(X=np.zeros((8, 1)), y=[0, 1] * 4, random_state="seed"), TypeError, "random_state must be an integer"),
+])
+def test_split_real_checks_records_and_labels(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        S.split_real(**kwargs)
+
+
+@pytest.mark.parametrize("y_train, y_test, X_test, error, match", [
+    ([0, np.nan] * 10, [0, 1] * 5, None, ValueError, "y_train has missing labels"),
+    ([0, 1] * 9, [0, 1] * 5, None, ValueError, r"y_train must have one class label per row of X_train \(20\)"),
+    ([0, 1] * 10, [0, 2] * 5, None, ValueError, "y_test's positive class 2 never occurs in y_train"),
+    ([0, 1] * 10, [0, 1] * 5, np.zeros((10, 3)), ValueError, "X_train has 2 features but X_test has 3"),
+    ([0, 1] * 10, None, None, TypeError, "y_test must be a 1-D list or array of class labels"),
+])
+def test_evaluate_tstr_checks_labels_before_fitting(y_train, y_test, X_test, error, match):
+    X = np.random.default_rng(0).random((20, 2))
+    with pytest.raises(error, match=match):
+        S.evaluate_tstr(X, y_train, X[:10] if X_test is None else X_test, y_test, models=["logreg"])
+
+
+@pytest.mark.parametrize("models, error", [([], TypeError), (None, TypeError), (["svm"], ValueError)])
+def test_evaluate_tstr_needs_known_models(models, error):
+    X = np.random.default_rng(0).random((20, 2))
+    with pytest.raises(error, match="models|unknown model"):
+        S.evaluate_tstr(X, [0, 1] * 10, X, [0, 1] * 10, models=models)
