@@ -53,6 +53,7 @@ from mic_dp_helpers._validation import (
     check_numeric_frame,
     check_positive_float,
     check_probability,
+    ndim_of,
 )
 from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant, split_epsilon, zcdp_to_dp
 from mic_dp_helpers.relevance import RELEVANCE_METHODS, _refuse_target_among_features, align_target, relevance_scores
@@ -78,7 +79,7 @@ MECHANISMS = ("laplace", "gaussian")
 # ----------------------------------------------------------------------------- weights
 def _as_relevance(relevance, name: str = "relevance") -> pd.Series:
     if isinstance(relevance, Mapping):
-        relevance = pd.Series(dict(relevance), dtype=float)
+        relevance = pd.Series(dict(relevance), dtype=object)
     if not isinstance(relevance, pd.Series):
         raise TypeError(f"{name} must be a pandas Series (or dict) of scores indexed by feature name, "
                         f"got {type(relevance).__name__}.")
@@ -251,8 +252,9 @@ def plan_budget(relevance, total_epsilon: float, *, floor: float = 0.1, power: f
         raise TypeError(f"reserve must be a dict {{column: share of the total}}, got {type(reserve).__name__}.")
     reserve = dict(reserve or {})
     if columns is not None:
-        if isinstance(columns, (str, bytes)):
-            raise TypeError("columns must be a list of column names (for example df.columns), not one string.")
+        if isinstance(columns, (str, bytes, Mapping)) or ndim_of(columns) != 1:
+            raise TypeError(f"columns must be a list of column names (for example df.columns), got "
+                            f"{type(columns).__name__} {columns!r:.60}.")
         known = list(columns)
         for kind, names in (("reserve", list(reserve)), ("relevance", list(_as_relevance(relevance).index))):
             unknown = [c for c in names if c not in known]
@@ -304,6 +306,10 @@ def check_bounds(bounds, columns: Sequence[str]) -> dict[str, tuple[float, float
     if not isinstance(bounds, Mapping):
         raise TypeError(f"bounds must be a dict {{column: (lower, upper)}} declared in advance, "
                         f"got {type(bounds).__name__}.")
+    if isinstance(columns, (str, bytes)):
+        columns = [columns]
+    if isinstance(columns, Mapping) or ndim_of(columns) != 1:
+        raise TypeError(f"columns must be a list of column names, got {type(columns).__name__} {columns!r:.60}.")
     checked = {}
     for column in columns:
         if check_column_name(column, "every column") not in bounds:

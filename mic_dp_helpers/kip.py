@@ -13,10 +13,13 @@ import numpy as np
 from scipy.optimize import minimize
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import check_int_at_least, check_positive_float
+from mic_dp_helpers._validation import check_positive_float, check_size
+from mic_dp_helpers.evaluation import _check_labels
 from mic_dp_helpers.group_means import SyntheticRelease, scale_to_unit
 
 __all__ = ["kip_adapt"]
+
+_MAX_ITERATIONS = 100_000  # L-BFGS-B iterations; each solves an n x n system
 
 
 def _rbf(A: np.ndarray, B: np.ndarray, gamma: float) -> np.ndarray:
@@ -82,16 +85,14 @@ def kip_adapt(release: SyntheticRelease, X_target, y_target, *, target_is_public
     if not isinstance(target_is_public, bool):
         raise TypeError("target_is_public must be True or False: say whether the target data are public.")
     X_t = scale_to_unit(X_target, release.lower, release.upper)
-    y_t = np.asarray(y_target)
-    if y_t.shape != (len(X_t),):
-        raise ValueError(f"y_target must have one label per row of X_target, got shape {y_t.shape}.")
+    y_t = _check_labels(y_target, len(X_t), "y_target", "X_target")
     classes = np.unique(np.concatenate([release.y, y_t]))
     one_hot = lambda labels: (labels[:, None] == classes[None, :]).astype(float) - 1.0 / len(classes)  # noqa: E731
     Y_s, Y_t = one_hot(release.y), one_hot(y_t)
     dim = X_t.shape[1]
     gamma = 1.0 / (dim * max(float(X_t.var()), 1e-12)) if gamma is None else check_positive_float(gamma, "gamma")
     reg = check_positive_float(reg, "reg")
-    max_iter = check_int_at_least(max_iter, "max_iter", 1)
+    max_iter = check_size(max_iter, "max_iter", 1, maximum=_MAX_ITERATIONS)
     shape = release.X_unit.shape
     with one_thread():
         result = minimize(_kip_loss_and_grad, release.X_unit.ravel(), args=(shape, Y_s, X_t, Y_t, gamma, reg),

@@ -54,6 +54,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mic_dp_helpers._validation import (
+    ColumnError,
     as_generator,
     check_choice,
     check_finite_array,
@@ -61,6 +62,7 @@ from mic_dp_helpers._validation import (
     check_positive_float,
     check_probability,
     check_size,
+    describe,
     ndim_of,
 )
 from mic_dp_helpers.accounting import PrivacyAccountant, zcdp_to_dp
@@ -120,7 +122,8 @@ def zcdp_rho_for(epsilon: float, delta: float) -> float:
     epsilon = check_positive_float(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
     log_term = math.log(1 / delta)
-    rho = epsilon**2 / (math.sqrt(log_term + epsilon) + math.sqrt(log_term)) ** 2  # no cancellation
+    root = epsilon / (math.sqrt(log_term + epsilon) + math.sqrt(log_term))  # no cancellation, no overflow
+    rho = root * root
     while zcdp_to_dp(rho, delta) > epsilon:  # stay on the safe side of rounding
         rho *= 1 - 1e-12
     return rho
@@ -209,13 +212,15 @@ def one_way_audit_mechanism(sigma: float, lower: float, upper: float, n_bins: in
     """
     sigma = check_positive_float(sigma, "sigma")
     public_edges = equal_width_bins(lower, upper, n_bins)
+    if not isinstance(bins_from_data, (bool, np.bool_)):
+        raise TypeError(f"bins_from_data must be True or False, got {describe(bins_from_data)}.")
 
     def mechanism(values, size, rng):
         size = check_size(size, "size", 1, per_item=n_bins)
-        values = np.asarray(values, dtype=float).reshape(-1, 1)
+        values = check_finite_array(values, "values").reshape(-1, 1)
         edges = equal_width_bins(values.min(), values.max(), n_bins) if bins_from_data else public_edges
         counts = np.bincount(discretize(values, edges)[:, 0], minlength=n_bins)
-        return counts + rng.normal(0.0, sigma, size=(size, n_bins))
+        return counts + as_generator(rng).normal(0.0, sigma, size=(size, n_bins))
 
     return mechanism
 
@@ -242,6 +247,51 @@ def exponential_mechanism(scores, epsilon: float, sensitivity: float, rng=None, 
     return np.argmax(utility + generator.gumbel(size=shape), axis=-1)
 
 
+def _check_one_way(one_way, sizes: list[int] | None = None) -> list[np.ndarray]:
+    """Noisy one-way counts: a list with one 1-D finite array per column (of ``sizes[j]`` cells if given)."""
+    if isinstance(one_way, (str, bytes, dict, np.ndarray)) or not isinstance(one_way, (list, tuple)) or not one_way:
+        raise TypeError(f"one_way must be a non-empty list with one array of noisy counts per column "
+                        f"(from measure_one_way), got {describe(one_way)}.")
+    counts = [check_finite_array(m, f"one_way[{j}]") for j, m in enumerate(one_way)]
+    for j, m in enumerate(counts):
+        if m.ndim != 1 or (sizes is not None and j < len(sizes) and len(m) != sizes[j]):
+            expected = "" if sizes is None or j >= len(sizes) else f" of {sizes[j]} counts"
+            raise ValueError(f"one_way[{j}] must be a 1-D array{expected} (one noisy count per bin), got shape "
+                             f"{m.shape}.")
+    if sizes is not None and len(counts) != len(sizes):
+        raise ValueError(f"one_way has {len(counts)} arrays but there are {len(sizes)} columns; give one per column.")
+    return counts
+
+
+def _column_pair(pair, n_columns: int, what: str) -> tuple[int, int]:
+    if (isinstance(pair, (str, bytes)) or ndim_of(pair) != 1 or len(pair) != 2 or pair[0] == pair[1]
+            or not all(isinstance(c, (int, np.integer)) and 0 <= c < n_columns for c in pair)):
+        raise ValueError(f"every {what} must be a pair (i, j) of two different columns 0..{n_columns - 1}, "
+                         f"got {pair!r}.")
+    return int(pair[0]), int(pair[1])
+
+
+def _check_tree(edges, pair_tables, sizes: list[int]) -> tuple[list[tuple[int, int]], dict]:
+    """Edges ``(i, j)`` between distinct columns, each with a finite noisy pair table of shape (sizes[i], sizes[j])."""
+    if (isinstance(edges, (str, bytes, dict)) or not isinstance(edges, (list, tuple, np.ndarray))
+            or ndim_of(edges) == 0):
+        raise TypeError(f"edges must be a list of (i, j) pairs of columns, got {describe(edges)}.")
+    if not isinstance(pair_tables, dict):
+        raise TypeError(f"pair_tables must be a dict {{(i, j): noisy table}}, got {describe(pair_tables)}.")
+    tables = {}
+    for key, table in pair_tables.items():
+        i, j = _column_pair(key, len(sizes), "key of pair_tables")
+        tables[(i, j)] = check_finite_array(table, f"pair_tables[{key}]")
+        if tables[(i, j)].shape != (sizes[i], sizes[j]):
+            raise ValueError(f"pair_tables[{key}] must have shape {(sizes[i], sizes[j])} (the columns' numbers of "
+                             f"bins), got {tables[(i, j)].shape}.")
+    checked = [_column_pair(edge, len(sizes), "edge") for edge in edges]
+    for i, j in checked:
+        if (i, j) not in tables and (j, i) not in tables:
+            raise ColumnError(f"pair_tables has no noisy table for the edge {(i, j)}; measure every edge's pair.")
+    return checked, tables
+
+
 def _normalise(counts: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
     """Project noisy counts to a probability vector: negatives to 0, then divide by the total."""
     clipped = np.maximum(np.asarray(counts, dtype=float), 0.0)
@@ -265,6 +315,7 @@ def pair_scores(codes, sizes, one_way: list[np.ndarray]) -> tuple[list[tuple[int
     ([(0, 1)], [2.0])
     """
     table, offsets = pair_counts(codes, sizes)
+    one_way = _check_one_way(one_way, _check_sizes(sizes))
     d = len(sizes)
     n_hat = float(np.mean([max(np.sum(m), 1.0) for m in one_way]))
     expected = np.concatenate([_normalise(m) for m in one_way]) * n_hat
@@ -386,6 +437,8 @@ def fit_tree(one_way: list[np.ndarray], edges: list[tuple[int, int]], pair_table
     """
     sigma_one = check_positive_float(sigma_one, "sigma_one")
     sigma_pairs = check_positive_float(sigma_pairs, "sigma_pairs")
+    one_way = _check_one_way(one_way)
+    edges, pair_tables = _check_tree(edges, pair_tables, [len(m) for m in one_way])
     n_hat = float(np.mean([max(np.sum(m), 1.0) for m in one_way]))
     marginals = [_normalise(m) for m in _combine_one_way(one_way, pair_tables, sigma_one, sigma_pairs)]
     d = len(marginals)

@@ -52,11 +52,14 @@ from mic_dp_helpers._validation import (
     as_generator,
     check_choice,
     check_column_name,
+    check_finite_array,
+    check_int_at_least,
     check_numeric_frame,
     check_positive_float,
     check_probability,
     check_size,
     describe,
+    ndim_of,
 )
 
 __all__ = [
@@ -137,7 +140,8 @@ def published_relevance(X: pd.DataFrame, y, method: str, random_state: int = 0) 
     [1.0, -0.944]
     """
     X = check_numeric_frame(X, min_rows=2)
-    target = np.asarray(y, dtype=float)
+    target = check_finite_array(y, "y")
+    random_state = check_int_at_least(random_state, "random_state", 0)
     if target.ndim != 1 or len(target) != len(X):
         raise ValueError(f"y must have one value per row of X ({len(X)}), got shape {target.shape}.")
     if check_choice(method, "method", PUBLISHED_METHODS) == "uniform":
@@ -178,9 +182,10 @@ def published_factors(relevance: pd.Series, amplification: float = PUBLISHED_AMP
     if not isinstance(relevance, pd.Series) or len(relevance) == 0:
         raise TypeError("relevance must be a non-empty pandas Series of scores.")
     amplification = check_positive_float(amplification, "amplification")
+    _check_flag(uniform, "uniform")
     if uniform:
         return pd.Series(amplification, index=relevance.index, name="factor")
-    r = relevance.to_numpy(dtype=float)
+    r = _scores(relevance, "relevance")
     with np.errstate(invalid="ignore", divide="ignore"):
         low, high = np.min(r), np.max(r)
         factors = (1.0 - (r - low) / (high - low)) * amplification
@@ -201,11 +206,14 @@ def published_noise_scale(sensitivity, epsilon: float, delta: float = PUBLISHED_
     9.69
     """
     epsilon = check_positive_float(epsilon, "epsilon")
+    sensitivity = check_finite_array(sensitivity, "sensitivity")
+    if (sensitivity < 0).any():
+        raise ValueError("sensitivity must be >= 0 (the most one value can change).")
     if check_choice(mechanism, "mechanism", ("gaussian", "laplace")) == "gaussian":
         delta = check_probability(delta, "delta")
-        scale = np.asarray(sensitivity, dtype=float) * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
+        scale = sensitivity * math.sqrt(2 * math.log(1.25 / delta)) / epsilon
     else:
-        scale = np.asarray(sensitivity, dtype=float) / epsilon
+        scale = sensitivity / epsilon
     return float(scale) if scale.ndim == 0 else scale
 
 
@@ -286,6 +294,34 @@ def _per_column(values, columns: pd.Index, name: str) -> np.ndarray:
     return array
 
 
+def _check_flag(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {describe(value)}.")
+    return bool(value)
+
+
+def _scores(series: pd.Series, name: str) -> np.ndarray:
+    try:
+        return series.to_numpy(dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold numbers, got dtype {series.dtype}.") from None
+
+
+def _check_holdout(holdout, n_rows: int) -> np.ndarray:
+    """Row positions held out: distinct whole numbers in 0..n_rows-1, leaving at least 2 rows to train on."""
+    if holdout is None:
+        return np.zeros(0, dtype=int)
+    if isinstance(holdout, (str, bytes, dict)) or ndim_of(holdout) != 1:
+        raise TypeError(f"holdout must be a list of row positions, got {describe(holdout)}.")
+    rows = np.asarray(holdout)
+    if rows.size and (rows.dtype.kind not in "iu" or (rows < 0).any() or (rows >= n_rows).any()):
+        raise ValueError(f"holdout must list row positions, whole numbers from 0 to {n_rows - 1}, "
+                         f"got {describe(holdout)}.")
+    if len(np.unique(rows)) != len(rows) or n_rows - len(rows) < 2:
+        raise ValueError("holdout must list each row once and leave at least 2 rows to train on.")
+    return rows.astype(int)
+
+
 def effective_epsilons(factors: pd.Series, epsilon: float) -> pd.Series:
     """The epsilon each column of a published release really costs: ``epsilon * (1 + f) / f``.
 
@@ -306,7 +342,7 @@ def effective_epsilons(factors: pd.Series, epsilon: float) -> pd.Series:
     epsilon = check_positive_float(epsilon, "epsilon")
     if not isinstance(factors, pd.Series) or len(factors) == 0:
         raise TypeError("factors must be a non-empty pandas Series.")
-    f = factors.to_numpy(dtype=float)
+    f = _scores(factors, "factors")
     if (f < 0).any() or np.isnan(f).any():
         raise ValueError("factors must be >= 0.")
     with np.errstate(divide="ignore"):
@@ -370,6 +406,11 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
     df = check_numeric_frame(df, "df", min_rows=2)
     if check_column_name(target, "target") not in df.columns:
         raise ColumnError(f"target {target!r} is not a column of df.")
+    _check_flag(include_target, "include_target")
+    test = _check_holdout(holdout, len(df))
+    if model is not None and not (hasattr(model, "fit") and hasattr(model, "predict")):
+        raise TypeError(f"model must be a scikit-learn regressor (with fit and predict) or None, "
+                        f"got {describe(model)}.")
     features = df if include_target else df.drop(columns=target)
     y = df[target].to_numpy(dtype=float)
     scaled = published_scaling(features)
@@ -380,9 +421,7 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
     else:
         _per_column(factors, scaled.columns, "factors")
     released = published_release(scaled, factors, epsilon, delta=delta, mechanism=mechanism, rng=rng)
-    rows = np.arange(len(df))
-    test = np.asarray(holdout if holdout is not None else [], dtype=int)
-    train = np.setdiff1d(rows, test)
+    train = np.setdiff1d(np.arange(len(df)), test)
     fitted = (LinearRegression() if model is None else clone(model)).fit(released.iloc[train], y[train])
     in_sample = float(np.mean(np.abs(fitted.predict(released.iloc[train]) - y[train])))
     held = (float(np.mean(np.abs(fitted.predict(released.iloc[test]) - y[test]))) if len(test) else math.nan)
@@ -412,11 +451,17 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
     epsilon = check_positive_float(epsilon, "epsilon")
     check_choice(method, "method", PUBLISHED_METHODS)
     check_column_name(target, "target")
+    row = check_int_at_least(row, "row", 0)
+    _check_flag(include_target, "include_target")
+    check_int_at_least(random_state, "random_state", 0)
 
     def sampler(data: pd.DataFrame, size: int, rng) -> np.ndarray:
+        size = check_size(size, "size", 1)
         data = check_numeric_frame(data, "data", min_rows=2)
         if target not in data.columns:
             raise ColumnError(f"target {target!r} is not a column of the data.")
+        if row >= len(data):
+            raise ValueError(f"row={row} is not a row of the data, which has {len(data)} rows (0 to {len(data) - 1}).")
         features = data if include_target else data.drop(columns=target)
         scaled = published_scaling(features)
         relevance = published_relevance(scaled, data[target].to_numpy(dtype=float), method, random_state=random_state)
@@ -441,7 +486,7 @@ def data_range_release(values, epsilon: float, size: int, rng=None) -> np.ndarra
     >>> data_range_release([1.0, 2.0, 3.0], 1.0, size=4, rng=0).shape
     (4, 3)
     """
-    column = np.asarray(values, dtype=float)
+    column = check_finite_array(values, "values")
     if column.ndim != 1 or len(column) < 2:
         raise ValueError("values must be a 1-D array of at least two numbers.")
     span = column.max() - column.min()

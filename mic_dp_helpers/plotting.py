@@ -45,6 +45,11 @@ def use_course_style() -> None:
     )
 
 
+def _check_figure(fig) -> None:
+    if not isinstance(fig, mpl.figure.Figure):
+        raise TypeError(f"fig must be a matplotlib Figure (from plt.subplots()), got {type(fig).__name__}.")
+
+
 def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
     """Write a one-line takeaway under ``fig`` (wrapped to the figure's width) and return the figure.
 
@@ -56,6 +61,7 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
     >>> _ = add_takeaway(fig, "More attributes, more unique people.")
     >>> plt.close(fig)
     """
+    _check_figure(fig)
     if not isinstance(text, str) or not text.strip():
         raise ValueError("text must be a non-empty sentence that says what the figure shows.")
     width, height = fig.get_size_inches()
@@ -133,6 +139,7 @@ def plain_log_labels(fig: plt.Figure) -> plt.Figure:
     ('10\u207b\u00b3', '10\u00b2')
     >>> plt.close(fig)
     """
+    _check_figure(fig)
     for ax in fig.axes:
         for axis in (ax.xaxis, ax.yaxis):
             for get, set_ in ((axis.get_major_formatter, axis.set_major_formatter),
@@ -198,6 +205,7 @@ def figure_bundle(fig: plt.Figure, takeaway: str, alt: str) -> tuple[dict, dict]
     import base64
     import io
 
+    _check_figure(fig)
     for name, value in (("takeaway", takeaway), ("alt", alt)):
         if not isinstance(value, str) or not value.strip():
             raise ValueError(f"{name} must be a non-empty sentence; got {value!r}.")
@@ -390,15 +398,18 @@ def plot_neighbouring_outputs(samples_a, samples_b, epsilon: float, *, density_a
     'log( P_A / P_B )'
     >>> plt.close(fig)
     """
-    from mic_dp_helpers._validation import check_positive_float
+    from mic_dp_helpers._validation import check_finite_array, check_positive_float
 
     epsilon = check_positive_float(epsilon, "epsilon")
+    size = None if figsize is None else check_finite_array(figsize, "figsize")
+    if size is not None and (size.shape != (2,) or (size <= 0).any()):
+        raise ValueError(f"figsize must be (width, height) in inches, two numbers > 0, got {figsize!r}.")
     if (density_a is None) != (density_b is None):
         raise ValueError("pass both density_a and density_b, or neither.")
     for name, density in (("density_a", density_a), ("density_b", density_b)):
         if density is not None and not callable(density):
             raise TypeError(f"{name} must be a function of x, got {type(density).__name__}.")
-    if len(labels) != 2 or not all(isinstance(label, str) for label in labels):
+    if not isinstance(labels, (tuple, list)) or len(labels) != 2 or not all(isinstance(x, str) for x in labels):
         raise ValueError(f"labels must be two strings, got {labels!r}.")
     ratio = binned_log_ratio(samples_a, samples_b, bins, min_count=min_count)
     a, b = _np.asarray(samples_a, dtype=float).ravel(), _np.asarray(samples_b, dtype=float).ravel()
@@ -478,27 +489,32 @@ def plot_error_vs_epsilon(ax, epsilons, errors, *, label: str | None = None, col
     ('log', 'log')
     >>> plt.close(fig)
     """
-    eps = _np.asarray(epsilons, dtype=float).ravel()
-    if eps.size == 0 or not _np.isfinite(eps).all() or (eps <= 0).any():
+    from mic_dp_helpers._validation import check_finite_array
+
+    if not isinstance(ax, mpl.axes.Axes):
+        raise TypeError(f"ax must be a matplotlib Axes (from plt.subplots()), got {type(ax).__name__}.")
+    eps = check_finite_array(epsilons, "epsilons").ravel()
+    if (eps <= 0).any():
         raise ValueError("epsilons must be a non-empty array of finite numbers > 0.")
-    abs_errors = _np.abs(_np.asarray(errors, dtype=float))
+    abs_errors = _np.abs(check_finite_array(errors, "errors"))
     if abs_errors.ndim != 2 or abs_errors.shape[0] != eps.size or abs_errors.shape[1] == 0:
         raise ValueError(f"errors must have shape (len(epsilons), trials) = ({eps.size}, trials), "
                          f"got {abs_errors.shape}.")
-    if not _np.isfinite(abs_errors).all():
-        raise ValueError("errors contains NaN or infinite values.")
-    low_pct, high_pct = (float(p) for p in interval)
-    if not 0 <= low_pct < high_pct <= 100:
+    percentiles = check_finite_array(interval, "interval")
+    if percentiles.shape != (2,) or not 0 <= percentiles[0] < percentiles[1] <= 100:
         raise ValueError(f"interval must be two percentiles 0 <= low < high <= 100, got {interval!r}.")
-    mean = abs_errors.mean(axis=1)
-    low, high = _np.percentile(abs_errors, [low_pct, high_pct], axis=1)
-    yerr = _np.vstack([_np.maximum(mean - low, 0.0), _np.maximum(high - mean, 0.0)])
-    ax.errorbar(eps, mean, yerr=yerr, fmt=marker, color=color, capsize=3, label=label)
+    if not isinstance(marker, str):
+        raise TypeError(f"marker must be a matplotlib format string such as 'o', got {type(marker).__name__}.")
+    expected = None
     if theory is not None:
-        expected = theory(eps) if callable(theory) else theory
-        expected = _np.asarray(expected, dtype=float).ravel()
+        expected = check_finite_array(theory(eps) if callable(theory) else theory, "theory").ravel()
         if expected.shape != eps.shape:
             raise ValueError(f"theory must give one value per epsilon ({eps.size}), got shape {expected.shape}.")
+    mean = abs_errors.mean(axis=1)
+    low, high = _np.percentile(abs_errors, percentiles, axis=1)
+    yerr = _np.vstack([_np.maximum(mean - low, 0.0), _np.maximum(high - mean, 0.0)])
+    ax.errorbar(eps, mean, yerr=yerr, fmt=marker, color=color, capsize=3, label=label)
+    if expected is not None:
         ax.plot(eps, expected, ls="--", color=color or OKABE_ITO[7], label=theory_label)
     ax.set_xscale("log")
     ax.set_yscale("log")

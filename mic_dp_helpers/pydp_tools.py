@@ -83,6 +83,9 @@ __all__ = [
     "power_of_two_granularity",
 ]
 
+_MIN_PYDP_EPSILON = 2.0**-48
+_MAX_PYDP_INT = 2**31 - 1  # PyDP's contribution bounds are C ints
+
 #: The PyDP queries supported here, and the ``pydp.algorithms.laplacian`` class behind each.
 QUERY_KINDS = {"count": "Count", "sum": "BoundedSum", "mean": "BoundedMean"}
 
@@ -156,8 +159,23 @@ def _check_bounds(kind: str, lower, upper) -> tuple[float | None, float | None]:
 
 
 def _check_sensitivities(l0_sensitivity, linf_sensitivity) -> tuple[int, int]:
-    return (check_int_at_least(l0_sensitivity, "l0_sensitivity", 1),
-            check_int_at_least(linf_sensitivity, "linf_sensitivity", 1))
+    checked = []
+    for name, value in (("l0_sensitivity", l0_sensitivity), ("linf_sensitivity", linf_sensitivity)):
+        value = check_int_at_least(value, name, 1)
+        if value > _MAX_PYDP_INT:
+            raise ValueError(f"{name}={value} is too large: PyDP takes a 32-bit integer, at most "
+                             f"{_MAX_PYDP_INT}.")
+        checked.append(value)
+    return checked[0], checked[1]
+
+
+def _check_epsilon(epsilon, minimum: float = _MIN_PYDP_EPSILON) -> float:
+    """An epsilon PyDP accepts: at least 2**-50 for one mechanism, 2**-48 for an algorithm (a mean splits it)."""
+    epsilon = check_positive_float(epsilon, "epsilon")
+    if epsilon < minimum:
+        raise ValueError(f"epsilon={epsilon:g} is too small for PyDP, which needs at least {minimum:.3g} "
+                         f"(2**{int(math.log2(minimum))}).")
+    return epsilon
 
 
 # ------------------------------------------------------------------------ building queries
@@ -193,7 +211,7 @@ def make_pydp_algorithm(kind: str, epsilon: float, lower: float | None = None, u
     True
     """
     kind = _check_kind(kind)
-    epsilon = check_positive_float(epsilon, "epsilon")
+    epsilon = _check_epsilon(epsilon)
     lower, upper = _check_bounds(kind, lower, upper)
     l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
     algorithm_class = getattr(require_pydp(), QUERY_KINDS[kind])
@@ -354,7 +372,7 @@ class AccountedPyDP:
         if not isinstance(label, str):
             raise TypeError(f"label must be a string, got {type(label).__name__} {label!r}.")
         entries = _check_values(values).tolist()
-        epsilon = check_positive_float(epsilon, "epsilon")
+        epsilon = _check_epsilon(epsilon)
         lower, upper = _check_bounds(kind, lower, upper)
         l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
         require_pydp()
@@ -504,6 +522,8 @@ def bounded_mean_rmse(values, lower: float, upper: float, epsilon: float, *, inc
     True
     """
     array = _check_values(values)
+    if not isinstance(include_count_noise, (bool, np.bool_)):
+        raise TypeError(f"include_count_noise must be True or False, got {type(include_count_noise).__name__}.")
     bias = clamping_bias(array, lower, upper)
     clamped_mean = float(np.clip(array, lower, upper).mean()) if include_count_noise else None
     noise = bounded_mean_noise_std(lower, upper, epsilon, array.size, mean=clamped_mean,
@@ -523,7 +543,7 @@ def laplace_noise_halfwidth(epsilon: float, sensitivity: float, confidence: floa
     >>> round(laplace_noise_halfwidth(1.0, 1.0, 0.95), 4)
     2.9957
     """
-    epsilon = check_positive_float(epsilon, "epsilon")
+    epsilon = _check_epsilon(epsilon, 2.0**-50)
     sensitivity = check_positive_float(sensitivity, "sensitivity")
     confidence = check_probability(confidence, "confidence")
     require_pydp()
@@ -548,7 +568,7 @@ def bounded_mean_noise_halfwidth(lower: float, upper: float, epsilon: float, n: 
     0.03
     """
     lower, upper = _check_bounds("mean", lower, upper)
-    epsilon = check_positive_float(epsilon, "epsilon")
+    epsilon = _check_epsilon(epsilon)
     n = check_int_at_least(n, "n", 1)
     l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
     sensitivity = l0_sensitivity * linf_sensitivity * (upper - lower) / 2.0

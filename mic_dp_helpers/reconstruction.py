@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import as_generator, check_choice, check_size
+from mic_dp_helpers._validation import as_generator, check_choice, check_finite_array, check_size, describe, ndim_of
 
 __all__ = [
     "RECONSTRUCTION_METHODS",
@@ -113,8 +113,8 @@ def answer_subset_queries(secret, queries, noise_scale, rng=None) -> np.ndarray:
     """
     x = _check_secret(secret)
     a = _check_queries(queries, x.size)
-    scales = np.asarray(noise_scale, dtype=float)
-    if scales.ndim > 1 or not np.isfinite(scales).all() or (scales < 0).any():
+    scales = check_finite_array(noise_scale, "noise_scale")
+    if scales.ndim > 1 or (scales < 0).any():
         raise ValueError(f"noise_scale must be a number >= 0 or a 1-D array of them, got {noise_scale!r}.")
     draws = as_generator(rng).laplace(0.0, 1.0, size=a.shape[0])
     with one_thread():
@@ -153,8 +153,8 @@ def reconstruct(queries, answers, method: str = "least_squares") -> np.ndarray:
     1.0
     """
     a = _check_queries(queries)
-    y = np.asarray(answers, dtype=float)
-    if y.ndim not in (1, 2) or y.shape[0] != a.shape[0] or not np.isfinite(y).all():
+    y = check_finite_array(answers, "answers")
+    if y.ndim not in (1, 2) or y.shape[0] != a.shape[0]:
         raise ValueError(f"answers must be finite, with one row per query ({a.shape[0]}), got shape {y.shape}.")
     check_choice(method, "method", RECONSTRUCTION_METHODS)
     if method == "least_squares":
@@ -190,7 +190,10 @@ def reconstruction_accuracy(secret, guess) -> float | np.ndarray:
     0.75
     """
     x = _check_secret(secret)
-    g = np.asarray(guess)
+    g = np.asarray(guess) if ndim_of(guess) in (1, 2) else None
+    if g is None or g.dtype.kind not in "biuf":
+        raise TypeError(f"guess must be a 1-D (or 2-D, one column per guess) array of guessed bits, "
+                        f"got {describe(guess)}.")
     if g.shape[0] != x.size:
         raise ValueError(f"guess has {g.shape[0]} rows but secret has {x.size} people.")
     right = (g == (x if g.ndim == 1 else x[:, None])).mean(axis=0)

@@ -19,10 +19,12 @@ import pandas as pd
 from mic_dp_helpers._threads import one_thread
 from mic_dp_helpers._validation import (
     ColumnError,
+    check_finite_array,
     check_int_at_least,
     check_numeric_frame,
-    check_positive_float,
+    check_positive_floats,
     check_size,
+    describe,
 )
 from mic_dp_helpers.accounting import PrivacyAccountant
 from mic_dp_helpers.allocation import (
@@ -75,11 +77,24 @@ def prediction_mae(train_X: pd.DataFrame, train_y, test_X: pd.DataFrame, test_y,
     from sklearn.linear_model import LinearRegression
 
     train_X = check_numeric_frame(train_X, "train_X")
-    test_X = check_numeric_frame(test_X, "test_X")
+    test_X = _numeric_columns(test_X, list(train_X.columns), "test_X")
+    train_y = _target(train_y, len(train_X), "train_y", "train_X")
+    test_y = _target(test_y, len(test_X), "test_y", "test_X")
+    if model is not None and not (hasattr(model, "fit") and hasattr(model, "predict")):
+        raise TypeError(f"model must be a scikit-learn regressor (with fit and predict) or None, "
+                        f"got {describe(model)}.")
     model = LinearRegression() if model is None else clone(model)
-    model.fit(train_X.to_numpy(dtype=float), np.asarray(train_y, dtype=float))
-    predicted = model.predict(test_X[list(train_X.columns)].to_numpy(dtype=float))
-    return float(np.mean(np.abs(predicted - np.asarray(test_y, dtype=float))))
+    model.fit(train_X.to_numpy(dtype=float), train_y)
+    predicted = model.predict(test_X.to_numpy(dtype=float))
+    return float(np.mean(np.abs(predicted - test_y)))
+
+
+def _target(y, n_rows: int, name: str, rows_of: str) -> np.ndarray:
+    """A numeric target with one finite value per row of ``rows_of``."""
+    values = check_finite_array(y, name)
+    if values.ndim != 1 or len(values) != n_rows:
+        raise ValueError(f"{name} must have one value per row of {rows_of} ({n_rows}), got shape {values.shape}.")
+    return values
 
 
 def _scaled(X: pd.DataFrame, bounds) -> np.ndarray:
@@ -271,9 +286,7 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     features = [c for c in train.columns if c in set(scored[0])]
     train = _numeric_columns(train, features + [target], "train")  # other columns (dates, names) are ignored
     test = _numeric_columns(test, features + [target], "test")
-    if isinstance(epsilons, (str, bytes)) or not isinstance(epsilons, Sequence | np.ndarray) or len(epsilons) == 0:
-        raise TypeError("epsilons must be a non-empty list of positive numbers.")
-    epsilons = [check_positive_float(e, "epsilon") for e in epsilons]
+    epsilons = check_positive_floats(epsilons, "epsilons")
     n_seeds = check_size(n_seeds, "n_seeds", 1, per_item=len(epsilons))
     if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}.")

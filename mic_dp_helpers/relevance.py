@@ -89,6 +89,8 @@ def align_target(X: pd.DataFrame, y):
     >>> align_target(X, pd.Series([30.0, 10.0, 20.0], index=[12, 10, 11])).tolist()
     [10.0, 20.0, 30.0]
     """
+    if not isinstance(X, pd.DataFrame):
+        raise TypeError(f"X must be a pandas DataFrame of features, got {type(X).__name__}.")
     if not isinstance(y, pd.Series) or y.index.equals(X.index):
         return y
     if not (X.index.is_unique and y.index.is_unique) or len(y) != len(X) or not y.index.isin(X.index).all():
@@ -141,7 +143,7 @@ def _mine(alpha, c, est):
         ) from None
     if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real):
         raise TypeError(f"alpha must be a number in (0, 1] (or >= 4 for a fixed grid size), got {alpha!r}.")
-    if not (0 < alpha <= 1 or alpha >= 4):
+    if not (0 < alpha <= 1 or 4 <= alpha < float("inf")):
         raise ValueError(f"alpha must be in (0, 1] (the maximum grid size is n**alpha) or >= 4, got {alpha}.")
     c = check_positive_float(c, "c")
     check_choice(est, "est", MIC_ESTIMATORS)

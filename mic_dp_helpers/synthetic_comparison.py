@@ -31,10 +31,15 @@ from mic_dp_helpers._validation import (
     check_column_list,
     check_dataframe,
     check_int_at_least,
+    check_positive_float,
     check_positive_floats,
+    check_probability,
     check_size,
+    describe,
+    ndim_of,
 )
 from mic_dp_helpers.evaluation import evaluate_tstr, load_task, split_real, two_way_tv
+from mic_dp_helpers.groupings import _MAX_RESTARTS
 from mic_dp_helpers.group_means import SyntheticRelease, release_group_means, smallest_group_size
 from mic_dp_helpers.binning import discretize, equal_width_bins, undiscretize
 from mic_dp_helpers.marginals import independent_marginals, mst
@@ -73,8 +78,10 @@ def compare_once(name: str, epsilon: float, delta: float, seed: int, *, n_bins: 
     uses random groups (the grouping lesson 06 proves private) with the smallest ``l`` whose noise
     is at most ``max_sigma``, or one group per class when no ``l`` is.
     """
-    X, y, lower, upper = load_task(name) if task is None else task
-    X_train, X_test, y_train, y_test = split_real(X, y, random_state=seed)
+    X, y, lower, upper = load_task(name) if task is None else _check_task(task)
+    check_positive_float(epsilon, "epsilon")
+    check_positive_float(max_sigma, "max_sigma")  # checked here: _group_size falls back when no l meets it
+    X_train, X_test, y_train, y_test = split_real(X, y, random_state=_seed(seed, "seed"))
     edges = equal_width_bins(lower, upper, n_bins)
     classes = np.unique(y)
     sizes = [n_bins] * X.shape[1] + [len(classes)]
@@ -105,6 +112,21 @@ def compare_once(name: str, epsilon: float, delta: float, seed: int, *, n_bins: 
     return rows
 
 
+def _seed(seed, name: str) -> int:
+    """A seed for the splits: an int from 0 to 2**32 - 1 (scikit-learn's range)."""
+    seed = check_int_at_least(seed, name, 0)
+    if seed >= 2**32:
+        raise ValueError(f"{name}={seed} is too large: seeds go up to 2**32 - 1.")
+    return seed
+
+
+def _check_task(task) -> tuple:
+    """``(X, y, lower, upper)`` as :func:`load_task` returns it."""
+    if not isinstance(task, (tuple, list)) or len(task) != 4:
+        raise TypeError(f"task must be (X, y, lower, upper) as load_task(name) returns it, got {describe(task)}.")
+    return tuple(task)
+
+
 def compare_methods(name: str, epsilons: Sequence[float], delta: float, n_seeds: int, progress=None,
                     **kwargs) -> pd.DataFrame:
     """:func:`compare_once` over ``epsilons`` x ``range(n_seeds)``: one tidy DataFrame.
@@ -132,7 +154,12 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, 
     :func:`evaluate_tstr`; the releases do not depend on them. Returns rows ``{epsilon, release,
     model, score}`` (``"real data"`` once per epsilon) and the releases by ``(epsilon, label)``.
     """
-    X, y, lower, upper = task
+    X, y, lower, upper = _check_task(task)
+    epsilons = check_positive_floats(epsilons, "epsilons")
+    check_probability(delta, "delta")  # checked here: a bad delta must not read as "no release met the noise limit"
+    check_positive_float(max_sigma, "max_sigma")
+    check_size(cluster_n_init, "cluster_n_init", 1, maximum=_MAX_RESTARTS)
+    seed = _seed(seed, "seed")
     X_train, X_test, y_train, y_test = split_real(X, y, random_state=seed)
     real = evaluate_tstr(X_train, y_train, X_test, y_test, models=models, max_iter=hgb_rounds, random_state=seed)
     rows = [{"epsilon": eps, "release": "real data", "model": m, "score": s} for eps in epsilons for m, s in real.items()]
@@ -214,7 +241,11 @@ def run_sweep(name: str, seeds: Iterable[int] | None = None, progress: Callable 
     0.0
     """
     sweep = _sweep(name)
-    seeds = list(range(sweep.n_seeds)) if seeds is None else [check_int_at_least(s, "seeds", 0) for s in seeds]
+    if seeds is not None and (isinstance(seeds, (str, bytes, dict)) or ndim_of(seeds) != 1 or len(seeds) == 0):
+        raise TypeError(f"seeds must be None (all of the sweep's) or a non-empty list of seeds, got {describe(seeds)}.")
+    seeds = list(range(sweep.n_seeds)) if seeds is None else [_seed(s, "every entry of seeds") for s in seeds]
+    if progress is not None and not callable(progress):
+        raise TypeError(f"progress must be None or a function wrapping the loop (tqdm), got {describe(progress)}.")
     grid = [(task, seed) for task in sweep.tasks for seed in seeds]
     tables = {task: load_task(task) for task in sweep.tasks}
     rows = []
@@ -266,6 +297,10 @@ def reproduction_gap(live: pd.DataFrame, stored: pd.DataFrame, keys: Sequence[st
         raise ValueError("live must have result columns (score, tv) and key columns shared with stored.")
     check_dataframe(live, "live", columns=keys)
     check_dataframe(stored, "stored", columns=keys + results)
+    for table, label in ((live, "live"), (stored, "stored")):
+        for column in results:
+            if not pd.api.types.is_numeric_dtype(table[column]) or pd.api.types.is_bool_dtype(table[column]):
+                raise TypeError(f"{label}[{column!r}] must hold numbers (scores), got dtype {table[column].dtype}.")
     merged = live.merge(stored, on=keys, how="left", suffixes=("", "_stored"), indicator=True)
     missing = merged[merged["_merge"] != "both"]
     if len(missing):

@@ -468,7 +468,7 @@ def test_compare_allocations_refuses_huge_n_seeds_and_too_many_clusters():
 
 @pytest.mark.parametrize("bad", [[["a"]], [pd.Series(["a"])], [np.array(["a"])]])
 def test_check_bounds_needs_column_names(bad):
-    with pytest.raises(TypeError, match="every column must be one column name"):
+    with pytest.raises(TypeError, match="columns must be a list of column names|every column must be one column"):
         check_bounds({"a": (0, 1)}, bad)
 
 
@@ -476,3 +476,45 @@ def test_bounds_given_as_numpy_pairs_are_accepted():
     assert check_bounds({"a": np.array([0, 1])}, ["a"]) == {"a": (0.0, 1.0)}
     with pytest.raises(TypeError, match="must be a \\(lower, upper\\) pair"):
         check_bounds({"a": np.array([0, 1, 2])}, ["a"])
+
+
+@pytest.mark.parametrize("call", [
+    lambda r: relevance_weights(r), lambda r: split_budget(1.0, r), lambda r: top_k_features(r, 1),
+    lambda r: plan_budget(r, 1.0),
+])
+def test_scores_given_as_a_dict_of_text_are_a_type_error(call):
+    with pytest.raises(TypeError, match="must hold numbers"):
+        call({"a": "x", "b": 1.0})
+
+
+@pytest.mark.parametrize("columns", [5, None, {"a": 1}, [["a"]]])
+def test_plan_budget_and_check_bounds_need_a_list_of_columns(columns):
+    with pytest.raises(TypeError, match="columns must be a list of column names"):
+        check_bounds({"a": (0, 1)}, columns)
+    if columns is not None:
+        with pytest.raises(TypeError, match="columns must be a list of column names"):
+            plan_budget({"a": 1.0}, 1.0, columns=columns)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(train_y=[0.0, np.nan, 4, 6]), ValueError, "train_y contains NaN"),
+    (dict(train_y=["a", "b", "c", "d"]), TypeError, "train_y must be numeric"),
+    (dict(train_y=[0.0, 2.0]), ValueError, r"train_y must have one value per row of train_X \(4\)"),
+    (dict(test_y=[1.0, 2.0]), ValueError, r"test_y must have one value per row of test_X \(1\)"),
+    (dict(test_X=pd.DataFrame({"b": [1.0]})), KeyError, r"test_X has no column\(s\) \['a'\]"),
+    (dict(model="ols"), TypeError, "model must be a scikit-learn regressor"),
+])
+def test_prediction_mae_checks_targets_columns_and_model(kwargs, error, match):
+    arguments = dict(train_X=pd.DataFrame({"a": [0.0, 1, 2, 3]}), train_y=[0.0, 2, 4, 6],
+                     test_X=pd.DataFrame({"a": [1.0]}), test_y=[2.0]) | kwargs
+    with pytest.raises(error, match=match):
+        prediction_mae(**arguments)
+
+
+@pytest.mark.parametrize("epsilons", [np.array(2.0), "1", None])
+def test_compare_allocations_needs_a_list_of_epsilons(epsilons):
+    df = coffee_shop_revenue(40, random_state=0)
+    relevance = {"uniform": pd.Series(1.0, index=df.columns.drop("Daily_Revenue"))}
+    with pytest.raises(TypeError, match="epsilons must be a list of positive numbers"):
+        compare_allocations(df.iloc[:30], df.iloc[30:], "Daily_Revenue", COFFEE_SHOP_BOUNDS, relevance, epsilons,
+                            n_seeds=1, progress=False)

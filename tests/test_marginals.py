@@ -341,3 +341,55 @@ def test_neighbours_that_are_not_a_string_are_a_clear_error(bad, call):
 def test_sizes_must_be_a_list_of_domain_sizes(sizes):
     with pytest.raises(TypeError, match="sizes must be a list with one domain size"):
         M.pair_counts([[0, 1]], sizes)
+
+
+def test_zcdp_rho_for_huge_epsilon_does_not_overflow():
+    assert M.zcdp_rho_for(1e300, 1e-6) == pytest.approx(1e300, rel=1e-6)
+
+
+_CODES = np.array([[0, 1, 2], [1, 0, 1], [1, 1, 0]] * 6)
+
+
+@pytest.mark.parametrize("one_way, error, match", [
+    (None, TypeError, "one_way must be a non-empty list with one array of noisy counts per column"),
+    ([], TypeError, "one_way must be a non-empty list"),
+    ([np.ones(2)] * 2, ValueError, "one_way has 2 arrays but there are 3 columns"),
+    ([np.ones(2), np.ones(2), np.ones(2)], ValueError, r"one_way\[2\] must be a 1-D array of 3 counts"),
+    ([np.ones(2), np.ones(2), np.full(3, np.nan)], ValueError, r"one_way\[2\] contains NaN"),
+    ([np.ones(2), np.ones(2), ["a", "b", "c"]], TypeError, r"one_way\[2\] must be numeric"),
+])
+def test_pair_scores_and_select_tree_check_the_one_way_counts(one_way, error, match):
+    with pytest.raises(error, match=match):
+        M.pair_scores(_CODES, [2, 2, 3], one_way)
+    with pytest.raises(error, match=match):
+        M.select_tree(_CODES, [2, 2, 3], one_way, 1.0, rng=0)
+
+
+@pytest.mark.parametrize("edges, tables, error, match", [
+    (None, {}, TypeError, r"edges must be a list of \(i, j\) pairs"),
+    (np.array(2.0), {}, TypeError, r"edges must be a list of \(i, j\) pairs"),
+    ([(0, 5)], {(0, 1): np.ones((2, 2))}, ValueError, "every edge must be a pair"),
+    ([(0, 0)], {(0, 1): np.ones((2, 2))}, ValueError, "every edge must be a pair"),
+    ([(0, 1)], {}, KeyError, r"pair_tables has no noisy table for the edge \(0, 1\)"),
+    ([(0, 1)], None, TypeError, "pair_tables must be a dict"),
+    ([(0, 1)], {(0, 1): np.ones((3, 3))}, ValueError, r"pair_tables\[\(0, 1\)\] must have shape \(2, 2\)"),
+    ([(0, 1)], {(0, 1): "x"}, TypeError, r"pair_tables\[\(0, 1\)\] must be numeric"),
+])
+def test_fit_tree_checks_edges_and_pair_tables(edges, tables, error, match):
+    with pytest.raises(error, match=match):
+        M.fit_tree([np.ones(2), np.ones(2)], edges, tables)
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda mech: mech(["a", "b"], 3, np.random.default_rng(0)), TypeError, "values must be numeric"),
+    (lambda mech: mech([[np.nan]], 3, np.random.default_rng(0)), ValueError, "values contains NaN"),
+    (lambda mech: mech([[0.2]], 3, "seed"), TypeError, "rng must be None"),
+])
+def test_one_way_audit_mechanism_checks_its_calls(call, error, match):
+    with pytest.raises(error, match=match):
+        call(M.one_way_audit_mechanism(1.0, 0.0, 1.0, 3))
+
+
+def test_one_way_audit_mechanism_needs_a_boolean_switch():
+    with pytest.raises(TypeError, match="bins_from_data must be True or False"):
+        M.one_way_audit_mechanism(1.0, 0.0, 1.0, 3, bins_from_data="yes")

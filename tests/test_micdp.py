@@ -166,3 +166,48 @@ def test_published_release_checks_factors_and_sensitivity_per_column(kwargs, err
     arguments = dict(factors=pd.Series({"a": 1.0}), sensitivity=None) | kwargs
     with pytest.raises(error, match=match):
         micdp.published_release(pd.DataFrame({"a": [0.0, 1.0]}), arguments.pop("factors"), 1.0, rng=0, **arguments)
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: micdp.published_relevance(pd.DataFrame({"a": [1.0, 2, 3]}), ["x", "y", "z"], "pearson"), TypeError,
+     "y must be numeric"),
+    (lambda: micdp.published_relevance(pd.DataFrame({"a": [1.0, 2, 3]}), [1.0, 2, 4], "mic", random_state="s"),
+     TypeError, "random_state must be an integer"),
+    (lambda: micdp.published_factors(pd.Series({"a": "x"})), TypeError, "relevance must hold numbers"),
+    (lambda: micdp.published_factors(pd.Series({"a": 1.0}), uniform="yes"), TypeError, "uniform must be True or False"),
+    (lambda: micdp.effective_epsilons(pd.Series({"a": "x"}), 1.0), TypeError, "factors must hold numbers"),
+    (lambda: micdp.published_noise_scale(None, 0.5), ValueError, "sensitivity contains NaN"),
+    (lambda: micdp.published_noise_scale(["a"], 0.5), TypeError, "sensitivity must be numeric"),
+    (lambda: micdp.published_noise_scale(-1.0, 0.5), ValueError, "sensitivity must be >= 0"),
+    (lambda: micdp.data_range_release([1.0, np.nan], 1.0, 2, rng=0), ValueError, "values contains NaN"),
+    (lambda: micdp.data_range_release(["a", "b"], 1.0, 2, rng=0), TypeError, "values must be numeric"),
+])
+def test_published_helpers_check_their_inputs(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(holdout=[-1]), ValueError, "holdout must list row positions, whole numbers from 0 to 49"),
+    (dict(holdout=[0, 500]), ValueError, "holdout must list row positions"),
+    (dict(holdout=[0.5]), ValueError, "holdout must list row positions"),
+    (dict(holdout=[3, 3]), ValueError, "holdout must list each row once"),
+    (dict(holdout=5), TypeError, "holdout must be a list of row positions"),
+    (dict(model="forest"), TypeError, "model must be a scikit-learn regressor"),
+    (dict(include_target="yes"), TypeError, "include_target must be True or False"),
+])
+def test_published_pipeline_checks_holdout_model_and_flags(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        micdp.published_pipeline(coffee_shop_revenue(50), COFFEE_SHOP_TARGET, "pearson", 0.5, rng=0, **kwargs)
+
+
+@pytest.mark.parametrize("row, size, error, match", [
+    (1.5, 3, TypeError, "row must be an integer"),
+    (-1, 3, ValueError, "row must be an integer >= 0"),
+    (500, 3, ValueError, "row=500 is not a row of the data, which has 50 rows"),
+    (0, None, TypeError, "size must be an integer"),
+])
+def test_published_row_sampler_checks_row_and_size(row, size, error, match):
+    with pytest.raises(error, match=match):
+        micdp.published_row_sampler(COFFEE_SHOP_TARGET, "pearson", 0.5, row=row)(coffee_shop_revenue(50), size,
+                                                                                np.random.default_rng(0))

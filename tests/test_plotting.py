@@ -303,3 +303,44 @@ def test_binned_log_ratio_refuses_a_huge_bin_count():
 def test_binned_log_ratio_checks_value_range(value_range, error, match):
     with pytest.raises(error, match=match):
         plotting.binned_log_ratio(np.arange(10.0), np.arange(10.0), value_range=value_range)
+
+
+@pytest.mark.parametrize("call", [
+    lambda fig: plotting.add_takeaway(fig, "text"), lambda fig: plotting.plain_log_labels(fig),
+    lambda fig: plotting.figure_bundle(fig, "takeaway.", "alt."), lambda fig: plotting.show_figure(fig, "t.", "a."),
+])
+@pytest.mark.parametrize("fig", [None, "figure", 5])
+def test_figure_helpers_need_a_figure(call, fig):
+    with pytest.raises(TypeError, match="fig must be a matplotlib Figure"):
+        call(fig)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(epsilons=["a", "b"]), TypeError, "epsilons must be numeric"),
+    (dict(errors=[["a"] * 3] * 2), TypeError, "errors must be numeric"),
+    (dict(interval=None), ValueError, "interval contains NaN"),
+    (dict(interval=(10,)), ValueError, "interval must be two percentiles"),
+    (dict(interval=("a", "b")), TypeError, "interval must be numeric"),
+    (dict(theory=lambda e: ["x"] * len(e)), TypeError, "theory must be numeric"),
+    (dict(marker=None), TypeError, "marker must be a matplotlib format string"),
+])
+def test_plot_error_vs_epsilon_checks_before_drawing(kwargs, error, match):
+    fig, ax = plt.subplots()
+    arguments = dict(epsilons=[0.5, 1.0], errors=np.ones((2, 3))) | kwargs
+    with pytest.raises(error, match=match):
+        plotting.plot_error_vs_epsilon(ax, **arguments)
+    assert not ax.lines and not ax.containers, "nothing is drawn before the arguments are checked"
+    plt.close(fig)
+    with pytest.raises(TypeError, match="ax must be a matplotlib Axes"):
+        plotting.plot_error_vs_epsilon(None, [0.5, 1.0], np.ones((2, 3)))
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(labels=None), ValueError, "labels must be two strings"),
+    (dict(figsize=(1,)), ValueError, r"figsize must be \(width, height\)"),
+    (dict(figsize=(-1, 2)), ValueError, r"figsize must be \(width, height\)"),
+    (dict(figsize=("a", "b")), TypeError, "figsize must be numeric"),
+])
+def test_plot_neighbouring_outputs_checks_labels_and_size(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        plotting.plot_neighbouring_outputs(np.arange(100.0), np.arange(100.0), 1.0, bins=5, min_count=1, **kwargs)

@@ -323,3 +323,31 @@ def test_limit_contributions_needs_one_person_column(bad):
     log = pd.DataFrame({"person": ["a", "a", "b"], "amount": [1.0, 2.0, 3.0]})
     with pytest.raises(TypeError, match="person_column must be one column name"):
         limit_contributions(log, bad, 1, rng=0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda e: make_pydp_algorithm("mean", e, 0.0, 1.0),
+    lambda e: laplace_noise_halfwidth(e / 8, 1.0),
+    lambda e: bounded_mean_noise_halfwidth(0.0, 1.0, e / 2, 10),
+])
+def test_an_epsilon_too_small_for_pydp_is_a_clear_error(call):
+    with pytest.raises(ValueError, match="is too small for PyDP, which needs at least"):
+        call(2.0**-49)
+
+
+def test_accounted_pydp_refuses_a_tiny_epsilon_before_charging():
+    accountant = PrivacyAccountant(1.0)
+    with pytest.raises(ValueError, match="too small for PyDP"):
+        AccountedPyDP(accountant).bounded_mean([1.0, 2.0], 0.0, 10.0, 1e-300)
+    assert accountant.ledger == ()
+
+
+@pytest.mark.parametrize("name", ["l0_sensitivity", "linf_sensitivity"])
+def test_contribution_bounds_must_fit_pydps_integers(name):
+    with pytest.raises(ValueError, match=f"{name}=.* is too large: PyDP takes a 32-bit integer"):
+        make_pydp_algorithm("count", 1.0, **{name: 2**31})
+
+
+def test_bounded_mean_rmse_needs_a_boolean_switch():
+    with pytest.raises(TypeError, match="include_count_noise must be True or False"):
+        bounded_mean_rmse([1.0, 2.0], 0.0, 3.0, 1.0, include_count_noise="yes")

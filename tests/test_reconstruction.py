@@ -123,3 +123,16 @@ def test_reconstruct_refuses_a_method_that_is_not_a_string(bad):
 def test_reconstruct_suggests_the_closest_method():
     with pytest.raises(ValueError, match="did you mean 'linear_program'"):
         reconstruct(np.ones((3, 2)), np.ones(3), "linear_programme")
+
+
+@pytest.mark.parametrize("call, error, match", [
+    (lambda: answer_subset_queries([1, 0], np.ones((2, 2)), "abc"), TypeError, "noise_scale must be numeric"),
+    (lambda: answer_subset_queries([1, 0], np.ones((2, 2)), [np.nan]), ValueError, "noise_scale contains NaN"),
+    (lambda: reconstruct(np.ones((3, 2)), ["a", "b", "c"]), TypeError, "answers must be numeric"),
+    (lambda: reconstruction_accuracy([1, 0], None), TypeError, "guess must be a 1-D"),
+    (lambda: reconstruction_accuracy([1, 0], 1.0), TypeError, "guess must be a 1-D"),
+    (lambda: reconstruction_accuracy([1, 0], ["a", "b"]), TypeError, "guess must be a 1-D"),
+])
+def test_reconstruction_helpers_check_their_inputs(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

@@ -191,3 +191,16 @@ def test_a_target_left_among_the_features_is_refused(table):
         pearson_relevance(X.assign(target=y), y)
     with pytest.raises(ValueError, match="equals the target"):
         mic_relevance(X.assign(copy=y), y.to_numpy())
+
+
+@pytest.mark.parametrize("X", [None, "abc", np.zeros((3, 2))])
+def test_align_target_needs_a_dataframe(X):
+    from mic_dp_helpers.relevance import align_target
+
+    with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
+        align_target(X, pd.Series([1.0, 2.0, 3.0]))
+
+
+def test_mic_refuses_an_infinite_grid_exponent():
+    with pytest.raises(ValueError, match="alpha must be in"):
+        mic_score(np.arange(10.0), np.arange(10.0) ** 2, alpha=float("inf"))

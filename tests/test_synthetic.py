@@ -557,3 +557,16 @@ def test_evaluate_tstr_needs_known_models(models, error):
     X = np.random.default_rng(0).random((20, 2))
     with pytest.raises(error, match="models|unknown model"):
         S.evaluate_tstr(X, [0, 1] * 10, X, [0, 1] * 10, models=models)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(y_target=[np.nan] * 6), ValueError, "y_target has missing labels"),
+    (dict(y_target=[0, 1]), ValueError, r"y_target must have one class label per row of X_target \(6\)"),
+    (dict(max_iter=10**12), ValueError, "max_iter=.* is too large"),
+])
+def test_kip_adapt_checks_labels_and_iterations(kwargs, error, match):
+    release = S.release_group_means(np.random.default_rng(0).random((20, 2)), [0, 1] * 10, 0, 1, 1.0, 1e-5, l=5, rng=0)
+    arguments = dict(X_target=np.random.default_rng(1).random((6, 2)), y_target=[0, 1] * 3, target_is_public=True,
+                     max_iter=2) | kwargs
+    with pytest.raises(error, match=match):
+        kip.kip_adapt(release, **arguments)

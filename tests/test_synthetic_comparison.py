@@ -39,3 +39,58 @@ def test_reproduction_gap_checks_its_keys(keys, error, match):
     table = pd.DataFrame({"seed": [0], "score": [0.9]})
     with pytest.raises(error, match=match):
         reproduction_gap(table, table, keys=keys)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(task=None), TypeError, r"task must be \(X, y, lower, upper\)"),
+    (dict(task="breast_cancer"), TypeError, r"task must be \(X, y, lower, upper\)"),
+    (dict(epsilons=None), TypeError, "epsilons must be a list of positive numbers"),
+    (dict(epsilons=[-1.0]), ValueError, r"epsilons\[0\] must be > 0"),
+    (dict(delta=2.0), ValueError, "delta must be in"),
+    (dict(max_sigma=-1.0), ValueError, "max_sigma must be > 0"),
+    (dict(cluster_n_init=0), ValueError, "cluster_n_init must be an integer >= 1"),
+    (dict(seed=-1), ValueError, "seed must be an integer >= 0"),
+])
+def test_compare_groupings_checks_its_arguments_before_skipping_anything(kwargs, error, match):
+    # a bad argument must not read as "no group size met the noise limit" (a skipped release)
+    from mic_dp_helpers.synthetic_comparison import compare_groupings
+
+    arguments = dict(task=(None,) * 4, epsilons=[1.0], delta=1e-6, seed=0) | kwargs
+    with pytest.raises(error, match=match):
+        compare_groupings(**arguments)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(max_sigma=-1.0), ValueError, "max_sigma must be > 0"),
+    (dict(epsilon=0.0), ValueError, "epsilon must be > 0"),
+    (dict(seed=2**40), ValueError, "seed=.* is too large"),
+    (dict(task=("X", "y")), TypeError, r"task must be \(X, y, lower, upper\)"),
+])
+def test_compare_once_checks_what_its_fallback_would_hide(kwargs, error, match):
+    from mic_dp_helpers.synthetic_comparison import compare_once
+
+    arguments = dict(name="breast_cancer", epsilon=1.0, delta=1e-6, seed=0) | kwargs
+    with pytest.raises(error, match=match):
+        compare_once(**arguments)
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(seeds=[]), TypeError, "seeds must be None .* or a non-empty list"),
+    (dict(seeds=5), TypeError, "seeds must be None .* or a non-empty list"),
+    (dict(seeds=[1.5]), TypeError, "every entry of seeds must be an integer"),
+    (dict(seeds=[0], progress="bar"), TypeError, "progress must be None or a function"),
+])
+def test_run_sweep_checks_seeds_and_progress(kwargs, error, match):
+    from mic_dp_helpers.synthetic_comparison import run_sweep
+
+    with pytest.raises(error, match=match):
+        run_sweep("methods", **kwargs)
+
+
+def test_reproduction_gap_needs_numeric_results():
+    import pandas as pd
+
+    from mic_dp_helpers.synthetic_comparison import reproduction_gap
+
+    with pytest.raises(TypeError, match=r"stored\['score'\] must hold numbers"):
+        reproduction_gap(pd.DataFrame({"seed": [0], "score": [0.9]}), pd.DataFrame({"seed": [0], "score": ["x"]}))
