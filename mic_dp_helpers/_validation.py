@@ -219,8 +219,28 @@ def check_choice(value, name: str, choices: Iterable[str], *,
     return value
 
 
+def value_kind(values) -> str:
+    """numpy's kind of ``values`` (``"b"`` booleans, ``"M"`` dates, ...), or ``"O"`` if it has none."""
+    try:
+        return np.asarray(values).dtype.kind
+    except (TypeError, ValueError):  # ragged nests of lists
+        return "O"
+
+
+def is_boolean(values) -> bool:
+    """Whether ``values`` is a boolean or holds only booleans (a bool, a bool array, Series or list)."""
+    return isinstance(values, (bool, np.bool_)) or (not isinstance(values, (str, bytes)) and value_kind(values) == "b"
+                                                    and np.size(values) > 0)
+
+
 def check_finite_array(values, name: str) -> np.ndarray:
-    """Return ``values`` as a float array after checking it is non-empty and has no NaN or inf."""
+    """Return ``values`` as a float array after checking it is non-empty and has no NaN or inf.
+
+    Dates, durations and complex numbers are refused (they would silently become nanoseconds or
+    lose their imaginary part).
+    """
+    if value_kind(values) in "mMc":
+        raise TypeError(f"{name} must be numeric, got {describe(values)}.")
     try:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as error:

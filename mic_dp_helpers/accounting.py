@@ -116,6 +116,14 @@ def split_epsilon(total: float, weights: Sequence[float]) -> list[float]:
     return parts
 
 
+def _number_list(values, name: str, what: str) -> list:
+    """``values`` (a list, tuple, 1-D array or Series) as a list; anything else is a TypeError."""
+    if isinstance(values, (str, bytes)) or not isinstance(values, (Sequence, np.ndarray, pd.Series)) or np.ndim(
+            values) != 1:
+        raise TypeError(f"{name} must be a list of {what}, got {type(values).__name__}.")
+    return list(values)
+
+
 def _check_label(label) -> str:
     if not isinstance(label, str):
         raise TypeError(f"label must be a string, got {type(label).__name__} {label!r}.")
@@ -315,13 +323,9 @@ class PrivacyAccountant:
         >>> accountant.can_spend_all([0.1, 0.1, 0.1]), accountant.can_spend_all([0.1, 0.1, 0.2])
         (True, False)
         """
-        if isinstance(epsilons, (str, bytes)) or not isinstance(epsilons, (Sequence, np.ndarray)):
-            raise TypeError(f"epsilons must be a list of positive numbers, got {type(epsilons).__name__}.")
-        if deltas is None:
-            deltas = [0.0] * len(epsilons)
-        elif isinstance(deltas, (str, bytes)) or not isinstance(deltas, (Sequence, np.ndarray)):
-            raise TypeError(f"deltas must be a list of numbers in [0, 1), got {type(deltas).__name__}.")
-        elif len(deltas) != len(epsilons):
+        epsilons = _number_list(epsilons, "epsilons", "positive numbers")
+        deltas = [0.0] * len(epsilons) if deltas is None else _number_list(deltas, "deltas", "numbers in [0, 1)")
+        if len(deltas) != len(epsilons):
             raise ValueError(f"deltas has {len(deltas)} entries but epsilons has {len(epsilons)}; give one per part.")
         costs = [self._check_cost(e, d) for e, d in zip(epsilons, deltas)]
         return (self._spent_exact[0] + sum(_decimal(e) for e, _ in costs) <= self._total_exact[0]
@@ -396,16 +400,14 @@ class PrivacyAccountant:
         >>> accountant.remaining_epsilon
         0.5
         """
-        if isinstance(epsilons, (str, bytes)) or not isinstance(epsilons, (Sequence, np.ndarray)):
-            raise TypeError(f"epsilons must be a list of positive numbers, got {type(epsilons).__name__}.")
+        epsilons = _number_list(epsilons, "epsilons", "positive numbers")
         if len(epsilons) == 0:
             raise ValueError("epsilons is empty; pass the epsilon of at least one part.")
         parts = tuple(check_positive_float(e, f"epsilons[{i}]") for i, e in enumerate(epsilons))
         if deltas is None:
             delta_parts = (0.0,) * len(parts)
         else:
-            if isinstance(deltas, (str, bytes)) or not isinstance(deltas, (Sequence, np.ndarray)):
-                raise TypeError(f"deltas must be a list of numbers in [0, 1), got {type(deltas).__name__}.")
+            deltas = _number_list(deltas, "deltas", "numbers in [0, 1)")
             if len(deltas) != len(parts):
                 raise ValueError(f"deltas has {len(deltas)} entries but epsilons has {len(parts)}; "
                                  "give one delta per part.")

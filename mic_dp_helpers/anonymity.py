@@ -154,7 +154,7 @@ def _band_labels(values: pd.Series, width: int, column: str) -> pd.Series:
     finite = np.isfinite(values.to_numpy(dtype=float, na_value=np.nan))
     low = (values[finite] // width) * width
     labels = low.astype(np.int64).astype(str) + "-" + (low + width - 1).astype(np.int64).astype(str)
-    return labels.reindex(values.index).astype(object).where(finite, None)
+    return labels.reindex(values.index)  # the rows left out (missing values) come back missing
 
 
 def _zip_prefix(values: pd.Series, digits: int) -> pd.Series:
@@ -168,7 +168,7 @@ def _zip_prefix(values: pd.Series, digits: int) -> pd.Series:
     else:
         text = values[present].astype(str)
     masked = text.str[:digits] + "*" * (5 - digits)
-    return masked.reindex(values.index).astype(object).where(present, None)
+    return masked.reindex(values.index)
 
 
 def generalize(

@@ -45,7 +45,7 @@ from typing import Any
 import numpy as np
 from scipy.special import betaincinv
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_probability, check_size
+from mic_dp_helpers._validation import as_generator, check_int_at_least, check_probability, check_size, is_boolean
 
 __all__ = ["AuditResult", "audit_epsilon", "clopper_pearson"]
 
@@ -138,7 +138,7 @@ def clopper_pearson(successes, trials: int, alpha: float) -> tuple[np.ndarray, n
     """
     trials = check_int_at_least(trials, "trials", 1)
     alpha = check_probability(alpha, "alpha")
-    if (successes is None or isinstance(successes, (str, bytes, bool, np.bool_))
+    if (successes is None or isinstance(successes, (str, bytes)) or is_boolean(successes)
             or (isinstance(successes, np.ndarray) and successes.dtype.kind in "bUSO")):
         raise TypeError(f"successes must be whole numbers (counts) between 0 and trials={trials}, "
                         f"got {type(successes).__name__} {successes!r}.")

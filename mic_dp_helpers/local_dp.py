@@ -33,6 +33,7 @@ import math
 from typing import NamedTuple
 
 import numpy as np
+import pandas as pd
 
 from mic_dp_helpers._validation import as_generator, check_positive_float, check_size
 
@@ -68,20 +69,27 @@ class Estimate(NamedTuple):
 
 
 # ------------------------------------------------------------------------------ validation
-def _answers(truth) -> np.ndarray:
+def _answers(truth, name: str = "truth") -> np.ndarray:
     """Yes/no answers as a 1-D bool array (bool, or 0/1 numbers)."""
-    if isinstance(truth, (str, bytes)):
-        raise TypeError("truth must be yes/no answers (booleans or 0/1), got a string.")
-    array = np.asarray(truth)
+    if truth is None or isinstance(truth, (str, bytes, dict)):
+        got = "a string" if isinstance(truth, (str, bytes)) else type(truth).__name__
+        raise TypeError(f"{name} must be yes/no answers (booleans or 0/1), got {got}.")
+    try:
+        array = np.asarray(truth)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must be a 1-D list or array of yes/no answers.") from None
     if array.ndim > 1:
-        raise ValueError(f"truth must be 1-D (one answer per person), got shape {array.shape}.")
+        raise ValueError(f"{name} must be 1-D (one answer per person), got shape {array.shape}.")
     array = array.ravel()
     if array.size == 0:
-        raise ValueError("truth is empty; pass at least one answer.")
+        raise ValueError(f"{name} is empty; pass at least one answer.")
     if array.dtype == bool:
         return array
+    if pd.isna(array).any():
+        raise ValueError(f"{name} has missing answers (NaN or NA); drop those people first: randomized response "
+                         "needs every answer.")
     if array.dtype.kind not in "iuf" or not np.isin(array, (0, 1)).all():
-        raise ValueError("truth must contain only booleans or the numbers 0 and 1 (1 means yes).")
+        raise ValueError(f"{name} must contain only booleans or the numbers 0 and 1 (1 means yes).")
     return array.astype(bool)
 
 
@@ -178,7 +186,7 @@ def rr_estimate(reports, epsilon: float) -> Estimate:
     >>> abs(estimate.value - 0.3) < 4 * estimate.standard_error
     True
     """
-    answers = _answers(reports)
+    answers = _answers(reports, "reports")
     p = rr_keep_probability(epsilon)
     y = float(answers.mean())
     return Estimate((y - (1.0 - p)) / (2.0 * p - 1.0), rr_standard_error(answers.size, epsilon))

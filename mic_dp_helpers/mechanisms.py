@@ -23,7 +23,14 @@ import numpy as np
 from scipy.optimize import brentq
 from scipy.special import log_ndtr
 
-from mic_dp_helpers._validation import as_generator, check_choice, check_positive_float, check_probability
+from mic_dp_helpers._validation import (
+    as_generator,
+    check_choice,
+    check_positive_float,
+    check_probability,
+    is_boolean,
+    value_kind,
+)
 
 __all__ = [
     "laplace_scale",
@@ -41,8 +48,11 @@ def _as_values(value, name: str = "value") -> tuple[np.ndarray, bool]:
     """Return ``value`` as a finite float array and whether it was a scalar."""
     if isinstance(value, (str, bytes)):
         raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__} {value!r}.")
-    if isinstance(value, bool) or (isinstance(value, np.ndarray) and value.dtype == bool):
+    if is_boolean(value):
         raise TypeError(f"{name} must be numeric, got booleans; convert them to 0/1 counts first.")
+    if value_kind(value) in "mMc":
+        raise TypeError(f"{name} must be a number or an array of numbers, got {type(value).__name__} of dates, "
+                        "durations or complex numbers.")
     is_scalar = isinstance(value, numbers.Number) or np.ndim(value) == 0
     try:
         array = np.asarray(value, dtype=float)

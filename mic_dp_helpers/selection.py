@@ -39,7 +39,14 @@ import numbers
 import numpy as np
 from scipy.special import logsumexp
 
-from mic_dp_helpers._validation import as_generator, check_choice, check_finite_float, check_positive_float, check_size
+from mic_dp_helpers._validation import (
+    as_generator,
+    check_choice,
+    check_finite_float,
+    check_positive_float,
+    check_size,
+    is_boolean,
+)
 
 __all__ = [
     "selection_probabilities",
@@ -58,7 +65,7 @@ def _utilities(utilities, name: str = "utilities") -> np.ndarray:
     """Return ``utilities`` as a finite float array of shape (k,) or (m, k), k >= 1."""
     if isinstance(utilities, (str, bytes)):
         raise TypeError(f"{name} must be an array of numbers (one score per candidate), got a string.")
-    if isinstance(utilities, np.ndarray) and utilities.dtype == bool:
+    if is_boolean(utilities):
         raise TypeError(f"{name} must be numeric scores, got booleans; convert them to numbers first.")
     try:
         array = np.asarray(utilities, dtype=float)

@@ -672,3 +672,20 @@ def test_nan_conditions_and_unhashable_categories_spend_nothing(people, query, e
     with pytest.raises(error, match=match):
         query(db)
     assert db.accountant.ledger == ()
+
+
+@pytest.mark.parametrize("epsilons", [pd.Series([0.1, 0.2]), np.array([0.1, 0.2]), (0.1, 0.2)])
+def test_parallel_spends_take_a_series_or_array(epsilons):
+    accountant = PrivacyAccountant(1.0)
+    assert accountant.can_spend_all(epsilons)
+    assert accountant.spend_parallel(epsilons).epsilon == 0.2
+
+
+@pytest.mark.parametrize("epsilons", [np.array(0.1), [[0.1]], 0.1, "0.1"])
+def test_parallel_spends_refuse_what_is_not_a_flat_list(epsilons):
+    accountant = PrivacyAccountant(1.0)
+    with pytest.raises(TypeError, match="epsilons must be a list of positive numbers"):
+        accountant.spend_parallel(epsilons)
+    with pytest.raises(TypeError, match="epsilons must be a list of positive numbers"):
+        accountant.can_spend_all(epsilons)
+    assert accountant.ledger == ()

@@ -156,9 +156,11 @@ def test_generalize_keeps_missing_values_missing_and_pads_numeric_zip_codes():
     df = pd.DataFrame({"age": [34, np.nan, 67], "zip_code": [2139, np.nan, 24101], "salary": [50_000.0, 1e5, None]},
                       index=[7, 3, 9])
     out = anonymity.generalize(df, age_band=10, zip_digits=3, salary_band=20_000)
-    assert out["age"].tolist() == ["30-39", None, "60-69"]
-    assert out["zip_code"].tolist() == ["021**", None, "241**"]
-    assert out["salary"].tolist() == ["40000-59999", "100000-119999", None]
+    assert out["age"].fillna("missing").tolist() == ["30-39", "missing", "60-69"]
+    assert out["zip_code"].fillna("missing").tolist() == ["021**", "missing", "241**"]
+    assert out["salary"].fillna("missing").tolist() == ["40000-59999", "100000-119999", "missing"]
+    complete = anonymity.generalize(datasets.medical(20), age_band=10, zip_digits=3, salary_band=20_000)
+    assert (complete[["age", "zip_code", "salary"]].dtypes == datasets.medical(20)["zip_code"].dtype).all()
     assert anonymity.k_anonymity(out, ["age"]) == 1  # the missing age is a class of its own
 
 

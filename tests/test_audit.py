@@ -282,3 +282,9 @@ def test_huge_sizes_are_a_clear_error_not_a_memory_error(call, name, huge):
 def test_a_mechanism_with_the_wrong_signature_is_refused_before_sampling(mechanism, vectorized, match):
     with pytest.raises(TypeError, match=f"mechanism must be callable as .*{match}"):
         audit_epsilon(mechanism, [1], [], n_samples=1000, rng=0, vectorized=vectorized)
+
+
+@pytest.mark.parametrize("successes", [[True, False], np.array([True])])
+def test_clopper_pearson_refuses_booleans_in_any_container(successes):
+    with pytest.raises(TypeError, match="successes must be whole numbers"):
+        clopper_pearson(successes, 3, 0.05)

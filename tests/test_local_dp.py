@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 from mic_dp_helpers.audit import audit_epsilon
@@ -203,3 +204,11 @@ def test_huge_epsilon_gives_probabilities_not_overflow():
 def test_huge_k_is_a_clear_error_not_a_memory_error(call, name):
     with pytest.raises(ValueError, match=f"{name}=.* is too large"):
         call(10**12)
+
+
+@pytest.mark.parametrize("truth", [pd.array([True, None], dtype="boolean"), pd.Series([1.0, np.nan])])
+def test_missing_answers_are_named(truth):
+    with pytest.raises(ValueError, match="truth has missing answers"):
+        randomized_response(truth, 1.0, rng=0)
+    with pytest.raises(ValueError, match="reports has missing answers"):
+        rr_estimate(truth, 1.0)

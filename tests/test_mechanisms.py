@@ -7,6 +7,7 @@ several standard errors wide, so they do not fail by chance at these seeds or ot
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.stats import norm
 
@@ -247,3 +248,16 @@ def test_gaussian_mechanism_types_and_reproducibility():
 def test_gaussian_validation(function, args, error, pattern):
     with pytest.raises(error, match=pattern):
         function(*args)
+
+
+@pytest.mark.parametrize("value", [[True, False], pd.Series([True, False]), np.bool_(True)])
+def test_booleans_in_any_container_are_refused_like_boolean_arrays(value):
+    with pytest.raises(TypeError, match="got booleans"):
+        laplace_mechanism(value, 1.0, 1.0, rng=0)
+
+
+@pytest.mark.parametrize("value", [pd.Series(pd.to_datetime(["2024-01-01"])), np.array([1 + 2j]),
+                                   pd.Series(pd.to_timedelta([1], unit="D"))])
+def test_dates_durations_and_complex_numbers_are_not_numbers(value):
+    with pytest.raises(TypeError, match="must be a number or an array of numbers"):
+        gaussian_mechanism(value, 1.0, 1.0, 1e-5, rng=0)

@@ -316,3 +316,9 @@ def test_broken_selection_samplers_explain_bad_input(call, error, match):
 
     with pytest.raises(error, match=match):
         call(bs)
+
+
+@pytest.mark.parametrize("utilities", [[True, False], np.array([True, False])])
+def test_boolean_utilities_are_refused_in_any_container(utilities):
+    with pytest.raises(TypeError, match="got booleans"):
+        selection_probabilities(utilities, 1.0, 1.0)
