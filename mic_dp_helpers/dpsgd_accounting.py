@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import numbers
 
 import pandas as pd
@@ -121,7 +122,7 @@ def dpsgd_epsilon(sample_rate: float, noise_multiplier: float, steps: int, delta
     delta = check_probability(delta, "delta")
     event = dpsgd_dp_event(sample_rate, noise_multiplier, steps)
     if check_choice(accountant, "accountant", _ACCOUNTANTS) == "pld":
-        _check_pld_size(event, delta)
+        _check_pld_size(sample_rate, noise_multiplier, steps, delta)
     return _epsilon_of(event, delta, accountant)
 
 
@@ -132,9 +133,16 @@ def _epsilon_of(event, delta: float, accountant: str) -> float:
         return float(acc.get_epsilon(delta))
 
 
-def _check_pld_size(event, delta: float) -> None:
-    """Refuse, before any allocation, a run whose PLD grid would not fit in memory (its epsilon is huge)."""
-    upper_bound = _epsilon_of(event, delta, "rdp")
+def _check_pld_size(sample_rate, noise_multiplier, steps, delta: float) -> None:
+    """Refuse, before any allocation, a run whose PLD grid would not fit in memory (its epsilon is huge).
+
+    The run's epsilon is at most that of ``steps`` Gaussian steps without subsampling (zCDP, in
+    closed form); only when that crude bound is above the limit is the tighter RDP bound computed.
+    """
+    rho = steps / (2.0 * float(noise_multiplier) ** 2)
+    if rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta)) <= _MAX_PLD_EPSILON:
+        return
+    upper_bound = _epsilon_of(dpsgd_dp_event(sample_rate, noise_multiplier, steps), delta, "rdp")
     if upper_bound > _MAX_PLD_EPSILON:
         raise ValueError(f"this run's epsilon is about {upper_bound:.3g} (by RDP, an upper bound): far beyond any "
                          f"meaningful guarantee, and the PLD accountant would need a grid too large for memory above "
@@ -174,7 +182,7 @@ def noise_multiplier_for_epsilon(target_epsilon: float, sample_rate: float, step
         if _epsilon_of(dpsgd_dp_event(sample_rate, sigma, steps), delta, "pld") > target_epsilon:
             return _calibrate(sample_rate, steps, target_epsilon, delta, "pld", (sigma, high), rel_tol)
         lower = max(low, sigma / 2)
-        _check_pld_size(dpsgd_dp_event(sample_rate, lower, steps), delta)
+        _check_pld_size(sample_rate, lower, steps, delta)
         if _epsilon_of(dpsgd_dp_event(sample_rate, lower, steps), delta, "pld") <= target_epsilon:
             return lower
         sigma = _calibrate(sample_rate, steps, target_epsilon, delta, "pld", (lower, sigma), rel_tol)
