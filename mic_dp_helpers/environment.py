@@ -106,6 +106,22 @@ class CourseEnvironmentError(RuntimeError):
         return [f"Environment problem, the lesson stops here:\n{self}"]
 
 
+def _check_overrides(python_version, system, machine, versions, verbose) -> None:
+    """The test overrides of :func:`check_environment`, checked with the standard library only."""
+    if python_version is not None and (
+            not isinstance(python_version, (tuple, list)) or not 1 <= len(python_version) <= 3
+            or not all(isinstance(part, int) and not isinstance(part, bool) for part in python_version)):
+        raise TypeError(f"python_version must be a tuple of ints such as (3, 12, 1), got {python_version!r}.")
+    for name, value in (("system", system), ("machine", machine)):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(f"{name} must be a string such as 'Linux' or None, got {type(value).__name__}.")
+    if versions is not None and (not isinstance(versions, Mapping) or not all(
+            isinstance(v, str) or v is None for v in versions.values())):
+        raise TypeError("versions must map package names to version strings (or None for not installed).")
+    if not isinstance(verbose, bool):
+        raise TypeError(f"verbose must be True or False, got {type(verbose).__name__}.")
+
+
 def check_environment(
     *,
     require: Iterable[str] = (),
@@ -149,6 +165,7 @@ def check_environment(
         raise ValueError(f"require has unknown component(s) {sorted(unknown)}; use 'python', 'python-dp', "
                          "'minepy' or 'spark'.")
 
+    _check_overrides(python_version, system, machine, versions, verbose)
     py = tuple(python_version) if python_version is not None else tuple(sys.version_info[:3])
     system = system if system is not None else platform.system()
     machine = machine if machine is not None else platform.machine()

@@ -206,6 +206,10 @@ def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memo
     """
     if not isinstance(master, str) or not master:
         raise ValueError(f"master must be a Spark master URL such as 'local[2]'; got {master!r}.")
+    if not isinstance(app_name, str) or not app_name.strip():
+        raise ValueError(f"app_name must be a non-empty string; got {app_name!r}.")
+    if not isinstance(memory, str) or not re.fullmatch(r"[1-9]\d*[kmgt]?", memory.strip().lower()):
+        raise ValueError(f"memory must be a JVM memory size such as '512m' or '2g'; got {memory!r}.")
     os.environ["JAVA_HOME"] = str(java_home())
     os.environ["PYSPARK_PYTHON"] = sys.executable
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable

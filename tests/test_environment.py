@@ -127,3 +127,14 @@ def test_installed_version_needs_a_name(bad):
 
     with pytest.raises(TypeError, match="distribution must be a package name"):
         installed_version(bad)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(python_version="3.12"), "python_version must be a tuple of ints"),
+    (dict(system=5), "system must be a string"),
+    (dict(versions={"python-dp": 1.1}), "versions must map package names to version strings"),
+    (dict(verbose="yes"), "verbose must be True or False"),
+])
+def test_check_environment_checks_its_overrides(kwargs, match):
+    with pytest.raises(TypeError, match=match):
+        check_environment(**({"verbose": False} | kwargs))
