@@ -26,6 +26,7 @@ __all__ = ["dpsgd_dp_event", "dpsgd_epsilon", "noise_multiplier_for_epsilon", "g
 
 _ACCOUNTANTS = ("rdp", "pld")
 _MAX_NOISE_MULTIPLIER = 1e6  # beyond it every accountant gives epsilon 0 (and dp_accounting overflows)
+_MIN_NOISE_MULTIPLIER = 1e-6  # below it one step alone costs epsilon ~1e12: no privacy, and dp_accounting fails
 # The PLD accountant keeps a grid of privacy losses 0.001 apart: a run whose epsilon (by RDP, an upper
 # bound) is above this would need tens of millions of grid points, so it is refused before allocating.
 _MAX_PLD_EPSILON = 1000.0
@@ -64,6 +65,10 @@ def dpsgd_dp_event(sample_rate: float, noise_multiplier: float, steps: int):
 
 def _check_sigma(noise_multiplier) -> float:
     sigma = check_positive_float(noise_multiplier, "noise_multiplier")
+    if sigma < _MIN_NOISE_MULTIPLIER:
+        raise ValueError(f"noise_multiplier={sigma:g} is too small: below {_MIN_NOISE_MULTIPLIER:g} one step alone "
+                         "costs an epsilon of about 1 / (2 noise_multiplier**2) > 1e11 (no privacy) and "
+                         "dp_accounting fails; use a noise multiplier near 1.")
     if sigma > _MAX_NOISE_MULTIPLIER:
         raise ValueError(f"noise_multiplier={sigma:g} is too large: above {_MAX_NOISE_MULTIPLIER:g} the epsilon is 0 "
                          "to floating-point precision and dp_accounting overflows; use a smaller noise multiplier.")
@@ -139,7 +144,8 @@ def _check_pld_size(sample_rate, noise_multiplier, steps, delta: float) -> None:
     The run's epsilon is at most that of ``steps`` Gaussian steps without subsampling (zCDP, in
     closed form); only when that crude bound is above the limit is the tighter RDP bound computed.
     """
-    rho = steps / (2.0 * float(noise_multiplier) ** 2)
+    inverse = 1.0 / float(noise_multiplier)
+    rho = 0.5 * steps * inverse * inverse  # inf, not an error, for a vanishing noise multiplier
     if rho + 2.0 * math.sqrt(rho * math.log(1.0 / delta)) <= _MAX_PLD_EPSILON:
         return
     upper_bound = _epsilon_of(dpsgd_dp_event(sample_rate, noise_multiplier, steps), delta, "rdp")
@@ -205,7 +211,8 @@ def _calibrate(sample_rate, steps, target_epsilon, delta, accountant, bracket, r
 def gaussian_epsilon(noise_multiplier: float, delta: float) -> float:
     """Exact epsilon at ``delta`` of one Gaussian mechanism with noise ``sigma`` times its sensitivity.
 
-    Inverts :func:`mic_dp_helpers.mechanisms.gaussian_delta` (Balle & Wang 2018).
+    Inverts :func:`mic_dp_helpers.mechanisms.gaussian_delta` (Balle & Wang 2018); ``inf`` when the
+    epsilon (about ``1 / (2 sigma**2)``) is beyond floating point.
 
     Examples
     --------
@@ -219,6 +226,8 @@ def gaussian_epsilon(noise_multiplier: float, delta: float) -> float:
     high = 1.0
     while gaussian_delta(1.0, sigma, high) > delta:
         high *= 2
+        if math.isinf(high):  # about 1 / (2 sigma**2) is beyond floating point
+            return math.inf
     return float(brentq(lambda e: gaussian_delta(1.0, sigma, e) - delta, 1e-12, high, xtol=1e-12, rtol=1e-12))
 
 

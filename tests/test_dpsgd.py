@@ -353,10 +353,16 @@ def test_models_explain_bad_input(call, error, match):
     (lambda: dpsgd_epsilon(0.1, 1e300, 10, 1e-5), "noise_multiplier=1e\\+300 is too large"),
     (lambda: compare_accounting(0.1, 1e300, 10, 1e-5), "noise_multiplier=1e\\+300 is too large"),
     (lambda: noise_multiplier_for_epsilon(1e-6, 0.1, 10, 1e-5), "target_epsilon=1e-06 is too small"),
+    (lambda: dpsgd_epsilon(0.1, 1e-300, 10, 1e-5), "noise_multiplier=1e-300 is too small"),
+    (lambda: dpsgd_epsilon(0.1, 1e-300, 10, 1e-5, accountant="rdp"), "noise_multiplier=1e-300 is too small"),
 ])
 def test_accounting_outside_what_dp_accounting_can_do_is_a_clear_error(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+def test_gaussian_epsilon_is_inf_beyond_floating_point():
+    assert gaussian_epsilon(1e-300, 1e-5) == math.inf
 
 
 def test_noise_multiplier_for_a_generous_target_is_the_smallest_searched():
