@@ -55,6 +55,23 @@ def check_positive_floats(values, name: str) -> list[float]:
     return [check_positive_float(v, f"{name}[{i}]") for i, v in enumerate(values)]
 
 
+def check_in_float_range(value: float, what: str) -> float:
+    """Return ``value`` after checking it is a finite number > 0 (a noise scale, a ratio of parameters).
+
+    Parameters far apart (a sensitivity of 1e300 with an epsilon of 1e-300) can push a derived
+    quantity out of floating point: this says so instead of releasing infinite noise, or none.
+
+    Examples
+    --------
+    >>> check_in_float_range(2.0, "the noise scale sensitivity / epsilon")
+    2.0
+    """
+    if not (math.isfinite(value) and value > 0):
+        raise ValueError(f"{what} is {value:g}, out of floating-point range: the sensitivity and epsilon (or "
+                         "sigma) given are too far apart. Use values of ordinary size.")
+    return value
+
+
 def check_int_at_least(value, name: str, minimum: int) -> int:
     """Return ``value`` as an int after checking it is an integer >= ``minimum``.
 

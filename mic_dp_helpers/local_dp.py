@@ -188,6 +188,7 @@ def rr_estimate(reports, epsilon: float) -> Estimate:
     """
     answers = _answers(reports, "reports")
     p = rr_keep_probability(epsilon)
+    _check_informative(p, 1.0 - p, epsilon)
     y = float(answers.mean())
     return Estimate((y - (1.0 - p)) / (2.0 * p - 1.0), rr_standard_error(answers.size, epsilon))
 
@@ -291,8 +292,16 @@ def generalized_randomized_response(values, k: int, epsilon: float, rng=None) ->
     return np.where(keep, x, other)
 
 
-def _frequency_estimate(support_share: np.ndarray, n: int, p: float, q: float) -> Estimate:
+def _check_informative(p: float, q: float, epsilon: float) -> None:
+    """The reports must tell the values apart: ``p > q`` (false when epsilon rounds to 0 in ``e^epsilon``)."""
+    if not p > q:
+        raise ValueError(f"epsilon={epsilon:g} is too small for floating point: e^epsilon rounds to 1, so the "
+                         "reports carry no information and the unbiased estimate divides by zero.")
+
+
+def _frequency_estimate(support_share: np.ndarray, n: int, p: float, q: float, epsilon) -> Estimate:
     """``(share - q) / (p - q)``; its SE from ``f p (1 - p) + (1 - f) q (1 - q)`` with ``f`` the estimate in [0, 1]."""
+    _check_informative(p, q, epsilon)
     value = (support_share - q) / (p - q)
     f = np.clip(value, 0.0, 1.0)
     standard_error = np.sqrt((f * p * (1 - p) + (1 - f) * q * (1 - q)) / n) / (p - q)
@@ -326,7 +335,7 @@ def grr_estimate(reports, k: int, epsilon: float) -> Estimate:
     k = _count_k(k)
     y = _categories(reports, k)
     p, q = grr_probabilities(k, epsilon)
-    return _frequency_estimate(np.bincount(y, minlength=k) / y.size, y.size, p, q)
+    return _frequency_estimate(np.bincount(y, minlength=k) / y.size, y.size, p, q, epsilon)
 
 
 # ------------------------------------------------------------------ many categories: unary encoding
@@ -425,4 +434,4 @@ def unary_estimate(reports, epsilon: float, *, optimized: bool = False) -> Estim
             raise ValueError("reports must contain only booleans or 0/1.")
         bits = bits.astype(bool)
     p, q = unary_probabilities(epsilon, optimized)
-    return _frequency_estimate(bits.mean(axis=0), bits.shape[0], p, q)
+    return _frequency_estimate(bits.mean(axis=0), bits.shape[0], p, q, epsilon)

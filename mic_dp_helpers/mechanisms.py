@@ -26,6 +26,7 @@ from scipy.special import log_ndtr
 from mic_dp_helpers._validation import (
     as_generator,
     check_choice,
+    check_in_float_range,
     check_positive_float,
     check_probability,
     is_boolean,
@@ -90,7 +91,7 @@ def laplace_scale(sensitivity: float, epsilon: float) -> float:
     """
     sensitivity = check_positive_float(sensitivity, "sensitivity")
     epsilon = check_positive_float(epsilon, "epsilon")
-    return sensitivity / epsilon
+    return check_in_float_range(sensitivity / epsilon, "the noise scale sensitivity / epsilon")
 
 
 def laplace_mechanism(value, sensitivity: float, epsilon: float, rng=None):
@@ -173,7 +174,7 @@ def gaussian_sigma_classic(sensitivity: float, epsilon: float, delta: float) -> 
             "(Dwork & Roth 2014, Theorem A.1) only holds for epsilon < 1. Use "
             "gaussian_sigma_analytic (Balle & Wang 2018), which is valid for every epsilon > 0."
         )
-    return sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon
+    return check_in_float_range(sensitivity * math.sqrt(2.0 * math.log(1.25 / delta)) / epsilon, "sigma")
 
 
 def _log_delta_of_mu(mu: float, epsilon: float) -> float:
@@ -253,6 +254,14 @@ def gaussian_sigma_analytic(sensitivity: float, epsilon: float, delta: float) ->
     sensitivity = check_positive_float(sensitivity, "sensitivity")
     epsilon = check_positive_float(epsilon, "epsilon")
     delta = check_probability(delta, "delta")
+    try:
+        return check_in_float_range(_analytic_sigma(sensitivity, epsilon, delta), "sigma")
+    except (ZeroDivisionError, OverflowError):
+        return check_in_float_range(math.inf, "sigma")
+
+
+def _analytic_sigma(sensitivity: float, epsilon: float, delta: float) -> float:
+    """The root-finding of :func:`gaussian_sigma_analytic` (arguments already checked)."""
     target = math.log(delta)
 
     def excess(log_mu: float) -> float:

@@ -503,7 +503,7 @@ def bounded_mean_noise_std(lower: float, upper: float, epsilon: float, n: int, *
     l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
     offset = 0.0 if mean is None else check_finite_float(mean, "mean") - (lower + upper) / 2.0
     scale = l0_sensitivity * linf_sensitivity
-    return math.sqrt(2.0) * scale / (epsilon * n) * math.sqrt((upper - lower) ** 2 + 4.0 * offset**2)
+    return math.sqrt(2.0) * scale / (epsilon * n) * math.hypot(upper - lower, 2.0 * offset)
 
 
 def bounded_mean_rmse(values, lower: float, upper: float, epsilon: float, *, include_count_noise: bool = True,

@@ -34,6 +34,7 @@ the quantile takes the data.
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import numpy as np
@@ -43,6 +44,7 @@ from mic_dp_helpers._validation import (
     as_generator,
     check_choice,
     check_finite_float,
+    check_in_float_range,
     check_positive_float,
     check_size,
     is_boolean,
@@ -93,7 +95,9 @@ def _factor(sensitivity, epsilon, monotonic) -> float:
     """epsilon / (2 Delta), or epsilon / Delta for monotonic utilities."""
     sensitivity = check_positive_float(sensitivity, "sensitivity")
     epsilon = check_positive_float(epsilon, "epsilon")
-    return epsilon / (sensitivity if _check_monotonic(monotonic) else 2.0 * sensitivity)
+    factor = epsilon / (sensitivity if _check_monotonic(monotonic) else 2.0 * sensitivity)
+    check_in_float_range(1.0 / factor if factor > 0 else math.inf, "the noise scale 2 * sensitivity / epsilon")
+    return check_in_float_range(factor, "epsilon / (2 * sensitivity)")
 
 
 # ------------------------------------------------------------------------ exponential mechanism

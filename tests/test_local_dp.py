@@ -212,3 +212,13 @@ def test_missing_answers_are_named(truth):
         randomized_response(truth, 1.0, rng=0)
     with pytest.raises(ValueError, match="reports has missing answers"):
         rr_estimate(truth, 1.0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: rr_estimate([True, False], 1e-300),
+    lambda: grr_estimate([0, 1], 2, 1e-300),
+    lambda: unary_estimate([[True, False]], 1e-300),
+])
+def test_an_epsilon_that_rounds_away_is_a_clear_error(call):
+    with pytest.raises(ValueError, match="epsilon=1e-300 is too small for floating point"):
+        call()

@@ -261,3 +261,15 @@ def test_booleans_in_any_container_are_refused_like_boolean_arrays(value):
 def test_dates_durations_and_complex_numbers_are_not_numbers(value):
     with pytest.raises(TypeError, match="must be a number or an array of numbers"):
         gaussian_mechanism(value, 1.0, 1.0, 1e-5, rng=0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: laplace_mechanism(1.0, 1e300, 1e-300, rng=0),
+    lambda: laplace_mechanism(1.0, 1e-300, 1e300, rng=0),  # the scale would round to 0: no noise at all
+    lambda: gaussian_mechanism(1.0, 1e308, 1e-10, 1e-5, rng=0),
+    lambda: gaussian_sigma_analytic(1e-300, 1e300, 1e-5),
+    lambda: gaussian_sigma_classic(1e300, 1e-10, 1e-5),
+])
+def test_parameters_too_far_apart_for_floating_point_are_a_clear_error(call):
+    with pytest.raises(ValueError, match="out of floating-point range"):
+        call()

@@ -351,3 +351,7 @@ def test_contribution_bounds_must_fit_pydps_integers(name):
 def test_bounded_mean_rmse_needs_a_boolean_switch():
     with pytest.raises(TypeError, match="include_count_noise must be True or False"):
         bounded_mean_rmse([1.0, 2.0], 0.0, 3.0, 1.0, include_count_noise="yes")
+
+
+def test_bounded_mean_noise_std_does_not_overflow():
+    assert bounded_mean_noise_std(0.0, 1e300, 1e-10, 10) == math.inf

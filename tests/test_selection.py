@@ -322,3 +322,11 @@ def test_broken_selection_samplers_explain_bad_input(call, error, match):
 def test_boolean_utilities_are_refused_in_any_container(utilities):
     with pytest.raises(TypeError, match="got booleans"):
         selection_probabilities(utilities, 1.0, 1.0)
+
+
+@pytest.mark.parametrize("sensitivity, epsilon", [(1e300, 1e-300), (1e-300, 1e300)])
+def test_a_noise_scale_out_of_floating_point_range_is_a_clear_error(sensitivity, epsilon):
+    for call in (lambda: report_noisy_max([1.0, 2.0], sensitivity, epsilon, rng=0),
+                 lambda: selection_probabilities([1.0, 2.0], sensitivity, epsilon)):
+        with pytest.raises(ValueError, match="out of floating-point range"):
+            call()
