@@ -48,8 +48,7 @@ def check_positive_floats(values, name: str) -> list[float]:
     [0.5, 1.0]
     """
     if isinstance(values, (str, bytes, dict)) or ndim_of(values) != 1:
-        raise TypeError(f"{name} must be a list of positive numbers, e.g. [0.5, 1.0]; got {type(values).__name__} "
-                        f"{values!r}.")
+        raise TypeError(f"{name} must be a list of positive numbers, e.g. [0.5, 1.0]; got {describe(values)}.")
     if len(values) == 0:
         raise ValueError(f"{name} is empty; give at least one positive number.")
     return [check_positive_float(v, f"{name}[{i}]") for i, v in enumerate(values)]
