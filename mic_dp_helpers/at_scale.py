@@ -98,6 +98,16 @@ def rows_for_pipeline(log: pd.DataFrame, partition: str = "day", value: str = "a
     return list(zip(log["customer_id"].tolist(), log[partition].tolist(), log[value].astype(float).tolist()))
 
 
+def _check_keys(log, name: str, person, partition) -> None:
+    """``log`` has the person and partition columns, with no missing key (a groupby would drop those rows)."""
+    columns = [check_column_name(person, "person"), check_column_name(partition, "partition")]
+    check_dataframe(log, name, columns=columns)
+    missing = [column for column in columns if log[column].isna().any()]
+    if missing:
+        raise ValueError(f"{name} has missing values in {missing}; every row needs its person and partition "
+                         "(drop or fill those rows first), or it would silently be left out.")
+
+
 @forbidden_inside_checks("09.1")
 def bound_contributions(log: pd.DataFrame, max_partitions: int, max_per_partition: int, *,
                         person: str = "customer_id", partition: str = "day",
@@ -140,7 +150,7 @@ def bound_contributions(log: pd.DataFrame, max_partitions: int, max_per_partitio
     person, partition = check_column_name(person, "person"), check_column_name(partition, "partition")
     if isinstance(log, pd.DataFrame) and log.empty and {person, partition} <= set(log.columns):
         return log.copy()
-    check_dataframe(log, "log", columns=[person, partition])
+    _check_keys(log, "log", person, partition)
     # Random ranks break every tie at random: the first k by rank is a uniform random k-subset.
     rows = pd.DataFrame({"who": log[person].to_numpy(), "where": log[partition].to_numpy(),
                          "row_rank": rng.random(len(log))}, index=log.index)
@@ -203,8 +213,7 @@ def bounding_tradeoff(log: pd.DataFrame, max_partitions: Sequence[int], max_per_
     >>> list(table.columns)
     ['max_partitions', 'max_per_partition', 'bias', 'noise_sd', 'rmse', 'rows_kept']
     """
-    check_dataframe(log, "log", columns=[check_column_name(person, "person"),
-                                         check_column_name(partition, "partition")])
+    _check_keys(log, "log", person, partition)
     epsilon = check_positive_float(epsilon, "epsilon")
     rng = as_generator(rng, "rng")
     candidates = []
@@ -244,8 +253,7 @@ def public_contribution_bounds(public_sample: pd.DataFrame, quantile: float = 0.
     >>> public_contribution_bounds(sample, 0.5)
     (2, 1)
     """
-    check_dataframe(public_sample, "public_sample", columns=[check_column_name(person, "person"),
-                                                             check_column_name(partition, "partition")])
+    _check_keys(public_sample, "public_sample", person, partition)
     if not (isinstance(quantile, (int, float)) and 0 < quantile <= 1):
         raise ValueError(f"quantile must be a share in (0, 1]; got {quantile!r}.")
     if public_sample.empty:

@@ -304,3 +304,14 @@ def test_malformed_rows_are_explained_and_stay_charged(rows):
 def test_bounding_tradeoff_needs_lists_of_candidates(bad):
     with pytest.raises(TypeError, match="max_partitions must be a list of candidate bounds"):
         bounding_tradeoff(_SMALL_LOG, bad, [1], 1.0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda log: bound_contributions(log, 1, 1, rng=0),
+    lambda log: bounding_tradeoff(log, [1], [1], 1.0),
+    lambda log: public_contribution_bounds(log),
+])
+def test_rows_without_a_partition_are_not_silently_dropped(call):
+    log = _SMALL_LOG.assign(day=np.where(np.arange(len(_SMALL_LOG)) % 5 == 0, np.nan, _SMALL_LOG["day"]))
+    with pytest.raises(ValueError, match=r"log has missing values in \['day'\]|public_sample has missing values"):
+        call(log)
