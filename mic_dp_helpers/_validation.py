@@ -374,6 +374,29 @@ def as_generator(rng, name: str = "rng") -> np.random.Generator:
     )
 
 
+def check_labels(y, n_rows: int, name: str, rows_of: str) -> np.ndarray:
+    """Class labels: a 1-D array with one label per row of ``rows_of``, none missing, of one type.
+
+    Examples
+    --------
+    >>> check_labels([0, 1, 1], 3, "y", "X").tolist()
+    [0, 1, 1]
+    """
+    if y is None or isinstance(y, (str, bytes, dict)):
+        raise TypeError(f"{name} must be a 1-D list or array of class labels, got {describe(y)}.")
+    labels = np.asarray(y)
+    if labels.ndim != 1 or len(labels) != n_rows:
+        raise ValueError(f"{name} must have one class label per row of {rows_of} ({n_rows}), got shape {labels.shape}.")
+    if pd.isna(labels).any():
+        raise ValueError(f"{name} has missing labels (NaN or None); drop those rows first.")
+    if labels.dtype.kind == "f" and not np.isfinite(labels).all():
+        raise ValueError(f"{name} has infinite labels; class labels must be classes, such as 0 and 1.")
+    if labels.dtype.kind == "O" and len({type(v) for v in labels}) > 1:
+        raise TypeError(f"{name} mixes labels of different types ({sorted({type(v).__name__ for v in labels})}); "
+                        "use one type, such as all ints.")
+    return labels
+
+
 def check_numeric_frame(X, name: str = "X", *, min_rows: int = 1) -> pd.DataFrame:
     """Check ``X`` is a DataFrame of numeric (not boolean) columns, without missing values.
 

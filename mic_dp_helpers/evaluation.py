@@ -13,10 +13,16 @@ import math
 from collections.abc import Sequence
 
 import numpy as np
-import pandas as pd
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import check_choice, check_int_at_least, check_probability, check_size, describe
+from mic_dp_helpers._validation import (
+    check_choice,
+    check_int_at_least,
+    check_labels,
+    check_probability,
+    check_size,
+    describe,
+)
 from mic_dp_helpers.group_means import public_bounds
 from mic_dp_helpers.groupings import _check_matrix
 
@@ -25,23 +31,6 @@ __all__ = ["load_task", "split_real", "evaluate_tstr", "two_way_tv"]
 _MAX_BOOSTING_ROUNDS = 10_000  # rounds of gradient boosting (each adds a tree; the course uses 10 to 20)
 #: The models :func:`evaluate_tstr` trains.
 MODELS = ("hgb", "logreg")
-
-
-def _check_labels(y, n_rows: int, name: str, rows_of: str) -> np.ndarray:
-    """Class labels: a 1-D array with one label per row of ``rows_of``, none missing."""
-    if y is None or isinstance(y, (str, bytes, dict)):
-        raise TypeError(f"{name} must be a 1-D list or array of class labels, got {describe(y)}.")
-    labels = np.asarray(y)
-    if labels.ndim != 1 or len(labels) != n_rows:
-        raise ValueError(f"{name} must have one class label per row of {rows_of} ({n_rows}), got shape {labels.shape}.")
-    if pd.isna(labels).any():
-        raise ValueError(f"{name} has missing labels (NaN or None); drop those rows first.")
-    if labels.dtype.kind == "f" and not np.isfinite(labels).all():
-        raise ValueError(f"{name} has infinite labels; class labels must be classes, such as 0 and 1.")
-    if labels.dtype.kind == "O" and len({type(v) for v in labels}) > 1:
-        raise TypeError(f"{name} mixes labels of different types ({sorted({type(v).__name__ for v in labels})}); "
-                        "use one type, such as all ints.")
-    return labels
 
 
 def _check_models(models) -> list[str]:
@@ -90,7 +79,7 @@ def split_real(X, y, test_size: float = 0.25, random_state: int = 0):
 
     if X is None or isinstance(X, (str, bytes, dict)) or np.ndim(X) == 0:
         raise TypeError(f"X must be a 2-D array or DataFrame of records, got {describe(X)}.")
-    labels = _check_labels(y, len(X), "y", "X")
+    labels = check_labels(y, len(X), "y", "X")
     test_size = check_probability(test_size, "test_size")
     random_state = check_int_at_least(random_state, "random_state", 0)
     classes, counts = np.unique(labels, return_counts=True)
@@ -145,8 +134,8 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
     X_train, X_test = _check_matrix(X_train, "X_train"), _check_matrix(X_test, "X_test")
     if X_train.shape[1] != X_test.shape[1]:
         raise ValueError(f"X_train has {X_train.shape[1]} features but X_test has {X_test.shape[1]}; they must match.")
-    y_train = _check_labels(y_train, len(X_train), "y_train", "X_train")
-    y_test = _check_labels(y_test, len(X_test), "y_test", "X_test")
+    y_train = check_labels(y_train, len(X_train), "y_train", "X_train")
+    y_test = check_labels(y_test, len(X_test), "y_test", "X_test")
     models = _check_models(models)
     if len(np.unique(y_train)) < 2:
         raise ValueError("the training data must contain at least two classes.")

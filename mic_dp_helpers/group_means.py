@@ -59,6 +59,7 @@ from mic_dp_helpers._validation import (
     check_choice,
     check_column_bounds,
     check_int_at_least,
+    check_labels,
     check_positive_float,
     check_size,
 )
@@ -317,9 +318,7 @@ def release_group_means(X, y, lower, upper, epsilon: float, delta: float, *, gro
     (10, True)
     """
     X = _check_matrix(X)
-    y = np.asarray(y)
-    if y.shape != (X.shape[0],):
-        raise ValueError(f"y must have one label per row of X: expected shape ({X.shape[0]},), got {y.shape}.")
+    y = check_labels(y, X.shape[0], "y", "X")
     n_total, dim = X.shape
     _check_grouping(grouping)
     check_choice(cluster_method, "cluster_method", CLUSTER_METHODS)

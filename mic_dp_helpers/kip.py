@@ -13,8 +13,7 @@ import numpy as np
 from scipy.optimize import minimize
 
 from mic_dp_helpers._threads import one_thread
-from mic_dp_helpers._validation import check_positive_float, check_size
-from mic_dp_helpers.evaluation import _check_labels
+from mic_dp_helpers._validation import check_labels, check_positive_float, check_size
 from mic_dp_helpers.group_means import SyntheticRelease, scale_to_unit
 
 __all__ = ["kip_adapt"]
@@ -85,7 +84,7 @@ def kip_adapt(release: SyntheticRelease, X_target, y_target, *, target_is_public
     if not isinstance(target_is_public, bool):
         raise TypeError("target_is_public must be True or False: say whether the target data are public.")
     X_t = scale_to_unit(X_target, release.lower, release.upper)
-    y_t = _check_labels(y_target, len(X_t), "y_target", "X_target")
+    y_t = check_labels(y_target, len(X_t), "y_target", "X_target")
     classes = np.unique(np.concatenate([release.y, y_t]))
     one_hot = lambda labels: (labels[:, None] == classes[None, :]).astype(float) - 1.0 / len(classes)  # noqa: E731
     Y_s, Y_t = one_hot(release.y), one_hot(y_t)

@@ -570,3 +570,13 @@ def test_kip_adapt_checks_labels_and_iterations(kwargs, error, match):
                      max_iter=2) | kwargs
     with pytest.raises(error, match=match):
         kip.kip_adapt(release, **arguments)
+
+
+@pytest.mark.parametrize("y, error, match", [
+    ([0, np.nan] * 10, ValueError, "y has missing labels"),
+    ([0, 1] * 9, ValueError, r"y must have one class label per row of X \(20\)"),
+    (None, TypeError, "y must be a 1-D list or array of class labels"),
+])
+def test_release_group_means_checks_its_labels(y, error, match):
+    with pytest.raises(error, match=match):
+        S.release_group_means(np.zeros((20, 2)), y, 0, 1, 1.0, 1e-5, l=5)
