@@ -15,6 +15,7 @@ Command line::
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from pathlib import Path
@@ -117,6 +118,11 @@ def generate_exercises(
     Returns the exercise notebooks that were (or, with ``check_only``, would be) written or
     removed: an empty list means ``exercises/`` is up to date.
     """
+    for name, folder in (("solutions_dir", solutions_dir), ("exercises_dir", exercises_dir)):
+        if not isinstance(folder, (str, os.PathLike)):
+            raise TypeError(f"{name} must be a folder path (str or Path), got {type(folder).__name__}.")
+    if not isinstance(check_only, bool):
+        raise TypeError(f"check_only must be True or False, got {type(check_only).__name__}.")
     solutions_dir, exercises_dir = Path(solutions_dir), Path(exercises_dir)
     if not solutions_dir.is_dir():
         raise FileNotFoundError(f"solutions_dir {solutions_dir} is not a folder")

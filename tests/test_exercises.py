@@ -94,3 +94,13 @@ def test_exercise_file_name_and_strip_solutions_need_text(bad):
 def test_make_exercise_notebook_needs_a_notebook(bad):
     with pytest.raises(TypeError, match="solution must be a notebook"):
         make_exercise_notebook(bad)
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    (dict(solutions_dir=5), "solutions_dir must be a folder path"),
+    (dict(exercises_dir=None), "exercises_dir must be a folder path"),
+    (dict(check_only="yes"), "check_only must be True or False"),
+])
+def test_generate_exercises_checks_its_arguments_before_touching_files(kwargs, match):
+    with pytest.raises(TypeError, match=match):
+        generate_exercises(**({"check_only": True} | kwargs))
