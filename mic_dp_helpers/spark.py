@@ -92,6 +92,8 @@ def java_home(cache_dir: str | os.PathLike | None = None) -> Path:
     >>> (home / "bin" / "java").exists()  # doctest: +SKIP
     True
     """
+    if cache_dir is not None and not isinstance(cache_dir, (str, os.PathLike)):
+        raise TypeError(f"cache_dir must be a folder path (str or Path) or None, got {type(cache_dir).__name__}.")
     system = os.environ.get("JAVA_HOME")
     if system:
         home = Path(system)

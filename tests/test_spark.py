@@ -14,3 +14,11 @@ from mic_dp_helpers.spark import start_spark
 def test_start_spark_checks_its_settings_before_starting_java(kwargs, match):
     with pytest.raises(ValueError, match=match):
         start_spark(**kwargs)
+
+
+@pytest.mark.parametrize("cache_dir", [5, ["dir"]])
+def test_java_home_needs_a_folder_path(cache_dir):
+    from mic_dp_helpers.spark import java_home
+
+    with pytest.raises(TypeError, match="cache_dir must be a folder path"):
+        java_home(cache_dir)
