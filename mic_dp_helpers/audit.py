@@ -45,7 +45,14 @@ from typing import Any
 import numpy as np
 from scipy.special import betaincinv
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_probability, check_size, is_boolean
+from mic_dp_helpers._validation import (
+    as_generator,
+    check_int_at_least,
+    check_positive_float,
+    check_probability,
+    check_size,
+    is_boolean,
+)
 
 __all__ = ["AuditResult", "audit_epsilon", "clopper_pearson"]
 
@@ -101,7 +108,8 @@ class AuditResult:
         >>> AuditResult(2.5, 0.95, "output == 0", "A over B", 100, 0, 100, 10, 5).refutes(1.0)
         True
         """
-        return self.epsilon_lower_bound > claimed_epsilon
+        claimed = check_positive_float(claimed_epsilon, "claimed_epsilon", allow_inf=True)
+        return self.epsilon_lower_bound > claimed
 
     def __str__(self) -> str:
         return (f"epsilon >= {self.epsilon_lower_bound:.3f} with {self.confidence:.0%} confidence "

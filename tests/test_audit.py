@@ -288,3 +288,9 @@ def test_a_mechanism_with_the_wrong_signature_is_refused_before_sampling(mechani
 def test_clopper_pearson_refuses_booleans_in_any_container(successes):
     with pytest.raises(TypeError, match="successes must be whole numbers"):
         clopper_pearson(successes, 3, 0.05)
+
+
+@pytest.mark.parametrize("claim, error", [("1.0", TypeError), (None, TypeError), (math.nan, ValueError), (-1.0, ValueError)])
+def test_refutes_needs_a_claimed_epsilon(claim, error):
+    with pytest.raises(error, match="claimed_epsilon"):
+        AuditResult(2.5, 0.95, "output == 0", "A over B", 100, 0, 100, 10, 5).refutes(claim)
