@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -48,7 +49,6 @@ from scipy.special import betaincinv
 from mic_dp_helpers._validation import (
     as_generator,
     check_int_at_least,
-    check_positive_float,
     check_probability,
     check_size,
     is_boolean,
@@ -108,8 +108,11 @@ class AuditResult:
         >>> AuditResult(2.5, 0.95, "output == 0", "A over B", 100, 0, 100, 10, 5).refutes(1.0)
         True
         """
-        claimed = check_positive_float(claimed_epsilon, "claimed_epsilon", allow_inf=True)
-        return self.epsilon_lower_bound > claimed
+        if isinstance(claimed_epsilon, bool) or not isinstance(claimed_epsilon, numbers.Real):
+            raise TypeError(f"claimed_epsilon must be a number >= 0, got {type(claimed_epsilon).__name__}.")
+        if not claimed_epsilon >= 0:  # also NaN
+            raise ValueError(f"claimed_epsilon must be a number >= 0, got {claimed_epsilon}.")
+        return self.epsilon_lower_bound > claimed_epsilon
 
     def __str__(self) -> str:
         return (f"epsilon >= {self.epsilon_lower_bound:.3f} with {self.confidence:.0%} confidence "
