@@ -249,6 +249,19 @@ def is_boolean(values) -> bool:
                                                     and np.size(values) > 0)
 
 
+def as_number_array(values, name: str, *, hint: str = "") -> np.ndarray:
+    """``values`` as a float array (any size), or a TypeError naming ``name`` if they are not numbers.
+
+    ``hint`` is added to the error for values that cannot be read as numbers (say how to fix them).
+    """
+    if values is None or isinstance(values, (str, bytes, dict)):
+        raise TypeError(f"{name} must be an array of numbers, got {describe(values)}.")
+    try:
+        return np.asarray(values, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"{name} must hold numbers only, got {describe(values)}{hint}.") from None
+
+
 def check_finite_array(values, name: str) -> np.ndarray:
     """Return ``values`` as a float array after checking it is non-empty and has no NaN or inf.
 

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_finite_array, check_positive_float, check_size, describe
+from mic_dp_helpers._validation import (as_generator, as_number_array, check_finite_array, check_positive_float,
+                                        check_size)
 from mic_dp_helpers.local_dp import rr_keep_probability
 from mic_dp_helpers.selection import dp_quantile, exponential_mechanism
 
@@ -51,12 +52,7 @@ SPEND_CAP = 5.0
 
 def _numbers(data, name: str = "data") -> np.ndarray:
     """``data`` as a float array (empty allowed), numbers only, finite."""
-    if data is None or isinstance(data, (str, bytes, dict)):
-        raise TypeError(f"{name} must be an array of numbers, got {describe(data)}.")
-    try:
-        array = np.asarray(data, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must hold numbers only, got {describe(data)}.") from None
+    array = as_number_array(data, name)
     return array if array.size == 0 else check_finite_array(array, name)
 
 

@@ -39,7 +39,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from mic_dp_helpers._validation import as_generator, check_int_at_least, check_positive_float, check_size, describe
+from mic_dp_helpers._validation import (as_generator, as_number_array, check_int_at_least, check_positive_float,
+                                        check_size, describe)
 from mic_dp_helpers.dpsgd_accounting import (  # re-exported: one import for the lesson
     _check_sample_rate,
     compare_accounting,
@@ -186,12 +187,7 @@ def init_params(architecture: Architecture, rng=None) -> np.ndarray:
 
 def _as_floats(values, name: str) -> np.ndarray:
     """``values`` as a finite float array (numbers only, booleans excluded)."""
-    if values is None or isinstance(values, (str, bytes, dict)):
-        raise TypeError(f"{name} must be an array of numbers, got {describe(values)}.")
-    try:
-        array = np.asarray(values, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError(f"{name} must hold numbers only, got {describe(values)}; encode text columns first.") from None
+    array = as_number_array(values, name, hint="; encode text columns first")
     if not np.isfinite(array).all():
         raise ValueError(f"{name} contains NaN or infinite values; impute or drop them first (or lower the "
                          "learning rate if training diverged).")
