@@ -2,7 +2,7 @@
 
 Usage: ``.venv/bin/python benchmarks/at_scale.py [--sizes 100000 1000000] [--master local[2]]``
 
-Each size runs the same ``mic_dp_helpers.at_scale.private_statistics`` (DP count and sum per day, bounds
+Each size runs the same ``mic_dp_helpers.scale.pipeline.private_statistics`` (DP count and sum per day, bounds
 L0 = 14 days and L-infinity = 1 purchase, epsilon = 1) once per backend. Spark's start-up is timed apart
 from the pipeline. Prints a Markdown table for the README.
 """
@@ -24,8 +24,8 @@ def main() -> None:
 
     import pipeline_dp
 
-    from mic_dp_helpers.at_scale import private_statistics, purchase_log, rows_for_pipeline
-    from mic_dp_helpers.spark import start_spark
+    from mic_dp_helpers.scale.pipeline import private_statistics, purchase_log, rows_for_pipeline
+    from mic_dp_helpers.scale.spark import start_spark
 
     settings = dict(epsilon=1.0, max_partitions=14, max_per_partition=1, min_value=0.0, max_value=150.0,
                     public_partitions=range(1, 367))

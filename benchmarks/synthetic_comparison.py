@@ -8,7 +8,7 @@ Usage::
     PYTHONPATH=$PWD .venv/bin/python benchmarks/synthetic_comparison.py --write-stored  # the lesson's stored sweeps
 
 For every task, epsilon (0.5, 1, 3, 10; delta = 1e-6, replace-one neighbours for every method) and
-seed (a fresh 75/25 split and fresh noise), :func:`mic_dp_helpers.synthetic_comparison.compare_once`
+seed (a fresh 75/25 split and fresh noise), :func:`mic_dp_helpers.synthetic.comparison.compare_once`
 releases synthetic data with each method and scores it: train on synthetic, test on real (ROC AUC
 for breast_cancer, accuracy for digits; logistic regression and gradient boosting) and the mean
 total variation distance of all two-way marginals against the real hold-out (3 public
@@ -19,7 +19,7 @@ t-interval over seeds; the last lines list which orderings hold on every seed.
 random groups, random mixing x4) at epsilon 1 and 10.
 
 ``--write-stored`` runs the two sweeps lesson 06 shows (``SWEEPS`` in
-``mic_dp_helpers.synthetic_comparison``: section 7 on both tasks, section 10 on breast_cancer, 10
+``mic_dp_helpers.synthetic.comparison``: section 7 on both tasks, section 10 on breast_cancer, 10
 seeds each) and writes them to ``mic_dp_helpers/stored/``. The lesson runs split 0 of each live and
 checks it against the stored row; ``tests/test_stored_sweeps.py`` re-runs more splits. Run it again
 whenever a release, an evaluation or a pinned library changes (the tests say when).
@@ -35,8 +35,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from mic_dp_helpers.evaluation import load_task
-from mic_dp_helpers.synthetic_comparison import (GROUPING_RELEASES, METHODS, SWEEPS, compare_groupings,
+from mic_dp_helpers.synthetic.evaluation import load_task
+from mic_dp_helpers.synthetic.comparison import (GROUPING_RELEASES, METHODS, SWEEPS, compare_groupings,
                                                  compare_methods, run_sweep)
 
 STORED = Path(__file__).resolve().parent.parent / "mic_dp_helpers" / "stored"

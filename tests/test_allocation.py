@@ -1,4 +1,4 @@
-"""Tests of mic_dp_helpers.allocation: budget splits, the honest release, paid relevance and utility metrics.
+"""Tests of mic_dp_helpers.micdp.allocation: budget splits, the honest release, paid relevance and utility metrics.
 
 Statistical tests use fixed seeds and state their tolerance (several standard errors wide).
 """
@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from sklearn.linear_model import LinearRegression
 from sklearn.metrics import adjusted_rand_score, silhouette_score, v_measure_score
 
-from mic_dp_helpers import allocation, release_utility
-from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant, zcdp_to_dp
-from mic_dp_helpers.allocation import (
+from mic_dp_helpers.micdp import allocation
+from mic_dp_helpers.micdp import release_utility
+from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant, zcdp_to_dp
+from mic_dp_helpers.micdp.allocation import (
     check_bounds,
     clip_to_bounds,
     count_outside_bounds,
@@ -27,8 +28,8 @@ from mic_dp_helpers.allocation import (
     split_budget,
     top_k_features,
 )
-from mic_dp_helpers.release_utility import clustering_utility, compare_allocations, feature_mae, prediction_mae
-from mic_dp_helpers.audit import audit_epsilon
+from mic_dp_helpers.micdp.release_utility import clustering_utility, compare_allocations, feature_mae, prediction_mae
+from mic_dp_helpers.attacks.audit import audit_epsilon
 from mic_dp_helpers.datasets import COFFEE_SHOP_BOUNDS, COFFEE_SHOP_TARGET, coffee_shop_revenue
 
 scores_strategy = st.lists(st.floats(-1, 10, allow_nan=False), min_size=1, max_size=8)
@@ -434,12 +435,6 @@ def test_comparison_validates_its_inputs(small_comparison):
     with pytest.raises(TypeError, match="epsilons must be"):
         compare_allocations(data, data, COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, relevance, 1.0, n_seeds=1,
                             progress=False)
-
-
-def test_allocation_still_offers_the_utility_measures_lesson_05_uses():
-    assert allocation.compare_allocations is compare_allocations and allocation.feature_mae is feature_mae
-    with pytest.raises(AttributeError):
-        allocation.no_such_function
 
 
 @pytest.mark.parametrize("n_clusters, error, match", [

@@ -2,7 +2,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mic_dp_helpers import anonymity, datasets
+from mic_dp_helpers import datasets
+from mic_dp_helpers.attacks import anonymity
 
 
 @pytest.fixture(scope="module")

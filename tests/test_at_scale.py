@@ -10,11 +10,11 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant
-from mic_dp_helpers.at_scale import (bound_contributions, bounding_tradeoff, count_noise_scale, private_statistics,
+from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant
+from mic_dp_helpers.scale.pipeline import (bound_contributions, bounding_tradeoff, count_noise_scale, private_statistics,
                                      public_contribution_bounds, purchase_log, rows_for_pipeline,
                                      select_private_partitions, sum_noise_scale)
-from mic_dp_helpers.audit import audit_epsilon
+from mic_dp_helpers.attacks.audit import audit_epsilon
 
 pipeline_dp = pytest.importorskip("pipeline_dp")
 
@@ -161,7 +161,7 @@ def test_partition_selection_drops_rare_keys_and_keeps_common_ones():
 
 @pytest.fixture(scope="module")
 def spark_context():
-    from mic_dp_helpers.spark import start_spark
+    from mic_dp_helpers.scale.spark import start_spark
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")

@@ -14,14 +14,14 @@ import numpy as np
 import pytest
 from scipy.stats import beta
 
-from mic_dp_helpers.audit import AuditResult, audit_epsilon, clopper_pearson
-from mic_dp_helpers.broken_mechanisms import (
+from mic_dp_helpers.attacks.audit import AuditResult, audit_epsilon, clopper_pearson
+from mic_dp_helpers.mechanisms.broken import (
     PlantedBug,
     histogram_with_shared_noise,
     laplace_count,
     planted_bugs,
 )
-from mic_dp_helpers.mechanisms import gaussian_mechanism, laplace_mechanism
+from mic_dp_helpers.mechanisms.noise import gaussian_mechanism, laplace_mechanism
 
 SEEDS = (0, 1)
 BUGS = {bug.name: bug for bug in planted_bugs()}
@@ -218,7 +218,7 @@ def test_clopper_pearson_validation(args, error, pattern):
 def test_counting_one_event_without_sorting_matches_the_sorted_count():
     """The evaluation half counts its few events on unsorted outputs; the counts must equal the sorted way,
     with ties, infinities and NaN (a difference of infinite outputs) included."""
-    from mic_dp_helpers.audit import _count, _count_one, _Events
+    from mic_dp_helpers.attacks.audit import _count, _count_one, _Events
 
     rng = np.random.default_rng(5)
     x = np.concatenate([rng.integers(-3, 4, 300).astype(float), [np.inf, -np.inf, np.nan, np.nan]])
@@ -235,7 +235,7 @@ def test_counting_one_event_without_sorting_matches_the_sorted_count():
 
 @pytest.mark.parametrize("n", [1, 2, 3, 10, 1001, 50_000])
 def test_quantiles_of_sorted_equal_numpy_quantile(n):
-    from mic_dp_helpers.audit import _quantiles_of_sorted
+    from mic_dp_helpers.attacks.audit import _quantiles_of_sorted
 
     rng = np.random.default_rng(n)
     values = np.sort(np.concatenate([rng.laplace(size=n) * 1e3, rng.integers(0, 3, size=n).astype(float)]))
@@ -245,7 +245,7 @@ def test_quantiles_of_sorted_equal_numpy_quantile(n):
 
 
 def test_events_find_the_same_atoms_as_numpy_unique():
-    from mic_dp_helpers.audit import _events_for
+    from mic_dp_helpers.attacks.audit import _events_for
 
     rng = np.random.default_rng(3)
     a = np.concatenate([rng.normal(size=500), np.full(40, 2.5), np.full(7, -1.0)])

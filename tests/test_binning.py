@@ -1,9 +1,9 @@
-"""Input checks of mic_dp_helpers.binning (its privacy behaviour is tested in test_marginals.py)."""
+"""Input checks of mic_dp_helpers.synthetic.binning (its privacy behaviour is tested in test_marginals.py)."""
 
 import numpy as np
 import pytest
 
-from mic_dp_helpers.binning import discretize, equal_width_bins, quantile_bins, undiscretize
+from mic_dp_helpers.synthetic.binning import discretize, equal_width_bins, quantile_bins, undiscretize
 
 
 @pytest.mark.parametrize("call", [

@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from mic_dp_helpers import broken_mechanisms as bm
+from mic_dp_helpers.mechanisms import broken as bm
 
 SAMPLERS = [bm.laplace_count, bm.laplace_bounded_sum, bm.laplace_clipped_mean, bm.laplace_histogram,
             bm.sum_with_count_sensitivity, bm.count_with_inverted_scale, bm.count_without_noise_at_zero,

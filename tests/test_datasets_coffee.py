@@ -107,7 +107,7 @@ def test_nonlinear_features_hides_a_u_shape_from_pearson():
 
 def test_nonlinear_features_mic_sees_what_pearson_misses():
     pytest.importorskip("minepy")
-    from mic_dp_helpers.relevance import mic_relevance, pearson_relevance
+    from mic_dp_helpers.micdp.relevance import mic_relevance, pearson_relevance
 
     toy = nonlinear_features(500, random_state=2)
     X, y = toy.drop(columns="target"), toy["target"]

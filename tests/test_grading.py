@@ -20,9 +20,9 @@ import pandas as pd
 import pytest
 
 import mic_dp_helpers
-from mic_dp_helpers import grading
-from mic_dp_helpers.grading import sandbox
-from mic_dp_helpers.grading.report import csv_untext
+from mic_dp_teacher import grading
+from mic_dp_teacher.grading import sandbox
+from mic_dp_teacher.grading.report import csv_untext
 
 ROOT = Path(__file__).resolve().parent.parent
 LESSON = "01_anonymization_fails_exercises.ipynb"  # what a student hands in
@@ -79,7 +79,7 @@ def graded(tmp_path_factory):
     (folder / "no_lesson.ipynb").write_text(nbformat.writes(nbformat.v4.new_notebook()))
     # honest look-alikes: none of this is tampering
     _write(folder, "honest_names", solution + [
-        "from mic_dp_helpers.checks import check as verify\nimport mic_dp_helpers.anonymity as anon\n"
+        "from mic_dp_helpers.checks import check as verify\nimport mic_dp_helpers.attacks.anonymity as anon\n"
         "kept = verify('01.1', uniqueness_share)\nshare = anon.uniqueness_share(released, ['age'])",
         "def k_anonymity_level_helper(df, qi):\n    return 1\n"
         "def equivalence_class_sizes(df, columns):  # the course helper's name, the student's own function\n"
@@ -392,7 +392,7 @@ def test_a_killed_run_resumes_and_loses_nothing(tmp_path):
     for student in ("a1", "a2", "a3"):
         _write(folder, student, [IMPORTS, WRONG_01_1, "import time\ntime.sleep(2)"])
     out = tmp_path / "book.csv"
-    command = [sys.executable, "-m", "mic_dp_helpers.grading", str(folder), "--out", str(out), "--jobs", "1",
+    command = [sys.executable, "-m", "mic_dp_teacher.grading", str(folder), "--out", str(out), "--jobs", "1",
                "--timeout", str(TIMEOUT)]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

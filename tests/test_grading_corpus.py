@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from mic_dp_helpers import grading
+from mic_dp_teacher import grading
 
 ROOT = Path(__file__).resolve().parent.parent
 

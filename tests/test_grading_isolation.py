@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from mic_dp_helpers import grading
-from mic_dp_helpers.grading import cli, processes, protocol, report, runner, sandbox
+from mic_dp_teacher import grading
+from mic_dp_teacher.grading import cli, processes, protocol, report, runner, sandbox
 from test_grading import EXERCISES_01, IMPORTS, SANDBOXED, WRONG_01_1, _rows, _solution_cells, _write
 
 ROOT_MODE = sandbox.isolation_mode() == "root"
@@ -155,7 +155,7 @@ def test_a_send_to_a_reader_that_stops_reading_times_out():
 
 @pytest.mark.skipif(not SANDBOXED, reason="needs namespaces")
 def test_a_kernel_that_stops_reading_its_pipe_is_stopped_at_the_total_timeout(tmp_path):
-    block = (f"import os, struct, json, signal, time, fcntl\nfrom mic_dp_helpers.grading import wire\nw = {WORKER}\n"
+    block = (f"import os, struct, json, signal, time, fcntl\nfrom mic_dp_teacher.grading import wire\nw = {WORKER}\n"
              "signal.signal(signal.SIGALRM, signal.SIG_IGN)\nfcntl.fcntl(w.fd_in, 1031, 4096)\n"
              "def share(df, columns):\n    return float((df.groupby(columns)[columns[0]].transform('size') == 1).mean())\n"
              "uniqueness_share = share\nw.send({'op': 'cells_finished'})\n"

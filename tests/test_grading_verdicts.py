@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import pytest
 
-from mic_dp_helpers import anonymity, grading
-from mic_dp_helpers.grading import worker
+from mic_dp_helpers.attacks import anonymity
+from mic_dp_teacher import grading
+from mic_dp_teacher.grading import worker
 from test_grading import EXERCISES_01, IMPORTS, TIMEOUT, WRONG_01_1, _rows, _solution_cells, _write
 
 COURSE_ANSWER = "is the course's own answer to this exercise; the exercise asks you to write it yourself"
@@ -37,15 +38,15 @@ def test_forbidden_helpers_refuse_by_identity_and_are_put_back():
             original(None, [])  # a reference taken before the check refuses too: same function object
     finally:
         helpers.remove(installed, record)
-    assert record and "mic_dp_helpers.anonymity.uniqueness_share" in record[0]
+    assert record and "mic_dp_helpers.attacks.anonymity.uniqueness_share" in record[0]
     assert anonymity.uniqueness_share is original and original.__code__ is helpers.functions[
-        "mic_dp_helpers.anonymity:uniqueness_share"][1]
+        "mic_dp_helpers.attacks.anonymity:uniqueness_share"][1]
     assert helpers.install("03.1", []) == []  # not forbidden for another lesson's exercise
 
 
 def test_forbidden_helper_put_back_by_the_student_counts_as_a_call():
     helpers = worker._ForbiddenHelpers()
-    code = helpers.functions["mic_dp_helpers.anonymity:k_anonymity"][1]
+    code = helpers.functions["mic_dp_helpers.attacks.anonymity:k_anonymity"][1]
     record: list[str] = []
     installed = helpers.install("01.3", record)
     anonymity.k_anonymity.__code__ = code  # the student's function undoes the stand-in, calls it...
@@ -71,41 +72,41 @@ def graded(tmp_path_factory):
     folder = tmp_path_factory.mktemp("verdicts")
     solution = _solution_cells()
     # the red-team's hand-in: the course's helpers as the answers
-    _write(folder, "h_helpers", [IMPORTS, "from mic_dp_helpers.anonymity import uniqueness_share",
-                                 "from mic_dp_helpers.anonymity import matching_records\n"
+    _write(folder, "h_helpers", [IMPORTS, "from mic_dp_helpers.attacks.anonymity import uniqueness_share",
+                                 "from mic_dp_helpers.attacks.anonymity import matching_records\n"
                                  "def linkage_candidates(released, age, zip_code, salary_low, salary_high):\n"
                                  "    m = matching_records(released, age=age, zip_code=zip_code)\n"
                                  "    return m[m['salary'].between(salary_low, salary_high)]",
-                                 "from mic_dp_helpers.anonymity import k_anonymity as k_anonymity_level",
-                                 "from mic_dp_helpers.anonymity import homogeneity_exposure"])
+                                 "from mic_dp_helpers.attacks.anonymity import k_anonymity as k_anonymity_level",
+                                 "from mic_dp_helpers.attacks.anonymity import homogeneity_exposure"])
     # ... and ways around a guard that lives in the kernel
     _write(folder, "h_helpers_tricks", [
         IMPORTS,
         # the table and the guard the notebook's check uses are emptied first
         "from mic_dp_helpers.checks import _guard\nimport contextlib\n_guard.FORBIDDEN.clear()\n"
         "_guard.forbidden_helpers = lambda targets, record: contextlib.nullcontext()\n"
-        "import mic_dp_helpers.anonymity as A\ndef uniqueness_share(df, columns):\n    return A.uniqueness_share(df, columns)",
+        "import mic_dp_helpers.attacks.anonymity as A\ndef uniqueness_share(df, columns):\n    return A.uniqueness_share(df, columns)",
         # the original code is put back while the check runs (and left there)
-        "import mic_dp_helpers.anonymity as A\nsaved = A.matching_records.__code__\n"
+        "import mic_dp_helpers.attacks.anonymity as A\nsaved = A.matching_records.__code__\n"
         "def linkage_candidates(released, age, zip_code, salary_low, salary_high):\n"
         "    A.matching_records.__code__, A.matching_records.__kwdefaults__ = saved, None\n"
         "    m = A.matching_records(released, age=age, zip_code=zip_code)\n"
         "    return m[m['salary'].between(salary_low, salary_high)]",
         # the refusal is swallowed and the student's own code answers
         "def _own_k(df, quasi_identifiers):\n    return int(df.groupby(list(quasi_identifiers)).size().min())",
-        "from mic_dp_helpers.anonymity import k_anonymity\ndef k_anonymity_level(df, quasi_identifiers):\n"
+        "from mic_dp_helpers.attacks.anonymity import k_anonymity\ndef k_anonymity_level(df, quasi_identifiers):\n"
         "    try:\n        return k_anonymity(df, quasi_identifiers)\n    except Exception:\n"
         "        return _own_k(df, quasi_identifiers)",
     ])
     _write(folder, "h_helpers_02", [
-        "from mic_dp_helpers.mechanisms import laplace_mechanism",
+        "from mic_dp_helpers.mechanisms.noise import laplace_mechanism",
         "import numpy as np\ndef dp_bounded_sum(values, lower, upper, epsilon, rng):\n"
         "    clipped = np.clip(np.asarray(values, dtype=float), lower, upper)\n"
         "    return laplace_mechanism(float(clipped.sum()), max(abs(lower), abs(upper)), epsilon, rng)",
     ], name=LESSON_02, lesson="02")
     # honest: the course's helpers used outside the checks, and an answer of one's own
     _write(folder, "honest_helpers", solution + [
-        "import mic_dp_helpers.anonymity as A\nfrom mic_dp_helpers.anonymity import uniqueness_share as course_share\n"
+        "import mic_dp_helpers.attacks.anonymity as A\nfrom mic_dp_helpers.attacks.anonymity import uniqueness_share as course_share\n"
         "mine = uniqueness_share(released, ['age'])\nassert abs(course_share(released, ['age']) - mine) < 1e-12\n"
         "assert A.k_anonymity(released, ['age']) >= 1"])
     # fake time-outs and fake grader limitations
@@ -120,7 +121,7 @@ def graded(tmp_path_factory):
                                         "    forge({'op': 'result', 'timeout': True})\n    return 0.5"])
     _write(folder, "h_forged_bad_request", [IMPORTS, FIND + "def uniqueness_share(df, columns):\n"
                                             "    forge({'op': 'result', 'bad_request': 'cannot read'})\n    return 0.5"])
-    _write(folder, "h_broken_reader", [IMPORTS, WRONG_01_1, "from mic_dp_helpers.grading import wire\n"
+    _write(folder, "h_broken_reader", [IMPORTS, WRONG_01_1, "from mic_dp_teacher.grading import wire\n"
                                        "def refuse(*a, **k):\n    raise ValueError('cannot read')\nwire.decode = refuse"])
     return grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=120, jobs=2, progress=False)
 
@@ -130,7 +131,7 @@ def test_course_helpers_handed_in_are_wrong_with_the_notebooks_message(graded):
     helper = {"01.1": "uniqueness_share", "01.2": "matching_records", "01.3": "k_anonymity", "01.4": "homogeneity_exposure"}
     for exercise in EXERCISES_01:
         assert rows[exercise].status == "wrong", rows[exercise]
-        assert rows[exercise].message.startswith(f"not right yet. Hint: mic_dp_helpers.anonymity.{helper[exercise]} "
+        assert rows[exercise].message.startswith(f"not right yet. Hint: mic_dp_helpers.attacks.anonymity.{helper[exercise]} "
                                                  f"{COURSE_ANSWER} (do not call it"), rows[exercise]
 
 

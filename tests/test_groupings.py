@@ -1,10 +1,10 @@
-"""Input checks of mic_dp_helpers.groupings (the groupings' privacy is tested in test_synthetic.py)."""
+"""Input checks of mic_dp_helpers.synthetic.groupings (the groupings' privacy is tested in test_synthetic.py)."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from mic_dp_helpers import groupings as G
+from mic_dp_helpers.synthetic import groupings as G
 
 
 @pytest.mark.parametrize("call, name", [

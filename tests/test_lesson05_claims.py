@@ -19,7 +19,10 @@ import pytest
 
 pytest.importorskip("minepy")
 
-from mic_dp_helpers import allocation, datasets, relevance  # noqa: E402
+from mic_dp_helpers import datasets  # noqa: E402
+from mic_dp_helpers.micdp import allocation
+from mic_dp_helpers.micdp import release_utility
+from mic_dp_helpers.micdp import relevance
 
 SPLITS = [1, 2, 3, 4, 5]
 EPSILONS = [1.0, 10.0, 100.0]
@@ -35,7 +38,7 @@ def _comparison(split: int) -> pd.DataFrame:
     X, y = public[features], public[target]
     scores = {"MIC": relevance.mic_relevance(X, y), "|Pearson|": relevance.pearson_relevance(X, y),
               "Mahalanobis": relevance.mahalanobis_relevance(X, y), "uniform": relevance.uniform_relevance(X)}
-    return allocation.compare_allocations(train, test, target, bounds, scores, EPSILONS, n_seeds=10,
+    return release_utility.compare_allocations(train, test, target, bounds, scores, EPSILONS, n_seeds=10,
                                           progress=False, seed=2025)
 
 

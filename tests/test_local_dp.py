@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.local_dp import (
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.mechanisms.local import (
     generalized_randomized_response,
     grr_estimate,
     grr_probabilities,
@@ -167,7 +167,7 @@ def test_bad_input_is_named(call, match):
 def test_docstring_examples_run():
     import doctest
 
-    from mic_dp_helpers import local_dp
+    from mic_dp_helpers.mechanisms import local as local_dp
 
     assert doctest.testmod(local_dp, optionflags=doctest.ELLIPSIS).failed == 0
 

@@ -13,12 +13,12 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mic_dp_helpers import marginals as M
-from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant, zcdp_rho_gaussian, zcdp_to_dp
-from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.binning import discretize, equal_width_bins, quantile_bins, undiscretize
-from mic_dp_helpers.evaluation import two_way_tv
-from mic_dp_helpers.synthetic_comparison import METHODS, compare_once
+from mic_dp_helpers.synthetic import marginals as M
+from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant, zcdp_rho_gaussian, zcdp_to_dp
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.synthetic.binning import discretize, equal_width_bins, quantile_bins, undiscretize
+from mic_dp_helpers.synthetic.evaluation import two_way_tv
+from mic_dp_helpers.synthetic.comparison import METHODS, compare_once
 
 # ---------------------------------------------------------------------------------- binning
 
@@ -232,8 +232,8 @@ def test_add_remove_release_estimates_n_from_the_noisy_marginals():
 
 
 def test_compare_groupings_releases_every_grouping_or_says_none_fits():
-    from mic_dp_helpers.evaluation import load_task
-    from mic_dp_helpers.synthetic_comparison import GROUPING_RELEASES, compare_groupings
+    from mic_dp_helpers.synthetic.evaluation import load_task
+    from mic_dp_helpers.synthetic.comparison import GROUPING_RELEASES, compare_groupings
 
     rows, releases = compare_groupings(load_task("breast_cancer"), (10.0,), 1e-6, 0)
     assert {label for _, label in releases} == set(GROUPING_RELEASES)

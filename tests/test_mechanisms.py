@@ -1,4 +1,4 @@
-"""Tests of mic_dp_helpers.mechanisms and the shared validators it uses.
+"""Tests of mic_dp_helpers.mechanisms.noise and the shared validators it uses.
 
 Statistical tests use fixed seeds; tolerances are stated next to each assertion and are
 several standard errors wide, so they do not fail by chance at these seeds or others.
@@ -12,7 +12,7 @@ import pytest
 from scipy.stats import norm
 
 from mic_dp_helpers._validation import as_generator, check_finite_float, check_probability
-from mic_dp_helpers.mechanisms import (
+from mic_dp_helpers.mechanisms.noise import (
     gaussian_delta,
     gaussian_mechanism,
     gaussian_sigma_analytic,

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from sklearn.metrics import roc_auc_score
 
-from mic_dp_helpers.membership import advantage_bound, auc, bootstrap_auc_interval, loss_threshold_attack
+from mic_dp_helpers.attacks.membership import advantage_bound, auc, bootstrap_auc_interval, loss_threshold_attack
 
 
 @given(st.floats(0.0, 20.0), st.floats(0.0, 0.2))

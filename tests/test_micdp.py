@@ -1,4 +1,4 @@
-"""Tests of mic_dp_helpers.micdp, the re-implementation of MIC-DP as published, flaws included.
+"""Tests of mic_dp_helpers.micdp.published, the re-implementation of MIC-DP as published, flaws included.
 
 These tests pin the flaws down: each one must be present (the lesson measures them), and the
 audit must catch the column released without noise.
@@ -11,8 +11,8 @@ import pandas as pd
 import pytest
 from sklearn.feature_selection import mutual_info_regression
 
-from mic_dp_helpers import micdp
-from mic_dp_helpers.audit import audit_epsilon
+from mic_dp_helpers.micdp import published as micdp
+from mic_dp_helpers.attacks.audit import audit_epsilon
 from mic_dp_helpers.datasets import COFFEE_SHOP_TARGET, coffee_shop_revenue
 
 TARGET = COFFEE_SHOP_TARGET

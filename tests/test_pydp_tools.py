@@ -1,4 +1,4 @@
-"""Tests of mic_dp_helpers.pydp_tools: PyDP behind the accountant, contribution bounding, error formulas.
+"""Tests of mic_dp_helpers.scale.pydp_tools: PyDP behind the accountant, contribution bounding, error formulas.
 
 PyDP's noise cannot be seeded, so statistical tests use many runs and tolerances of at least
 four standard errors (stated at each test); their false-failure probability is below 1e-4.
@@ -14,11 +14,12 @@ import pytest
 
 pytest.importorskip("pydp.algorithms.laplacian")
 
-from mic_dp_helpers import pydp_tools  # noqa: E402
-from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant, PrivateDatabase  # noqa: E402
+from mic_dp_helpers.scale import pydp_tools  # noqa: E402
+from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant  # noqa: E402
+from mic_dp_helpers.accounting.private_database import PrivateDatabase  # noqa: E402
 from mic_dp_helpers.environment import CourseEnvironmentError  # noqa: E402
-from mic_dp_helpers.mechanisms import laplace_mechanism  # noqa: E402
-from mic_dp_helpers.pydp_tools import (  # noqa: E402
+from mic_dp_helpers.mechanisms.noise import laplace_mechanism  # noqa: E402
+from mic_dp_helpers.scale.pydp_tools import (  # noqa: E402
     AccountedPyDP,
     bounded_mean_noise_halfwidth,
     bounded_mean_noise_std,

@@ -1,10 +1,10 @@
-"""Tests of mic_dp_helpers.reconstruction: the Dinur-Nissim attack works with little noise, fails with DP noise."""
+"""Tests of mic_dp_helpers.attacks.reconstruction: the Dinur-Nissim attack works with little noise, fails with DP noise."""
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from mic_dp_helpers.reconstruction import (
+from mic_dp_helpers.attacks.reconstruction import (
     answer_subset_queries,
     random_subset_queries,
     reconstruct,

@@ -1,4 +1,4 @@
-"""Tests of mic_dp_helpers.relevance: MIC (minepy), |Pearson|, the unit-free Mahalanobis score, uniform."""
+"""Tests of mic_dp_helpers.micdp.relevance: MIC (minepy), |Pearson|, the unit-free Mahalanobis score, uniform."""
 
 import numpy as np
 import pandas as pd
@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 minepy = pytest.importorskip("minepy")
 
-from mic_dp_helpers.relevance import (  # noqa: E402
+from mic_dp_helpers.micdp.relevance import (  # noqa: E402
     MIC_ESTIMATORS,
     RELEVANCE_METHODS,
     mahalanobis_relevance,
@@ -195,7 +195,7 @@ def test_a_target_left_among_the_features_is_refused(table):
 
 @pytest.mark.parametrize("X", [None, "abc", np.zeros((3, 2))])
 def test_align_target_needs_a_dataframe(X):
-    from mic_dp_helpers.relevance import align_target
+    from mic_dp_helpers.micdp.relevance import align_target
 
     with pytest.raises(TypeError, match="X must be a pandas DataFrame"):
         align_target(X, pd.Series([1.0, 2.0, 3.0]))

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.broken_selection import planted_selection_bugs
-from mic_dp_helpers.selection import (
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.mechanisms.broken_selection import planted_selection_bugs
+from mic_dp_helpers.mechanisms.selection import (
     dp_quantile,
     dp_quantiles,
     exponential_mechanism,
@@ -233,7 +233,8 @@ def test_halving_the_noise_of_a_non_monotonic_selection_is_caught(seed):
 def test_docstring_examples_run():
     import doctest
 
-    from mic_dp_helpers import broken_selection, selection
+    from mic_dp_helpers.mechanisms import broken_selection
+    from mic_dp_helpers.mechanisms import selection
 
     for module in (selection, broken_selection):
         assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
@@ -273,7 +274,7 @@ def test_report_noisy_max_caps_size_times_candidates(k):
                                   "randomized_response_wrong_flip", "median_with_public_bounds",
                                   "median_with_data_bounds"])
 def test_broken_selection_samplers_cap_size(name):
-    import mic_dp_helpers.broken_selection as bs
+    import mic_dp_helpers.mechanisms.broken_selection as bs
 
     data = [1] if name.startswith("randomized") else [0, 1, 1]
     with pytest.raises(ValueError, match="size=.* is too large"):
@@ -293,7 +294,7 @@ def test_report_noisy_max_refuses_a_noise_that_is_not_a_string(bad):
     (None, TypeError, "data must be an array of numbers"),
 ])
 def test_broken_selection_data_must_be_numbers(name, data, error, match):
-    import mic_dp_helpers.broken_selection as bs
+    import mic_dp_helpers.mechanisms.broken_selection as bs
 
     with pytest.raises(error, match=match):
         getattr(bs, name)(data)
@@ -312,7 +313,7 @@ def test_broken_selection_data_must_be_numbers(name, data, error, match):
     (lambda bs: bs.randomized_response_one([2], 2, rng=0), ValueError, "one person's yes/no answer"),
 ])
 def test_broken_selection_samplers_explain_bad_input(call, error, match):
-    import mic_dp_helpers.broken_selection as bs
+    import mic_dp_helpers.mechanisms.broken_selection as bs
 
     with pytest.raises(error, match=match):
         call(bs)

@@ -1,8 +1,8 @@
-"""Input checks of mic_dp_helpers.spark that run without starting Java (lesson 09 runs Spark itself)."""
+"""Input checks of mic_dp_helpers.scale.spark that run without starting Java (lesson 09 runs Spark itself)."""
 
 import pytest
 
-from mic_dp_helpers.spark import start_spark
+from mic_dp_helpers.scale.spark import start_spark
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -18,7 +18,7 @@ def test_start_spark_checks_its_settings_before_starting_java(kwargs, match):
 
 @pytest.mark.parametrize("cache_dir", [5, ["dir"]])
 def test_java_home_needs_a_folder_path(cache_dir):
-    from mic_dp_helpers.spark import java_home
+    from mic_dp_helpers.java_runtime import java_home
 
     with pytest.raises(TypeError, match="cache_dir must be a folder path"):
         java_home(cache_dir)

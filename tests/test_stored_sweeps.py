@@ -11,7 +11,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from mic_dp_helpers.synthetic_comparison import (GROUPING_RELEASES, METHODS, SWEEPS, reproduction_gap, run_sweep,
+from mic_dp_helpers.synthetic.comparison import (GROUPING_RELEASES, METHODS, SWEEPS, reproduction_gap, run_sweep,
                                                  stored_sweep)
 
 

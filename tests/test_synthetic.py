@@ -18,10 +18,11 @@ from scipy.integrate import quad
 from scipy.optimize import check_grad
 from scipy.stats import norm
 
-from mic_dp_helpers import kip, synthetic_audit
+from mic_dp_helpers.synthetic import kip
+from mic_dp_helpers.synthetic import audit as synthetic_audit
 from mic_dp_helpers import synthetic as S
-from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.mechanisms import gaussian_delta, gaussian_sigma_analytic
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.mechanisms.noise import gaussian_delta, gaussian_sigma_analytic
 
 # ------------------------------------------------------------------------------ Gaussian DP
 
@@ -229,7 +230,7 @@ def test_size_constrained_assignment_is_optimal(seed):
     column of each row sometimes meets the minimum size (the shortcut) and sometimes does not."""
     import itertools
 
-    from mic_dp_helpers.groupings import _min_size_assignment
+    from mic_dp_helpers.synthetic.groupings import _min_size_assignment
 
     rng = np.random.default_rng(seed)
     n, k = int(rng.integers(4, 8)), int(rng.integers(2, 4))
@@ -444,7 +445,10 @@ def _kip_targets(release, X_target, y_target):
 
 def test_synthetic_reexports_the_split_modules():
     # Lessons, exercises and checks import from mic_dp_helpers.synthetic: each name is the defining module's object.
-    from mic_dp_helpers import evaluation, gdp, group_means, groupings
+    from mic_dp_helpers.synthetic import evaluation
+    from mic_dp_helpers.accounting import gdp
+    from mic_dp_helpers.synthetic import group_means
+    from mic_dp_helpers.synthetic import groupings
 
     modules = (gdp, groupings, group_means, evaluation, kip, synthetic_audit)
     for name in S.__all__:

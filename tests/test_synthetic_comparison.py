@@ -2,7 +2,7 @@
 
 import pytest
 
-from mic_dp_helpers.synthetic_comparison import compare_methods
+from mic_dp_helpers.synthetic.comparison import compare_methods
 
 
 @pytest.mark.parametrize("epsilons, n_seeds, error, match", [
@@ -20,7 +20,7 @@ def test_compare_methods_checks_its_grid_before_any_work(epsilons, n_seeds, erro
 
 @pytest.mark.parametrize("bad, error", [(["methods"], TypeError), (None, TypeError), ("method", ValueError)])
 def test_stored_sweep_names_the_sweeps(bad, error):
-    from mic_dp_helpers.synthetic_comparison import stored_sweep
+    from mic_dp_helpers.synthetic.comparison import stored_sweep
 
     with pytest.raises(error, match=r"name \(the sweep\) must be one of|unknown sweep"):
         stored_sweep(bad)
@@ -34,7 +34,7 @@ def test_stored_sweep_names_the_sweeps(bad, error):
 def test_reproduction_gap_checks_its_keys(keys, error, match):
     import pandas as pd
 
-    from mic_dp_helpers.synthetic_comparison import reproduction_gap
+    from mic_dp_helpers.synthetic.comparison import reproduction_gap
 
     table = pd.DataFrame({"seed": [0], "score": [0.9]})
     with pytest.raises(error, match=match):
@@ -53,7 +53,7 @@ def test_reproduction_gap_checks_its_keys(keys, error, match):
 ])
 def test_compare_groupings_checks_its_arguments_before_skipping_anything(kwargs, error, match):
     # a bad argument must not read as "no group size met the noise limit" (a skipped release)
-    from mic_dp_helpers.synthetic_comparison import compare_groupings
+    from mic_dp_helpers.synthetic.comparison import compare_groupings
 
     arguments = dict(task=(None,) * 4, epsilons=[1.0], delta=1e-6, seed=0) | kwargs
     with pytest.raises(error, match=match):
@@ -67,7 +67,7 @@ def test_compare_groupings_checks_its_arguments_before_skipping_anything(kwargs,
     (dict(task=("X", "y")), TypeError, r"task must be \(X, y, lower, upper\)"),
 ])
 def test_compare_once_checks_what_its_fallback_would_hide(kwargs, error, match):
-    from mic_dp_helpers.synthetic_comparison import compare_once
+    from mic_dp_helpers.synthetic.comparison import compare_once
 
     arguments = dict(name="breast_cancer", epsilon=1.0, delta=1e-6, seed=0) | kwargs
     with pytest.raises(error, match=match):
@@ -81,7 +81,7 @@ def test_compare_once_checks_what_its_fallback_would_hide(kwargs, error, match):
     (dict(seeds=[0], progress="bar"), TypeError, "progress must be None or a function"),
 ])
 def test_run_sweep_checks_seeds_and_progress(kwargs, error, match):
-    from mic_dp_helpers.synthetic_comparison import run_sweep
+    from mic_dp_helpers.synthetic.comparison import run_sweep
 
     with pytest.raises(error, match=match):
         run_sweep("methods", **kwargs)
@@ -90,7 +90,7 @@ def test_run_sweep_checks_seeds_and_progress(kwargs, error, match):
 def test_reproduction_gap_needs_numeric_results():
     import pandas as pd
 
-    from mic_dp_helpers.synthetic_comparison import reproduction_gap
+    from mic_dp_helpers.synthetic.comparison import reproduction_gap
 
     with pytest.raises(TypeError, match=r"stored\['score'\] must hold numbers"):
         reproduction_gap(pd.DataFrame({"seed": [0], "score": [0.9]}), pd.DataFrame({"seed": [0], "score": ["x"]}))

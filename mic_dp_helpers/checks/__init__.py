@@ -11,12 +11,10 @@ from mic_dp_helpers.checks._core import (
     CheckFailed,
     CheckResult,
     Exercise,
-    ForbiddenHelperError,
     call_repeatedly,
     check,
     check_is_running,
     exercises_for_lesson,
-    forbidden_inside_checks,
     run_check,
 )
 
@@ -26,5 +24,5 @@ for _module in sorted(_pkgutil.iter_modules(__path__), key=lambda m: m.name):
 
 __all__ = [
     "check", "run_check", "CheckResult", "CheckFailed", "Exercise", "EXERCISES", "exercises_for_lesson",
-    "call_repeatedly", "check_is_running", "forbidden_inside_checks", "ForbiddenHelperError",
+    "call_repeatedly", "check_is_running",
 ]

@@ -13,7 +13,7 @@ import sys
 
 import numpy as np
 
-from mic_dp_helpers.checks import _guard
+from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise
 
 _THIS = sys.modules[__name__]
@@ -51,7 +51,7 @@ def check_share_above(answer, seed: int = SEED) -> None:
     for index in range(_len(_cases(seed))):
         values, threshold = _cases(seed)[index]
         given = list(values)
-        got = _guard.student_call("00.1", _THIS, answer, given, threshold)
+        got = _core.student_call("00.1", _THIS, answer, given, threshold)
         if _isinstance(got, bool) or not _isinstance(got, numbers.Real | np.number):
             raise CheckFailed(f"return a number (a share), not a {type(got).__name__}.")
         values, threshold = _cases(seed)[index]

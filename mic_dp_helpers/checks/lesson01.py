@@ -3,7 +3,7 @@
 Tables come from a generator seeded with ``seed`` (fixed by default): a hand-made table, a
 single-row table, tables of random size (2 to 900 rows) with their columns in shuffled order
 and a shuffled, non-default index, generalized versions of them, and quasi-identifier lists
-in random order and length. The course's own functions (``mic_dp_helpers.anonymity``) refuse to
+in random order and length. The course's own functions (``mic_dp_helpers.attacks.anonymity``) refuse to
 run while the student's function runs; the expected answer is computed after it returns.
 """
 
@@ -15,8 +15,8 @@ import sys
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers import anonymity
-from mic_dp_helpers.checks import _guard
+from mic_dp_helpers.attacks import anonymity
+from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 from mic_dp_helpers.datasets import medical
 
@@ -29,11 +29,11 @@ _set = set
 _isinstance = isinstance
 SEED = 101
 QUASI_IDENTIFIER_SETS = (["zip_code"], ["age", "sex"], ["zip_code", "age", "sex"], ["zip_code", "age", "sex", "salary"])
-_ANONYMITY = tuple(f"mic_dp_helpers.anonymity:{name}" for name in
+_ANONYMITY = tuple(f"mic_dp_helpers.attacks.anonymity:{name}" for name in
                    ("uniqueness_share", "matching_records", "equivalence_class_sizes", "k_anonymity",
                     "homogeneous_classes", "homogeneity_exposure", "generalize", "smallest_generalization"))
 for _id in ("01.1", "01.2", "01.3", "01.4"):
-    _guard.FORBIDDEN[_id] = _ANONYMITY
+    _core.FORBIDDEN[_id] = _ANONYMITY
 
 
 def _qi_sets(seed: int) -> list[list[str]]:
@@ -76,7 +76,7 @@ def _table_bank(seed: int) -> tuple[pd.DataFrame, ...]:
 def _call_unchanged(exercise_id, answer, df: pd.DataFrame, *args):
     """Call the student's function on a copy of ``df`` and fail if it modified its input."""
     copy = df.copy()
-    result = _guard.student_call(exercise_id, _THIS, answer, copy, *args, extra_modules=(anonymity,))
+    result = _core.student_call(exercise_id, _THIS, answer, copy, *args, extra_modules=(anonymity,))
     if not copy.equals(df):
         raise CheckFailed("your function changed the table it was given; work on a copy or use groupby.")
     return result

@@ -9,7 +9,7 @@ tested on their distribution with :mod:`mic_dp_helpers.checks._stats` (centre, s
 independence, goodness of fit against the exact Laplace law, no noiseless output); a correct
 answer fails with probability below 1e-4 per check (measured: 0 of 1,000 seeds, see
 ``benchmarks/check_false_rejection.py``). The student's function is called positionally, under
-:func:`~mic_dp_helpers.checks._guard.student_call`, and the expected answer is computed after it
+:func:`~mic_dp_helpers.checks._core.student_call`, and the expected answer is computed after it
 returns.
 """
 
@@ -20,8 +20,8 @@ import sys
 
 import numpy as np
 
-from mic_dp_helpers import mechanisms as _mechanisms
-from mic_dp_helpers.checks import _guard, _stats
+from mic_dp_helpers.mechanisms import noise as _mechanisms
+from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -41,18 +41,18 @@ _float = float
 SEED = 2024
 N_DRAWS = 20_000
 
-_LESSON_HELPERS = tuple(f"mic_dp_helpers.mechanisms:{name}" for name in
+_LESSON_HELPERS = tuple(f"mic_dp_helpers.mechanisms.noise:{name}" for name in
                         ("laplace_mechanism", "laplace_scale", "gaussian_mechanism"))
 for _id in ("02.1", "02.2", "02.3", "02.4"):
-    _guard.FORBIDDEN[_id] = _LESSON_HELPERS
+    _core.FORBIDDEN[_id] = _LESSON_HELPERS
 
 
 def _call(exercise_id, answer, *args):
-    return _guard.student_call(exercise_id, _THIS, answer, *args)
+    return _core.student_call(exercise_id, _THIS, answer, *args)
 
 
 def _many(exercise_id, answer, n, *args):
-    return _guard.student_call(exercise_id, _THIS, call_repeatedly, answer, n, *args)
+    return _core.student_call(exercise_id, _THIS, call_repeatedly, answer, n, *args)
 
 
 def _log_uniform(rng, low, high) -> float:

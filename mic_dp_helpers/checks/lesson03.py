@@ -7,7 +7,7 @@ counts, noise kinds and scales for the averaging attack; k, epsilons from 0.01 t
 from 1e-12 to 1e-3 for 03.4. The only random check is 03.3 (the attack's estimate from noisy
 answers): its tolerance is 7 standard errors or more, so a correct attack fails with probability
 below 1e-10 per case. The student's function is called positionally under
-:func:`~mic_dp_helpers.checks._guard.student_call`; expected answers are computed after it returns.
+:func:`~mic_dp_helpers.checks._core.student_call`; expected answers are computed after it returns.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import sys
 
 import numpy as np
 
-from mic_dp_helpers.accounting import zcdp_rho_gaussian, zcdp_to_dp
-from mic_dp_helpers.checks import _guard
+from mic_dp_helpers.accounting.ledger import zcdp_rho_gaussian, zcdp_to_dp
+from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -39,12 +39,12 @@ SEED = 303
 # The course's own versions of what 03.2 and 03.4 ask for (03.4's "largest rho the budget allows" is
 # marginals.zcdp_rho_for; a sigma for k Gaussian queries is marginals.marginal_sigma): they refuse to run
 # while the student's function runs.
-_guard.FORBIDDEN["03.2"] = ("mic_dp_helpers.accounting:split_epsilon",)
-_guard.FORBIDDEN["03.4"] = ("mic_dp_helpers.marginals:zcdp_rho_for", "mic_dp_helpers.marginals:marginal_sigma")
+_core.FORBIDDEN["03.2"] = ("mic_dp_helpers.accounting.ledger:split_epsilon",)
+_core.FORBIDDEN["03.4"] = ("mic_dp_helpers.synthetic.marginals:zcdp_rho_for", "mic_dp_helpers.synthetic.marginals:marginal_sigma")
 
 
 def _call(exercise_id, answer, *args):
-    return _guard.student_call(exercise_id, _THIS, answer, *args)
+    return _core.student_call(exercise_id, _THIS, answer, *args)
 
 
 # --------------------------------------------------------------------------- 03.1

@@ -23,9 +23,9 @@ import sys
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers import pydp_tools
-from mic_dp_helpers.accounting import BudgetExceededError, PrivacyAccountant
-from mic_dp_helpers.checks import _guard, _stats
+from mic_dp_helpers.scale import pydp_tools
+from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant
+from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -52,16 +52,16 @@ _noise_std = pydp_tools.bounded_mean_noise_std
 _rmse = pydp_tools.bounded_mean_rmse
 SEED = 404
 
-_guard.FORBIDDEN["04.2"] = ("mic_dp_helpers.pydp_tools:limit_contributions",)
-_guard.FORBIDDEN["04.3"] = ("mic_dp_helpers.pydp_tools:bounded_mean_rmse",)
+_core.FORBIDDEN["04.2"] = ("mic_dp_helpers.scale.pydp_tools:limit_contributions",)
+_core.FORBIDDEN["04.3"] = ("mic_dp_helpers.scale.pydp_tools:bounded_mean_rmse",)
 
 
 def _call(exercise_id, answer, *args):
-    return _guard.student_call(exercise_id, _THIS, answer, *args)
+    return _core.student_call(exercise_id, _THIS, answer, *args)
 
 
 def _many(exercise_id, answer, n, *args):
-    return _guard.student_call(exercise_id, _THIS, call_repeatedly, answer, n, *args)
+    return _core.student_call(exercise_id, _THIS, call_repeatedly, answer, n, *args)
 
 
 def _log_uniform(rng, low, high) -> float:
@@ -234,7 +234,7 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
                           "from the rng argument (property: reproducible).")
     table = _uniformity_table()
     given = table.copy()
-    outputs = _guard.student_call("04.2", _THIS, call_repeatedly, answer, 60, given, "person", 2, _default_rng(seed))
+    outputs = _core.student_call("04.2", _THIS, call_repeatedly, answer, 60, given, "person", 2, _default_rng(seed))
     if not given.equals(_uniformity_table()):
         raise CheckFailed("your function changed the table it was given; return a new table instead.")
     kept_position = np.zeros(7)
@@ -454,7 +454,7 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
         if wrong:
             raise CheckFailed("the answers do not match their queries: return the answers in plan order, each "
                               "query run with the bounds you were given (property: order).")
-    runs = _guard.student_call("04.4", _THIS, call_repeatedly, _plan_runner(values.copy(), lower, upper, plan),
+    runs = _core.student_call("04.4", _THIS, call_repeatedly, _plan_runner(values.copy(), lower, upper, plan),
                                PLAN_RUNS, answer)
     values, lower, upper, plan = _plan_case(seed)
     for results in runs:

@@ -20,8 +20,10 @@ import sys
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers import allocation, micdp, relevance
-from mic_dp_helpers.checks import _guard
+from mic_dp_helpers.micdp import allocation
+from mic_dp_helpers.micdp import published as micdp
+from mic_dp_helpers.micdp import relevance
+from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise
 from mic_dp_helpers.datasets import coffee_shop_revenue, nonlinear_features
 
@@ -46,11 +48,11 @@ def _module_functions(module) -> tuple[str, ...]:
 
 _COURSE_VERSIONS = _module_functions(relevance) + _module_functions(allocation) + _module_functions(micdp)
 for _id in ("05.1", "05.2", "05.3", "05.4"):
-    _guard.FORBIDDEN[_id] = _COURSE_VERSIONS
+    _core.FORBIDDEN[_id] = _COURSE_VERSIONS
 
 
 def _call(exercise_id, answer, *args):
-    return _guard.student_call(exercise_id, _THIS, answer, *args)
+    return _core.student_call(exercise_id, _THIS, answer, *args)
 
 
 def _as_series(got, what: str) -> pd.Series:

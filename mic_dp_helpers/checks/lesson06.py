@@ -17,8 +17,8 @@ import sys
 import numpy as np
 
 from mic_dp_helpers import synthetic
-from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.checks import _guard, _stats
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -40,16 +40,16 @@ SEED = 606
 
 _SOLVERS = tuple(f"mic_dp_helpers.synthetic:{name}" for name in
                  ("group_mean_mu", "group_mean_sigma", "gdp_mu", "release_group_means", "random_groups",
-                  "spread_mechanism")) + ("mic_dp_helpers.synthetic_audit:_random_partition_means",)
-_guard.FORBIDDEN["06.1"] = _SOLVERS
-_guard.FORBIDDEN["06.2"] = _SOLVERS + ("mic_dp_helpers.synthetic:gdp_delta", "mic_dp_helpers.synthetic:gdp_epsilon",
-                                       "mic_dp_helpers.mechanisms:gaussian_delta")
-_guard.FORBIDDEN["06.3"] = _SOLVERS + ("mic_dp_helpers.mechanisms:gaussian_sigma_analytic",)
-_guard.FORBIDDEN["06.4"] = _SOLVERS
+                  "spread_mechanism")) + ("mic_dp_helpers.synthetic.audit:_random_partition_means",)
+_core.FORBIDDEN["06.1"] = _SOLVERS
+_core.FORBIDDEN["06.2"] = _SOLVERS + ("mic_dp_helpers.synthetic:gdp_delta", "mic_dp_helpers.synthetic:gdp_epsilon",
+                                       "mic_dp_helpers.mechanisms.noise:gaussian_delta")
+_core.FORBIDDEN["06.3"] = _SOLVERS + ("mic_dp_helpers.mechanisms.noise:gaussian_sigma_analytic",)
+_core.FORBIDDEN["06.4"] = _SOLVERS
 
 
 def _call(exercise_id, answer, *args):
-    return _guard.student_call(exercise_id, _THIS, answer, *args)
+    return _core.student_call(exercise_id, _THIS, answer, *args)
 
 
 def _log_uniform(rng, low, high) -> float:
@@ -215,7 +215,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     # are pure (all 0 or all 1) with probability 2 * C(50,10)/C(100,10) ~ 0.1%; 100 groups give about
     # 0.1 pure ones, so more than 10 fails a correct answer with probability below 1e-15.
     halves = np.repeat([[0.0], [1.0]], 50, axis=0)
-    outputs = _guard.student_call("06.4", _THIS, call_repeatedly, answer, 10, halves.copy(), 10, 1e-9,
+    outputs = _core.student_call("06.4", _THIS, call_repeatedly, answer, 10, halves.copy(), 10, 1e-9,
                                   _default_rng([seed, 4]))
     means = np.concatenate([_asarray(o, dtype=float).ravel() for o in outputs])
     if int(((means < 1e-6) | (means > 1 - 1e-6)).sum()) > 10:
@@ -227,7 +227,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
 
     # Noise: constant records, so every group mean is exactly 0.5 and each output is 0.5 + noise.
     constant = np.full((200, 3), 0.5)
-    outputs = _guard.student_call("06.4", _THIS, call_repeatedly, answer, NOISE_CALLS, constant.copy(), 10, 0.2,
+    outputs = _core.student_call("06.4", _THIS, call_repeatedly, answer, NOISE_CALLS, constant.copy(), 10, 0.2,
                                   _default_rng([seed, 2]))
     try:
         noise = (_asarray(outputs, dtype=float) - 0.5) / 0.2
@@ -243,7 +243,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     # Without noise exactly one mean is 1/11 or 1/12 and the others are 0, whatever the grouping.
     marked = np.zeros((59, 1))
     marked[int(_default_rng([seed, 3]).integers(0, 59))] = 1.0
-    outputs = _guard.student_call("06.4", _THIS, call_repeatedly, answer, 30, marked.copy(), 10, 1e-12,
+    outputs = _core.student_call("06.4", _THIS, call_repeatedly, answer, 30, marked.copy(), 10, 1e-12,
                                   _default_rng([seed, 3]))
     for out in outputs:
         means = _asarray(out, dtype=float).ravel()
@@ -266,7 +266,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         outs = call_repeatedly(answer, size, dataset.copy(), 48, sigma, generator)
         return _array([_asarray(o, dtype=float).max(axis=0) - _asarray(o, dtype=float).min(axis=0) for o in outs])
 
-    result = _guard.student_call("06.4", _THIS, lambda: audit_epsilon(spread, A, B, n_samples=3000, rng=seed,
+    result = _core.student_call("06.4", _THIS, lambda: audit_epsilon(spread, A, B, n_samples=3000, rng=seed,
                                                                      delta=1e-5))
     if result.refutes(1.0):
         raise CheckFailed(f"the audit refutes epsilon = 1 for your release ({result}): the grouping depends on the "

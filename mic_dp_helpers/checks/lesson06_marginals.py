@@ -12,12 +12,12 @@ import math
 
 import numpy as np
 
-from mic_dp_helpers.checks import _guard
+from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 
 # The exercises name these as the course's own answers: they refuse to run while the student's function runs.
-_guard.FORBIDDEN["06.5"] = ("mic_dp_helpers.marginals:marginal_sigma",)
-_guard.FORBIDDEN["06.6"] = ("mic_dp_helpers.binning:discretize",)
+_core.FORBIDDEN["06.5"] = ("mic_dp_helpers.synthetic.marginals:marginal_sigma",)
+_core.FORBIDDEN["06.6"] = ("mic_dp_helpers.synthetic.binning:discretize",)
 
 _sqrt, _isclose, _floor = math.sqrt, math.isclose, math.floor
 _default_rng, _asarray, _array_equal = np.random.default_rng, np.asarray, np.array_equal

@@ -17,8 +17,8 @@ import math
 import numpy as np
 from scipy import stats
 
-from mic_dp_helpers import broken_selection as _broken
-from mic_dp_helpers.checks import _guard, _stats
+from mic_dp_helpers.mechanisms import broken_selection as _broken
+from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
@@ -30,12 +30,12 @@ _kstest, _chi2_sf, _laplace_cdf, _spearmanr = stats.kstest, stats.chi2.sf, stats
 # The course functions that already solve 07.1 to 07.3 (the exercise names the first three; the others give
 # the same release): they refuse to run while the student's function runs. dp_quantile (07.4) and
 # audit_epsilon (07.5) stay allowed.
-_guard.FORBIDDEN["07.1"] = ("mic_dp_helpers.local_dp:randomized_response",
-                            "mic_dp_helpers.local_dp:generalized_randomized_response")
-_guard.FORBIDDEN["07.2"] = ("mic_dp_helpers.local_dp:rr_estimate", "mic_dp_helpers.local_dp:rr_standard_error",
-                            "mic_dp_helpers.local_dp:grr_estimate")
-_guard.FORBIDDEN["07.3"] = ("mic_dp_helpers.selection:report_noisy_max", "mic_dp_helpers.selection:exponential_mechanism",
-                            "mic_dp_helpers.marginals:exponential_mechanism")
+_core.FORBIDDEN["07.1"] = ("mic_dp_helpers.mechanisms.local:randomized_response",
+                            "mic_dp_helpers.mechanisms.local:generalized_randomized_response")
+_core.FORBIDDEN["07.2"] = ("mic_dp_helpers.mechanisms.local:rr_estimate", "mic_dp_helpers.mechanisms.local:rr_standard_error",
+                            "mic_dp_helpers.mechanisms.local:grr_estimate")
+_core.FORBIDDEN["07.3"] = ("mic_dp_helpers.mechanisms.selection:report_noisy_max", "mic_dp_helpers.mechanisms.selection:exponential_mechanism",
+                            "mic_dp_helpers.synthetic.marginals:exponential_mechanism")
 _SAMPLERS = {name: getattr(_broken, name) for name in _broken.__all__ if callable(getattr(_broken, name))}
 
 #: z beyond which a binomial share is declared off: two-sided probability 5.7e-7 for a correct answer.

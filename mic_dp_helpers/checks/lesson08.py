@@ -21,10 +21,10 @@ import math
 import numpy as np
 from scipy import stats
 
-from mic_dp_helpers import dpsgd as _dpsgd
-from mic_dp_helpers import dpsgd_accounting as _dpsgd_accounting
-from mic_dp_helpers import membership as _membership
-from mic_dp_helpers.checks import _guard, _stats
+from mic_dp_helpers.ml import dpsgd as _dpsgd
+from mic_dp_helpers.ml import accounting as _dpsgd_accounting
+from mic_dp_helpers.attacks import membership as _membership
+from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy or scipy later does not change what the checks compute.
@@ -67,7 +67,7 @@ def _public_functions(module) -> tuple[str, ...]:
 _COURSE_VERSIONS = (_public_functions(_dpsgd) + _public_functions(_membership)
                     + _public_functions(_dpsgd_accounting))
 for _id in ("08.1", "08.2", "08.3", "08.4", "08.5"):
-    _guard.FORBIDDEN[_id] = _COURSE_VERSIONS
+    _core.FORBIDDEN[_id] = _COURSE_VERSIONS
 
 #: Two-sided tail probability below which a statistical test rejects.
 P_REJECT = 1e-6
@@ -255,7 +255,7 @@ def _rdp_epsilon(q: float, sigma: float, steps: int, delta: float) -> float:
     import dp_accounting
     from dp_accounting import rdp
 
-    from mic_dp_helpers.dpsgd_accounting import _quiet_absl
+    from mic_dp_helpers.ml.accounting import _quiet_absl
 
     accountant = rdp.RdpAccountant()
     event = dp_accounting.GaussianDpEvent(sigma)

@@ -19,8 +19,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers import at_scale
-from mic_dp_helpers.checks import _guard
+from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _abs, _max, _len, _isinstance, _int, _sorted = builtins.abs, builtins.max, builtins.len, builtins.isinstance, builtins.int, builtins.sorted
@@ -29,33 +28,13 @@ _default_rng, _array, _repeat, _arange, _concatenate = (np.random.default_rng, n
                                                         np.concatenate)
 _DataFrame, _frame_equal = pd.DataFrame, pd.DataFrame.equals
 
-# The course's own answers to 09.2 and 09.3 refuse to run while the student's function runs (09.1's,
-# at_scale.bound_contributions, refuses by itself: it is decorated with forbidden_inside_checks).
-_guard.FORBIDDEN["09.2"] = ("mic_dp_helpers.at_scale:sum_noise_scale",)
-_guard.FORBIDDEN["09.3"] = ("mic_dp_helpers.at_scale:public_contribution_bounds",)
+# The course's own answers refuse to run while the student's function runs.
+_core.FORBIDDEN["09.1"] = ("mic_dp_helpers.scale.pipeline:bound_contributions",)
+_core.FORBIDDEN["09.2"] = ("mic_dp_helpers.scale.pipeline:sum_noise_scale",)
+_core.FORBIDDEN["09.3"] = ("mic_dp_helpers.scale.pipeline:public_contribution_bounds",)
 
 UNIFORMITY_CALLS = 300
 UNIFORMITY_SDS = 6.0
-
-
-class _Forbidden:
-    """Replace a course helper while the student's function runs, so an exercise cannot call it."""
-
-    def __init__(self, module, name: str, hint: str) -> None:
-        self.module, self.name, self.hint = module, name, hint
-
-    def __enter__(self):
-        self.original = getattr(self.module, self.name)
-        hint = self.hint
-
-        def refuse(*args, **kwargs):
-            raise CheckFailed(hint)
-
-        setattr(self.module, self.name, refuse)
-
-    def __exit__(self, *exc):
-        setattr(self.module, self.name, self.original)
-        return False
 
 
 def _expect_frame(value, what: str):
@@ -129,37 +108,34 @@ def check_bound_contributions(answer) -> None:
        order: over 300 calls each of 10 days is kept 3/10 of the time, each of 6 rows 1/3 of the time,
        and a day with 9 rows no more often than a day with one (days are chosen, not rows).
     5. Two identically seeded generators give the same result.
-    6. It does not call the course's own ``at_scale.bound_contributions``.
+    6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
     """
-    hint = ("this exercise asks you to write the bounding yourself; do not call "
-            "mic_dp_helpers.at_scale.bound_contributions.")
     rng = _default_rng(901)
-    with _Forbidden(at_scale, "bound_contributions", hint):
-        cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
-        cases += [(_at_the_bounds(l0, linf), l0, linf) for l0, linf in ((1, 1), (3, 2), (5, 4))]
-        for log, l0, linf in cases:
-            original = log.copy()
-            kept = answer(log, l0, linf, _default_rng(_int(rng.integers(1 << 30))))
-            if not _frame_equal(log, original) or not log.index.equals(original.index):
-                raise CheckFailed("your function changed the log it was given: work on a copy or select rows.")
-            _check_bounded(original, kept, l0, linf)
+    cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
+    cases += [(_at_the_bounds(l0, linf), l0, linf) for l0, linf in ((1, 1), (3, 2), (5, 4))]
+    for log, l0, linf in cases:
+        original = log.copy()
+        kept = answer(log, l0, linf, _default_rng(_int(rng.integers(1 << 30))))
+        if not _frame_equal(log, original) or not log.index.equals(original.index):
+            raise CheckFailed("your function changed the log it was given: work on a copy or select rows.")
+        _check_bounded(original, kept, l0, linf)
 
-        log, l0, linf = cases[0]
-        first = answer(log, l0, linf, _default_rng(5))
-        again = answer(log, l0, linf, _default_rng(5))
-        if not (_isinstance(first, _DataFrame) and _isinstance(again, _DataFrame)
-                and first.index.sort_values().equals(again.index.sort_values())):
-            raise CheckFailed("two runs with identically seeded generators kept different rows: draw every random "
-                              "choice from the `rng` argument (not np.random or a new generator).")
+    log, l0, linf = cases[0]
+    first = answer(log, l0, linf, _default_rng(5))
+    again = answer(log, l0, linf, _default_rng(5))
+    if not (_isinstance(first, _DataFrame) and _isinstance(again, _DataFrame)
+            and first.index.sort_values().equals(again.index.sort_values())):
+        raise CheckFailed("two runs with identically seeded generators kept different rows: draw every random "
+                          "choice from the `rng` argument (not np.random or a new generator).")
 
-        days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})
-        shared = _default_rng(_int(rng.integers(1 << 30)))
-        outcomes = call_repeatedly(answer, UNIFORMITY_CALLS, days, 3, 1, shared)
-        rows = _DataFrame({"customer_id": ["y"] * 6, "day": [4] * 6})
-        outcomes_rows = call_repeatedly(answer, UNIFORMITY_CALLS, rows, 1, 2, shared)
-        # Days with many rows must be no likelier than days with one: day 0 has 9 rows, days 1-9 one each.
-        heavy = _DataFrame({"customer_id": ["z"] * 18, "day": _array([0] * 9 + list(range(1, 10)))[::-1].copy()})
-        outcomes_heavy = call_repeatedly(answer, UNIFORMITY_CALLS, heavy, 3, 9, shared)
+    days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})
+    shared = _default_rng(_int(rng.integers(1 << 30)))
+    outcomes = call_repeatedly(answer, UNIFORMITY_CALLS, days, 3, 1, shared)
+    rows = _DataFrame({"customer_id": ["y"] * 6, "day": [4] * 6})
+    outcomes_rows = call_repeatedly(answer, UNIFORMITY_CALLS, rows, 1, 2, shared)
+    # Days with many rows must be no likelier than days with one: day 0 has 9 rows, days 1-9 one each.
+    heavy = _DataFrame({"customer_id": ["z"] * 18, "day": _array([0] * 9 + list(range(1, 10)))[::-1].copy()})
+    outcomes_heavy = call_repeatedly(answer, UNIFORMITY_CALLS, heavy, 3, 9, shared)
     for table, outcomes_list, size, p, what in ((days, outcomes, 3, 0.3, "days"),
                                                 (rows, outcomes_rows, 2, 1 / 3, "rows")):
         counts = np.zeros(_len(table), dtype=np.int64)

@@ -1,6 +1,6 @@
 """Wrong answers to lesson 01's exercises: each a mistake a student could make, and each must be rejected."""
 
-from mic_dp_helpers import anonymity
+from mic_dp_helpers.attacks import anonymity
 from wrong_answers._cheats import cheats
 
 

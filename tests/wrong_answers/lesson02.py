@@ -9,7 +9,7 @@ import math
 
 import numpy as np
 
-from mic_dp_helpers import mechanisms
+from mic_dp_helpers.mechanisms import noise as mechanisms
 from wrong_answers._cheats import cheats
 from wrong_answers._noise_misuse import cycled_laplace, few_seeds, sometimes_noiseless
 

@@ -4,7 +4,7 @@ import math
 
 import numpy as np
 
-from mic_dp_helpers.mechanisms import gaussian_sigma_analytic
+from mic_dp_helpers.mechanisms.noise import gaussian_sigma_analytic
 from wrong_answers._cheats import cheats
 
 
@@ -214,8 +214,8 @@ WRONG_ANSWERS = {
 
 
 # Answers that hand the work to a course helper that already solves the exercise (round 2 of the red team).
-from mic_dp_helpers import accounting as _accounting  # noqa: E402
-from mic_dp_helpers import marginals as _marginals  # noqa: E402
+from mic_dp_helpers.accounting import ledger as _accounting  # noqa: E402
+from mic_dp_helpers.synthetic import marginals as _marginals  # noqa: E402
 from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
 
 

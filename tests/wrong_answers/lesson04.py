@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers.accounting import BudgetExceededError
-from mic_dp_helpers import pydp_tools
-from mic_dp_helpers.pydp_tools import AccountedPyDP, pydp_query
+from mic_dp_helpers.accounting.ledger import BudgetExceededError
+from mic_dp_helpers.scale import pydp_tools
+from mic_dp_helpers.scale.pydp_tools import AccountedPyDP, pydp_query
 from wrong_answers._cheats import cheats
 
 

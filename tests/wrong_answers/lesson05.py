@@ -6,8 +6,10 @@ import numpy as np
 import pandas as pd
 from sklearn.feature_selection import mutual_info_regression
 
-from mic_dp_helpers import allocation, micdp, relevance
-from mic_dp_helpers.audit import audit_epsilon
+from mic_dp_helpers.micdp import allocation
+from mic_dp_helpers.micdp import published as micdp
+from mic_dp_helpers.micdp import relevance
+from mic_dp_helpers.attacks.audit import audit_epsilon
 from wrong_answers._cheats import cheats
 
 

@@ -97,7 +97,8 @@ for _answers in WRONG_ANSWERS.values():
     _answers.update(_cheats(next(iter(_answers.values()))))
 
 # Answers that hand the work to the course helpers the exercises name as off limits (round 2 of the red team).
-from mic_dp_helpers import binning as _binning, marginals as _marginals  # noqa: E402
+from mic_dp_helpers.synthetic import binning as _binning  # noqa: E402
+from mic_dp_helpers.synthetic import marginals as _marginals
 from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
 
 WRONG_ANSWERS["06.5"]["cheat: calls the course's marginal_sigma"] = _calls_forbidden(

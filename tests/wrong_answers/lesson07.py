@@ -7,8 +7,8 @@ import math
 
 import numpy as np
 
-from mic_dp_helpers.audit import audit_epsilon
-from mic_dp_helpers.selection import dp_quantile
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.mechanisms.selection import dp_quantile
 from wrong_answers._noise_misuse import sometimes_noiseless
 
 
@@ -159,7 +159,8 @@ for _answers in WRONG_ANSWERS.values():
     _answers.update(_cheats(next(iter(_answers.values()))))
 
 # Answers that hand the work to the course functions that already solve 07.1 to 07.3 (round 2 of the red team).
-from mic_dp_helpers import local_dp as _local_dp, selection as _selection  # noqa: E402
+from mic_dp_helpers.mechanisms import local as _local_dp  # noqa: E402
+from mic_dp_helpers.mechanisms import selection as _selection
 from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
 
 WRONG_ANSWERS["07.1"]["cheat: calls the course's randomized_response"] = _calls_forbidden(_local_dp.randomized_response)

@@ -196,7 +196,9 @@ for _answers in WRONG_ANSWERS.values():
 
 # Answers that hand the work to the course's dpsgd, membership and dp-accounting wrappers, which the
 # exercises put off limits (round 2 of the red team).
-from mic_dp_helpers import dpsgd as _dpsgd, dpsgd_accounting as _dpsgd_accounting, membership as _membership  # noqa: E402
+from mic_dp_helpers.ml import dpsgd as _dpsgd  # noqa: E402
+from mic_dp_helpers.ml import accounting as _dpsgd_accounting
+from mic_dp_helpers.attacks import membership as _membership
 from wrong_answers._cheats import calls_forbidden as _calls_forbidden  # noqa: E402
 
 WRONG_ANSWERS["08.1"]["cheat: calls the course's clip_per_example"] = _calls_forbidden(_dpsgd.clip_per_example)

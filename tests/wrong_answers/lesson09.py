@@ -7,7 +7,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers import at_scale
+from mic_dp_helpers.scale import pipeline as at_scale
 
 
 # ----------------------------------------------------------------------------------- 09.1

@@ -1,0 +1,535 @@
+"""DP-SGD from the inside: per-example gradients, clipping, Gaussian noise, Poisson sampling, accounting.
+
+.. warning::
+   **Teaching code, not production code.** The noise comes from NumPy's floating-point
+   Gaussian sampler, which is not safe against floating-point attacks (Mironov 2012), and
+   nothing here is hardened (timing, the choice of hyperparameters on private data, ...).
+   Train real models with Opacus (PyTorch), TensorFlow Privacy or JAX Privacy.
+
+One step of DP-SGD (Abadi et al., "Deep learning with differential privacy", CCS 2016):
+
+1. **Poisson sampling**: every example joins the batch independently with probability ``q``
+   (the ``sample_rate``), so the batch size itself is random;
+2. **per-example gradients** of the loss, one row per example in the batch;
+3. **per-example clipping**: each row is scaled down to L2 norm at most ``C``
+   (``clip_norm``), so one example moves the summed gradient by at most ``C``;
+4. **Gaussian noise** of standard deviation ``sigma * C`` (``noise_multiplier * clip_norm``)
+   on every coordinate of the summed gradient;
+5. the update divides by the **expected** batch size ``q * n`` (a public number), never by the
+   realised one.
+
+Neighbouring datasets differ by **adding or removing one example** (the convention of
+``dp_accounting``'s default ``NeighboringRelation.ADD_OR_REMOVE_ONE``); the number of rows ``n``
+and the features' ranges are treated as public. One step is then the Poisson-subsampled Gaussian
+mechanism with sensitivity ``C`` and noise ``sigma * C``; a run of ``T`` steps is ``T`` of them
+composed. :func:`dpsgd_epsilon` asks Google's ``dp_accounting`` for the epsilon of the run and
+:func:`compare_accounting` sets it beside the course's cruder composition rules (both live in
+:mod:`mic_dp_helpers.ml.accounting` and are re-exported here).
+
+The models are softmax (multinomial logistic) regression and a network with one ``tanh`` hidden
+layer, both trained on the cross-entropy loss. Their parameters are one flat vector, so a
+per-example gradient is one row of a matrix.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mic_dp_helpers._validation import (as_generator, as_number_array, check_int_at_least, check_positive_float,
+                                        check_size, describe)
+from mic_dp_helpers.ml.accounting import (  # re-exported: one import for the lesson
+    _check_sample_rate,
+    compare_accounting,
+    dpsgd_dp_event,
+    dpsgd_epsilon,
+    gaussian_epsilon,
+    noise_multiplier_for_epsilon,
+)
+
+__all__ = [
+    "Architecture",
+    "TrainingRun",
+    "init_params",
+    "predict_proba",
+    "per_example_loss",
+    "per_example_gradients",
+    "clip_per_example",
+    "poisson_sample",
+    "private_gradient_sum",
+    "train_dpsgd",
+    "accuracy",
+    "dpsgd_dp_event",
+    "dpsgd_epsilon",
+    "noise_multiplier_for_epsilon",
+    "gaussian_epsilon",
+    "compare_accounting",
+]
+
+# ------------------------------------------------------------------------------ validation
+def _check_noise_multiplier(value, name: str = "noise_multiplier") -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(float(value)):
+        raise TypeError(f"{name} must be a finite number >= 0 (0 means no noise: not private), got {value!r}.")
+    if value < 0:
+        raise ValueError(f"{name} must be >= 0, got {value}; the noise standard deviation is {name} * clip_norm.")
+    return float(value)
+
+
+def _check_gradients(grads) -> np.ndarray:
+    try:
+        array = np.asarray(grads, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"per_example_grads must be a 2-D array of numbers: {error}") from None
+    if array.ndim != 2:
+        raise ValueError(f"per_example_grads must be 2-D (one row per example), got shape {array.shape}.")
+    if not np.isfinite(array).all():
+        raise ValueError("per_example_grads contains NaN or infinite values; check the learning rate and the data.")
+    return array
+
+
+def _check_clip_norm(clip_norm) -> float:
+    return check_positive_float(clip_norm, "clip_norm", allow_inf=True)
+
+
+# ------------------------------------------------------------------------------------ model
+@dataclass(frozen=True)
+class Architecture:
+    """Shape of a classifier whose parameters are one flat vector.
+
+    Parameters
+    ----------
+    n_features : int
+        Number of input features (>= 1).
+    n_classes : int
+        Number of classes (>= 2).
+    hidden : int, default 0
+        Units of the ``tanh`` hidden layer; 0 gives softmax (multinomial logistic) regression.
+
+    Examples
+    --------
+    >>> Architecture(4, 3).n_params  # a 4 x 3 weight matrix and 3 biases
+    15
+    >>> Architecture(4, 3, hidden=8).n_params
+    67
+    """
+
+    n_features: int
+    n_classes: int
+    hidden: int = 0
+
+    def __post_init__(self) -> None:
+        check_int_at_least(self.n_features, "n_features", 1)
+        check_int_at_least(self.n_classes, "n_classes", 2)
+        check_int_at_least(self.hidden, "hidden", 0)
+        # Each layer has (inputs + 1) weights per output: the parameter vector stays under the shared size cap.
+        check_size(self.n_features, "n_features", 1)
+        check_size(self.hidden, "hidden", 0, per_item=self.n_features + 1)
+        check_size(self.n_classes, "n_classes", 2, per_item=(self.hidden or self.n_features) + 1)
+
+    @property
+    def n_params(self) -> int:
+        """Length of the flat parameter vector."""
+        if self.hidden == 0:
+            return (self.n_features + 1) * self.n_classes
+        return (self.n_features + 1) * self.hidden + (self.hidden + 1) * self.n_classes
+
+    def unpack(self, params: np.ndarray) -> list[np.ndarray]:
+        """Views ``[W, b]`` (or ``[W1, b1, W2, b2]``) into the flat ``params``."""
+        params = _as_floats(params, "params")
+        if params.shape != (self.n_params,):
+            raise ValueError(f"params must be a flat vector of length {self.n_params} for {self}, "
+                             f"got shape {params.shape}; create one with init_params.")
+        if self.hidden == 0:
+            shapes = [(self.n_features, self.n_classes), (self.n_classes,)]
+        else:
+            shapes = [(self.n_features, self.hidden), (self.hidden,), (self.hidden, self.n_classes), (self.n_classes,)]
+        out, start = [], 0
+        for shape in shapes:
+            size = math.prod(shape)
+            out.append(params[start:start + size].reshape(shape))
+            start += size
+        return out
+
+
+def init_params(architecture: Architecture, rng=None) -> np.ndarray:
+    """Starting parameters: zeros for logistic regression, small random weights for the network.
+
+    Parameters
+    ----------
+    architecture : Architecture
+        The model.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the random weights (only used with a hidden layer).
+
+    Returns
+    -------
+    numpy.ndarray
+        Flat vector of length ``architecture.n_params``.
+
+    Examples
+    --------
+    >>> init_params(Architecture(2, 2)).tolist()
+    [0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+    """
+    if not isinstance(architecture, Architecture):
+        raise TypeError(f"architecture must be an Architecture, got {type(architecture).__name__}.")
+    generator = as_generator(rng)
+    params = np.zeros(architecture.n_params)
+    if architecture.hidden:
+        W1, _, W2, _ = architecture.unpack(params)  # views: filling them fills params
+        W1[:] = generator.normal(0.0, 1.0 / math.sqrt(architecture.n_features), W1.shape)
+        W2[:] = generator.normal(0.0, 1.0 / math.sqrt(architecture.hidden), W2.shape)
+    return params
+
+
+def _as_floats(values, name: str) -> np.ndarray:
+    """``values`` as a finite float array (numbers only, booleans excluded)."""
+    array = as_number_array(values, name, hint="; encode text columns first")
+    if not np.isfinite(array).all():
+        raise ValueError(f"{name} contains NaN or infinite values; impute or drop them first (or lower the "
+                         "learning rate if training diverged).")
+    return array
+
+
+def _check_features(architecture: Architecture, X) -> np.ndarray:
+    if not isinstance(architecture, Architecture):
+        raise TypeError(f"architecture must be an Architecture, got {describe(architecture)}.")
+    X = _as_floats(X, "X")
+    if X.ndim != 2 or X.shape[1] != architecture.n_features:
+        raise ValueError(f"X must have shape (n, {architecture.n_features}), got {X.shape}.")
+    return X
+
+
+def _check_data(architecture: Architecture, X, y) -> tuple[np.ndarray, np.ndarray]:
+    X = _check_features(architecture, X)
+    if y is None or isinstance(y, (str, bytes, dict)):
+        raise TypeError(f"y must be an array of class labels 0..{architecture.n_classes - 1}, got {describe(y)}.")
+    y_array = np.asarray(y)
+    if y_array.shape != (len(X),):
+        raise ValueError(f"y must have one label per row of X, shape ({len(X)},), got {y_array.shape}.")
+    if y_array.dtype.kind not in "iu" or (len(y_array) and (y_array.min() < 0 or y_array.max() >= architecture.n_classes)):
+        raise ValueError(f"y must hold integer class labels 0..{architecture.n_classes - 1}.")
+    return X, y_array.astype(int)
+
+
+def _forward(architecture: Architecture, params: np.ndarray, X: np.ndarray):
+    parts = architecture.unpack(params)
+    if architecture.hidden == 0:
+        W, b = parts
+        hidden = None
+        logits = X @ W + b
+    else:
+        W1, b1, W2, b2 = parts
+        hidden = np.tanh(X @ W1 + b1)
+        logits = hidden @ W2 + b2
+    logits = logits - logits.max(axis=1, keepdims=True)
+    exp = np.exp(logits)
+    proba = exp / exp.sum(axis=1, keepdims=True)
+    return hidden, proba, logits
+
+
+def predict_proba(architecture: Architecture, params, X) -> np.ndarray:
+    """Class probabilities, shape ``(n, n_classes)``.
+
+    Examples
+    --------
+    >>> arch = Architecture(2, 2)
+    >>> predict_proba(arch, init_params(arch), [[1.0, 2.0]]).tolist()
+    [[0.5, 0.5]]
+    """
+    X = _check_features(architecture, X)
+    return _forward(architecture, params, X)[1]
+
+
+def per_example_loss(architecture: Architecture, params, X, y) -> np.ndarray:
+    """Cross-entropy loss of each example, ``-log p(y_i | x_i)``, shape ``(n,)``.
+
+    Examples
+    --------
+    >>> arch = Architecture(2, 2)
+    >>> per_example_loss(arch, init_params(arch), [[1.0, 2.0]], [1]).round(4).tolist()
+    [0.6931]
+    """
+    X, y = _check_data(architecture, X, y)
+    _, _, logits = _forward(architecture, params, X)
+    log_norm = np.log(np.exp(logits).sum(axis=1))
+    return log_norm - logits[np.arange(len(y)), y]
+
+
+def per_example_gradients(architecture: Architecture, params, X, y) -> np.ndarray:
+    """Gradient of each example's cross-entropy loss, one row per example: shape ``(n, n_params)``.
+
+    Written out by hand (backpropagation for one example at a time, vectorised over examples),
+    which is what Opacus and JAX's ``vmap`` do for you.
+
+    Examples
+    --------
+    >>> arch = Architecture(1, 2)
+    >>> per_example_gradients(arch, init_params(arch), [[2.0]], [0]).tolist()  # [dW, db]
+    [[-1.0, 1.0, -0.5, 0.5]]
+    """
+    X, y = _check_data(architecture, X, y)
+    params = _as_floats(params, "params")
+    hidden, proba, _ = _forward(architecture, params, X)
+    d_logits = proba.copy()
+    d_logits[np.arange(len(y)), y] -= 1.0  # derivative of the cross-entropy with respect to the logits
+    n = len(X)
+    if architecture.hidden == 0:
+        gW = X[:, :, None] * d_logits[:, None, :]
+        return np.concatenate([gW.reshape(n, -1), d_logits], axis=1)
+    _, _, W2, _ = architecture.unpack(params)
+    gW2 = hidden[:, :, None] * d_logits[:, None, :]
+    d_hidden = (d_logits @ W2.T) * (1.0 - hidden**2)
+    gW1 = X[:, :, None] * d_hidden[:, None, :]
+    return np.concatenate([gW1.reshape(n, -1), d_hidden, gW2.reshape(n, -1), d_logits], axis=1)
+
+
+def accuracy(architecture: Architecture, params, X, y) -> float:
+    """Share of rows whose most probable class is the label.
+
+    Examples
+    --------
+    >>> arch = Architecture(1, 2)
+    >>> accuracy(arch, np.array([1.0, -1.0, 0.0, 0.0]), [[1.0], [-1.0]], [0, 1])
+    1.0
+    """
+    X, y = _check_data(architecture, X, y)
+    return float((predict_proba(architecture, params, X).argmax(axis=1) == y).mean())
+
+
+# ----------------------------------------------------------------------- the private step
+def clip_per_example(per_example_grads, clip_norm: float) -> np.ndarray:
+    """Scale each row down to L2 norm at most ``clip_norm`` (rows already within it are unchanged).
+
+    Row ``g`` becomes ``g * min(1, clip_norm / ||g||)``: the direction is kept, only long rows
+    shrink. Clipping the **summed** gradient instead would bound nothing about one example.
+
+    Parameters
+    ----------
+    per_example_grads : array_like, shape (n, p)
+        One gradient per row.
+    clip_norm : float
+        The bound ``C`` (> 0; ``inf`` leaves the rows unchanged, which is not private).
+
+    Returns
+    -------
+    numpy.ndarray
+        A new array of the same shape.
+
+    Examples
+    --------
+    >>> clip_per_example([[3.0, 4.0], [0.3, 0.4]], 1.0).tolist()
+    [[0.6000000000000001, 0.8], [0.3, 0.4]]
+    """
+    grads = _check_gradients(per_example_grads)
+    clip_norm = _check_clip_norm(clip_norm)
+    norms = np.linalg.norm(grads, axis=1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        factor = np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))
+    return grads * factor
+
+
+def poisson_sample(n: int, sample_rate: float, rng=None) -> np.ndarray:
+    """Poisson sampling: a boolean mask where each of ``n`` examples is True with probability ``sample_rate``.
+
+    Examples
+    --------
+    >>> mask = poisson_sample(10_000, 0.1, rng=0)
+    >>> 900 < int(mask.sum()) < 1100
+    True
+    """
+    n = check_size(n, "n", 0)
+    sample_rate = _check_sample_rate(sample_rate)
+    return as_generator(rng).random(n) < sample_rate
+
+
+def private_gradient_sum(per_example_grads, clip_norm: float, noise_multiplier: float, sample_rate: float = 1.0,
+                         rng=None, size: int | None = None) -> np.ndarray:
+    """One DP-SGD release: Poisson-sample the rows, clip each, sum, add ``N(0, (sigma C)^2)`` per coordinate.
+
+    With ``noise_multiplier = sigma > 0`` this is the Poisson-subsampled Gaussian mechanism
+    (add/remove-one neighbours, sensitivity ``C``); :func:`dpsgd_epsilon` with ``steps=1``
+    gives its epsilon. ``sigma = 0`` adds no noise and is **not private**.
+
+    Parameters
+    ----------
+    per_example_grads : array_like, shape (n, p)
+        Gradients of every example of the dataset (the sampling happens here).
+    clip_norm : float
+        Per-example bound ``C`` (> 0).
+    noise_multiplier : float
+        ``sigma`` (>= 0): the noise standard deviation is ``sigma * C``.
+    sample_rate : float, default 1.0
+        Chance ``q`` that each example joins the batch, in (0, 1]; 1 uses every example.
+    rng : None, int or numpy.random.Generator, optional
+        Source of the sampling and the noise.
+    size : int, optional
+        If given, return ``size`` independent releases, shape ``(size, p)`` (for audits).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(p,)``, or ``(size, p)``.
+
+    Examples
+    --------
+    >>> grads = np.array([[3.0, 4.0], [0.0, 0.5]])
+    >>> private_gradient_sum(grads, 1.0, 0.0).tolist()  # no noise, all rows: the clipped sum
+    [0.6000000000000001, 1.3]
+    >>> private_gradient_sum(grads, 1.0, 1.0, 0.5, rng=0, size=3).shape
+    (3, 2)
+    """
+    clipped = clip_per_example(per_example_grads, clip_norm)
+    clip_norm = float(clip_norm)
+    sigma = _check_noise_multiplier(noise_multiplier)
+    q = _check_sample_rate(sample_rate)
+    if sigma > 0 and not math.isfinite(clip_norm):
+        raise ValueError("clip_norm is infinite, so sigma * clip_norm is too: set a finite clip_norm for DP-SGD.")
+    generator = as_generator(rng)
+    n, p = clipped.shape
+    count = 1 if size is None else check_size(size, "size", 1, per_item=n + p)
+    if q < 1:
+        masks = generator.random((count, n)) < q
+        sums = masks.astype(float) @ clipped
+    else:
+        sums = np.broadcast_to(clipped.sum(axis=0), (count, p)).copy()
+    if sigma > 0:
+        sums += generator.normal(0.0, sigma * clip_norm, size=(count, p))
+    return sums[0] if size is None else sums
+
+
+def _clipped_gradient_sum(architecture: Architecture, params: np.ndarray, X: np.ndarray, y: np.ndarray,
+                          clip_norm: float) -> np.ndarray:
+    """Sum of the clipped per-example gradients (inputs already validated).
+
+    Equal to ``clip_per_example(per_example_gradients(...), clip_norm).sum(axis=0)``. For logistic
+    regression it avoids building the (n, p) matrix: example i's gradient is the outer product of
+    ``[x_i, 1]`` and ``d_i`` (probabilities minus one-hot label), whose norm is ``||[x_i, 1]|| ||d_i||``.
+    """
+    if len(X) == 0:
+        return np.zeros(architecture.n_params)
+    if architecture.hidden:
+        grads = per_example_gradients(architecture, params, X, y)
+        norms = np.linalg.norm(grads, axis=1)
+        factor = np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))
+        return factor @ grads
+    _, proba, _ = _forward(architecture, params, X)
+    d_logits = proba
+    d_logits[np.arange(len(y)), y] -= 1.0
+    norms = np.sqrt((np.einsum("ij,ij->i", X, X) + 1.0) * np.einsum("ij,ij->i", d_logits, d_logits))
+    scaled = d_logits * np.minimum(1.0, clip_norm / np.where(norms > 0, norms, 1.0))[:, None]
+    return np.concatenate([(X.T @ scaled).ravel(), scaled.sum(axis=0)])
+
+
+@dataclass
+class TrainingRun:
+    """What :func:`train_dpsgd` returns: the parameters and everything needed to account for the run.
+
+    Attributes
+    ----------
+    architecture : Architecture
+    params : numpy.ndarray
+        Final parameters.
+    noise_multiplier, clip_norm, sample_rate : float
+    steps : int
+    private : bool
+        False when ``noise_multiplier`` is 0 or ``clip_norm`` infinite (plain SGD).
+    batch_sizes : list of int
+        Realised Poisson batch sizes (internal: they are not released).
+    """
+
+    architecture: Architecture
+    params: np.ndarray
+    noise_multiplier: float
+    clip_norm: float
+    sample_rate: float
+    steps: int
+    private: bool
+    batch_sizes: list[int] = field(default_factory=list, repr=False)
+
+    def epsilon(self, delta: float, accountant: str = "pld") -> float:
+        """Epsilon of the run at ``delta`` (see :func:`dpsgd_epsilon`); ``inf`` if not private."""
+        if not self.private:
+            return math.inf
+        return dpsgd_epsilon(self.sample_rate, self.noise_multiplier, self.steps, delta, accountant=accountant)
+
+
+def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_multiplier: float, sample_rate: float,
+                steps: int, learning_rate: float, rng=None, params=None, progress: bool = False) -> TrainingRun:
+    """Train with DP-SGD (teaching code): Poisson batches, per-example clipping, Gaussian noise.
+
+    The update is ``params -= learning_rate * noisy_sum / (sample_rate * n)``: the divisor is the
+    expected batch size, public once ``n`` is, so the realised batch size is never used.
+    ``noise_multiplier=0`` with ``clip_norm=inf`` is plain mini-batch SGD, the non-private baseline.
+
+    Parameters
+    ----------
+    architecture : Architecture
+    X : array_like, shape (n, n_features)
+        Features, scaled with public bounds.
+    y : array_like of int, shape (n,)
+        Labels ``0 .. n_classes - 1``.
+    clip_norm : float
+        Per-example gradient bound ``C`` (> 0, or ``inf`` for no clipping).
+    noise_multiplier : float
+        ``sigma`` (>= 0).
+    sample_rate : float
+        Poisson sampling rate ``q`` in (0, 1].
+    steps : int
+        Number of steps (>= 1).
+    learning_rate : float
+        Step size (> 0).
+    rng : None, int or numpy.random.Generator, optional
+        Source of the batches, the noise and the starting weights.
+    params : array_like, optional
+        Starting parameters (default :func:`init_params`).
+    progress : bool, default False
+        Show a ``tqdm`` progress bar.
+
+    Returns
+    -------
+    TrainingRun
+
+    Examples
+    --------
+    >>> X = np.array([[0.0], [0.1], [0.9], [1.0]] * 25)
+    >>> y = np.array([0, 0, 1, 1] * 25)
+    >>> run = train_dpsgd(Architecture(1, 2), X, y, clip_norm=1.0, noise_multiplier=1.0,
+    ...                   sample_rate=0.5, steps=50, learning_rate=2.0, rng=0)
+    >>> accuracy(run.architecture, run.params, X, y)
+    1.0
+    """
+    if not isinstance(architecture, Architecture):
+        raise TypeError(f"architecture must be an Architecture, got {type(architecture).__name__}.")
+    X, y = _check_data(architecture, X, y)
+    if len(X) == 0:
+        raise ValueError("X is empty; DP-SGD needs at least one example.")
+    clip_norm = _check_clip_norm(clip_norm)
+    sigma = _check_noise_multiplier(noise_multiplier)
+    q = _check_sample_rate(sample_rate)
+    steps = check_size(steps, "steps", 1)
+    learning_rate = check_positive_float(learning_rate, "learning_rate")
+    if sigma > 0 and not math.isfinite(clip_norm):
+        raise ValueError("noise_multiplier > 0 needs a finite clip_norm (the noise is noise_multiplier * clip_norm).")
+    generator = as_generator(rng)
+    params = init_params(architecture, generator) if params is None else _as_floats(params, "params").copy()
+    architecture.unpack(params)  # validates the shape
+    expected_batch = q * len(X)
+    batch_sizes = []
+    iterator = range(steps)
+    if progress:
+        from tqdm.auto import tqdm
+
+        iterator = tqdm(iterator, desc="DP-SGD steps" if sigma > 0 else "SGD steps", leave=False)
+    for _ in iterator:
+        mask = generator.random(len(X)) < q
+        batch_sizes.append(int(mask.sum()))
+        total = _clipped_gradient_sum(architecture, params, X[mask], y[mask], clip_norm)
+        if sigma > 0:
+            total = total + generator.normal(0.0, sigma * clip_norm, size=total.shape)
+        params = params - learning_rate * total / expected_batch
+    private = sigma > 0 and math.isfinite(clip_norm)
+    return TrainingRun(architecture, params, sigma, clip_norm, q, steps, private, batch_sizes)

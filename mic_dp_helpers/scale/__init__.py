@@ -1,0 +1,8 @@
+"""DP with production libraries and at scale: PyDP, PipelineDP and Spark (lessons 04, 09).
+
+Modules
+-------
+- pydp_tools: Google's DP library through PyDP, with the course's ledger
+- pipeline: contribution bounding, partition selection and PipelineDP pipelines
+- spark: starting Spark for a lesson
+"""

@@ -1,0 +1,675 @@
+"""Google's differential privacy library through PyDP, behind the course's privacy accountant.
+
+PyDP (python-dp 1.1.5) wraps Google's C++ library. Its algorithms ``Count``, ``BoundedSum``
+and ``BoundedMean`` (in ``pydp.algorithms.laplacian``) draw *secure* Laplace noise, but they
+keep no budget: every ``quick_result`` call is a new release that spends its epsilon again.
+This module adds what the course needs around them:
+
+* :class:`AccountedPyDP` runs PyDP queries charged to a
+  :class:`~mic_dp_helpers.accounting.ledger.PrivacyAccountant`, so one budget covers hand-made
+  mechanisms and PyDP alike. It validates every argument and checks the budget *before*
+  calling PyDP, and charges every query it attempts (a PyDP failure can depend on the data,
+  so it is paid for like an answer);
+* :func:`make_pydp_algorithm`, :func:`pydp_query` and :func:`pydp_repeat` build PyDP
+  algorithms the safe way (``dtype="float"``, declared bounds) for experiments on synthetic
+  data. They spend epsilon on every call and record nothing;
+* :func:`limit_contributions` keeps at most ``k`` rows per person (contribution bounding);
+* :func:`bounded_mean_noise_std`, :func:`clamping_bias`, :func:`bounded_mean_rmse` and
+  :func:`bounded_mean_noise_halfwidth` predict the error of PyDP's ``BoundedMean``;
+* :func:`numpy_laplace_reachable` and :func:`power_of_two_granularity` show why textbook
+  floating-point Laplace noise leaks (Mironov 2012) and PyDP's does not.
+
+Neighbouring datasets and what is public. Google's library protects a *person* under
+add/remove neighbours: the data with and without everything one person contributed, where
+one person contributes to at most ``l0_sensitivity`` results and at most
+``linf_sensitivity`` rows to each (the caller enforces this, :func:`limit_contributions`).
+Public: the declared bounds, epsilon and the contribution limits; the number of rows is not
+(counts and means are noised). With the defaults ``l0 = linf = 1``, one row is one person.
+
+Facts about python-dp 1.1.5 used here (checked by introspection and experiment, see lesson 04):
+
+* ``BoundedMean(epsilon)`` without ``dtype`` builds the integer version, which raises
+  ``TypeError`` on float data: pass ``dtype="float"``;
+* without ``lower_bound``/``upper_bound``, Google's library spends half of epsilon on
+  estimating bounds from the data (``ApproxBounds``), and fails on small datasets;
+* with bounds ``[L, U]``, ``BoundedMean`` spends epsilon/2 on a noisy count and epsilon/2 on
+  a noisy sum of ``x - (L + U) / 2`` whose sensitivity is ``(U - L) / 2``; both Laplace
+  scales are multiplied by ``l0_sensitivity * linf_sensitivity`` (the C++ library's
+  ``max_partitions_contributed`` and ``max_contributions_per_partition``). PyDP does not
+  enforce those bounds: the caller must limit each person's rows first;
+* the algorithms' ``noise_confidence_interval`` wrapper is broken in 1.1.5 (it passes two
+  arguments to a one-argument binding, whose return type cannot be converted) and
+  ``result(level)`` returns a bare float; the mechanism-level
+  ``pydp.algorithms.numerical_mechanisms.LaplaceMechanism(epsilon, sensitivity)
+  .noise_confidence_interval(level, value)`` works and is used here.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from mic_dp_helpers._validation import (
+    as_generator,
+    check_choice,
+    check_column_name,
+    check_dataframe,
+    check_finite_float,
+    check_int_at_least,
+    check_positive_float,
+    check_probability,
+    check_size,
+)
+from mic_dp_helpers.accounting.ledger import PrivacyAccountant
+
+__all__ = [
+    "QUERY_KINDS",
+    "require_pydp",
+    "make_pydp_algorithm",
+    "pydp_query",
+    "pydp_repeat",
+    "AccountedPyDP",
+    "limit_contributions",
+    "clamping_bias",
+    "bounded_mean_noise_std",
+    "bounded_mean_rmse",
+    "laplace_noise_halfwidth",
+    "bounded_mean_noise_halfwidth",
+    "numpy_laplace_reachable",
+    "power_of_two_granularity",
+]
+
+_MIN_PYDP_EPSILON = 2.0**-48
+_MAX_PYDP_INT = 2**31 - 1  # PyDP's contribution bounds are C ints
+
+#: The PyDP queries supported here, and the ``pydp.algorithms.laplacian`` class behind each.
+QUERY_KINDS = {"count": "Count", "sum": "BoundedSum", "mean": "BoundedMean"}
+
+
+# ------------------------------------------------------------------------------ PyDP import
+@functools.lru_cache(maxsize=1)
+def require_pydp():
+    """Import and return ``pydp.algorithms.laplacian``, or explain how to get a working python-dp.
+
+    Raises
+    ------
+    mic_dp_helpers.environment.CourseEnvironmentError
+        If python-dp is missing or is the 0.1.0 placeholder that lacks the API (what pip
+        installs on macOS, Windows and ARM Linux); the message says what to do instead.
+
+    Examples
+    --------
+    >>> laplacian = require_pydp()
+    >>> hasattr(laplacian, "BoundedMean")
+    True
+    """
+    from mic_dp_helpers.environment import CourseEnvironmentError, check_environment
+
+    check_environment(require=["python-dp"], verbose=False)
+    try:
+        from pydp.algorithms import laplacian
+    except ImportError as error:  # installed metadata says >= 1.0 but the module is broken
+        raise CourseEnvironmentError(f"python-dp is installed but cannot be imported ({error}).") from None
+    return laplacian
+
+
+# ------------------------------------------------------------------------------ validation
+def _check_kind(kind) -> str:
+    return check_choice(kind, "kind", QUERY_KINDS)
+
+
+def _check_values(values, name: str = "values") -> np.ndarray:
+    """A 1-D float array without NaN or infinity (it may be empty: an empty dataset is valid)."""
+    if isinstance(values, (str, bytes, pd.DataFrame)) or values is None:
+        raise TypeError(f"{name} must be a 1-D list, array or Series of numbers, got {type(values).__name__}.")
+    try:
+        array = np.asarray(values, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"{name} must contain numbers only: {error}") from None
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}.")
+    if np.isnan(array).any():
+        raise ValueError(f"{name} contains NaN. PyDP would silently skip those rows; the data curator "
+                         "must drop or impute missing values before any query.")
+    if np.isinf(array).any():
+        raise ValueError(f"{name} contains infinite values; replace them before any query.")
+    return array
+
+
+def _check_bounds(kind: str, lower, upper) -> tuple[float | None, float | None]:
+    if kind == "count":
+        if lower is not None or upper is not None:
+            raise ValueError("a count takes no bounds: its sensitivity does not depend on the values.")
+        return None, None
+    if lower is None or upper is None:
+        raise ValueError(
+            f"a {kind} needs declared bounds lower and upper. Without them PyDP estimates bounds from "
+            "the private data, which spends half of epsilon, adds clamping bias and fails on small "
+            "datasets. Choose bounds from public knowledge (e.g. prices on the menu, a legal maximum)."
+        )
+    lower = check_finite_float(lower, "lower")
+    upper = check_finite_float(upper, "upper")
+    if not lower < upper:
+        raise ValueError(f"lower must be < upper, got lower={lower}, upper={upper}.")
+    return lower, upper
+
+
+def _check_sensitivities(l0_sensitivity, linf_sensitivity) -> tuple[int, int]:
+    checked = []
+    for name, value in (("l0_sensitivity", l0_sensitivity), ("linf_sensitivity", linf_sensitivity)):
+        value = check_int_at_least(value, name, 1)
+        if value > _MAX_PYDP_INT:
+            raise ValueError(f"{name}={value} is too large: PyDP takes a 32-bit integer, at most "
+                             f"{_MAX_PYDP_INT}.")
+        checked.append(value)
+    return checked[0], checked[1]
+
+
+def _check_epsilon(epsilon, minimum: float = _MIN_PYDP_EPSILON) -> float:
+    """An epsilon PyDP accepts: at least 2**-50 for one mechanism, 2**-48 for an algorithm (a mean splits it)."""
+    epsilon = check_positive_float(epsilon, "epsilon")
+    if epsilon < minimum:
+        raise ValueError(f"epsilon={epsilon:g} is too small for PyDP, which needs at least {minimum:.3g} "
+                         f"(2**{int(math.log2(minimum))}).")
+    return epsilon
+
+
+# ------------------------------------------------------------------------ building queries
+def make_pydp_algorithm(kind: str, epsilon: float, lower: float | None = None, upper: float | None = None, *,
+                        l0_sensitivity: int = 1, linf_sensitivity: int = 1):
+    """Build a fresh PyDP algorithm for float data (``dtype="float"``) with declared bounds.
+
+    Parameters
+    ----------
+    kind : {"count", "sum", "mean"}
+        ``Count``, ``BoundedSum`` or ``BoundedMean`` from ``pydp.algorithms.laplacian``.
+    epsilon : float
+        Privacy parameter of one result (> 0).
+    lower, upper : float, optional
+        Clamping bounds (required for "sum" and "mean", not allowed for "count"). Values
+        outside are clamped. They must come from public knowledge, not from the data.
+    l0_sensitivity : int, default 1
+        Maximum number of partitions (groups of a breakdown) one person contributes to.
+    linf_sensitivity : int, default 1
+        Maximum number of rows one person contributes to a partition. PyDP scales the noise
+        by ``l0_sensitivity * linf_sensitivity`` but does not enforce it: limit the rows per
+        person first (:func:`limit_contributions`).
+
+    Returns
+    -------
+    pydp algorithm
+        An object with ``quick_result(values)``; **each call spends epsilon again**.
+
+    Examples
+    --------
+    >>> mean = make_pydp_algorithm("mean", 1.0, 0.0, 10.0)
+    >>> 0.0 <= mean.quick_result([2.5, 3.5, 4.0] * 100) <= 10.0
+    True
+    """
+    kind = _check_kind(kind)
+    epsilon = _check_epsilon(epsilon)
+    lower, upper = _check_bounds(kind, lower, upper)
+    l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
+    algorithm_class = getattr(require_pydp(), QUERY_KINDS[kind])
+    arguments: dict[str, Any] = {"epsilon": epsilon, "l0_sensitivity": l0_sensitivity,
+                                 "linf_sensitivity": linf_sensitivity, "dtype": "float"}
+    if kind != "count":
+        arguments.update(lower_bound=lower, upper_bound=upper)
+    return algorithm_class(**arguments)
+
+
+def _result(algorithm, values: list[float]) -> float:
+    # PyDP converts its input element by element; a list of Python floats is about twice as
+    # fast to convert as a NumPy array.
+    return float(algorithm.quick_result(values))
+
+
+def pydp_query(kind: str, values, epsilon: float, lower: float | None = None, upper: float | None = None, *,
+               l0_sensitivity: int = 1, linf_sensitivity: int = 1) -> float:
+    """One PyDP release of a count, bounded sum or bounded mean of ``values`` (not accounted).
+
+    Every call is a new release that spends ``epsilon``, and nothing records it: use it for
+    experiments on synthetic or public data, and :class:`AccountedPyDP` for an analysis of
+    real data. Neighbours: add or remove one row (one row per person, unless the
+    sensitivities say otherwise); public: bounds, epsilon.
+    Arguments are as in :func:`make_pydp_algorithm`; ``values`` is a 1-D sequence of numbers
+    without NaN.
+
+    Returns
+    -------
+    float
+        The noisy answer (a count is a whole number; a mean lies within the bounds).
+
+    Examples
+    --------
+    >>> abs(pydp_query("mean", [4.0] * 1000, epsilon=1.0, lower=0.0, upper=10.0) - 4.0) < 1.0
+    True
+    """
+    algorithm = make_pydp_algorithm(kind, epsilon, lower, upper, l0_sensitivity=l0_sensitivity,
+                                    linf_sensitivity=linf_sensitivity)
+    return _result(algorithm, _check_values(values).tolist())
+
+
+def pydp_repeat(kind: str, values, epsilon: float, repetitions: int, lower: float | None = None,
+                upper: float | None = None, *, l0_sensitivity: int = 1, linf_sensitivity: int = 1) -> np.ndarray:
+    """Run the same PyDP query ``repetitions`` times, to study its error on synthetic data.
+
+    Together the answers cost ``repetitions * epsilon``, and averaging them removes the
+    noise: never do this on data you protect. PyDP's noise cannot be seeded, so the answers
+    differ from run to run.
+
+    For speed the values are passed to PyDP once: their summary (``serialize``) is merged
+    into a fresh algorithm for every repetition, which then adds fresh noise (``result``).
+    This is PyDP's own API for distributed aggregation and gives the same distribution as
+    calling ``quick_result`` each time, at a cost that does not grow with the data.
+
+    Returns
+    -------
+    numpy.ndarray
+        The ``repetitions`` noisy answers.
+
+    Examples
+    --------
+    >>> answers = pydp_repeat("count", [1.0] * 50, epsilon=1.0, repetitions=200)
+    >>> answers.shape, bool(abs(answers.mean() - 50) < 1)
+    ((200,), True)
+    """
+    repetitions = check_size(repetitions, "repetitions", 1)
+    entries = _check_values(values).tolist()
+
+    def fresh():
+        return make_pydp_algorithm(kind, epsilon, lower, upper, l0_sensitivity=l0_sensitivity,
+                                   linf_sensitivity=linf_sensitivity)
+
+    collector = fresh()  # also validates every argument before any work
+    collector.add_entries(entries)
+    summary = collector.serialize()
+    answers = np.empty(repetitions)
+    for repetition in range(repetitions):
+        algorithm = fresh()
+        algorithm.merge(summary)
+        answers[repetition] = float(algorithm.result())
+    return answers
+
+
+class AccountedPyDP:
+    """PyDP queries charged to a :class:`~mic_dp_helpers.accounting.ledger.PrivacyAccountant`.
+
+    PyDP spends epsilon on every ``quick_result`` call and tracks nothing across calls. This
+    class routes each query through the accountant, so one budget covers the whole analysis
+    (queries by the course's own mechanisms, e.g. a
+    :class:`~mic_dp_helpers.accounting.ledger.PrivateDatabase` sharing the same accountant, and
+    PyDP's). For every query it:
+
+    1. validates all arguments (a wrong argument raises and spends nothing);
+    2. refuses with :class:`~mic_dp_helpers.accounting.ledger.BudgetExceededError` if the budget left
+       is too small: nothing is spent and PyDP is not called;
+    3. charges the accountant (the query is now attempted), then builds a fresh PyDP
+       algorithm with that epsilon and ``dtype="float"`` and runs it. If PyDP raises, the
+       charge stays: a failure on private data can depend on that data.
+
+    Neighbours: add or remove one person, who owns at most ``linf_sensitivity`` of the
+    ``values`` (and contributes to at most ``l0_sensitivity`` results); the caller limits
+    the rows per person first. Public: bounds, epsilon, contribution limits.
+
+    Sums and means need declared bounds: PyDP's automatic bounds spend half of epsilon on
+    the data and can fail on small data, so they are not offered here.
+
+    Parameters
+    ----------
+    accountant : PrivacyAccountant
+        The budget to charge.
+
+    Examples
+    --------
+    >>> from mic_dp_helpers.accounting.ledger import PrivacyAccountant
+    >>> queries = AccountedPyDP(PrivacyAccountant(1.0))
+    >>> noisy_mean = queries.bounded_mean([3.0, 4.0, 5.0] * 100, lower=0, upper=10, epsilon=0.5)
+    >>> queries.accountant.remaining_epsilon, queries.pydp_calls
+    (0.5, 1)
+    """
+
+    def __init__(self, accountant: PrivacyAccountant) -> None:
+        if not isinstance(accountant, PrivacyAccountant):
+            raise TypeError(f"accountant must be a PrivacyAccountant, got {type(accountant).__name__}.")
+        self._accountant = accountant
+        self._pydp_calls = 0
+
+    @property
+    def accountant(self) -> PrivacyAccountant:
+        """The accountant charged by every query."""
+        return self._accountant
+
+    @property
+    def pydp_calls(self) -> int:
+        """How many times PyDP was actually run (refused queries do not call it)."""
+        return self._pydp_calls
+
+    def __repr__(self) -> str:
+        return f"AccountedPyDP({self._accountant!r}, pydp_calls={self._pydp_calls})"
+
+    def query(self, kind: str, values, epsilon: float, lower: float | None = None, upper: float | None = None, *,
+              l0_sensitivity: int = 1, linf_sensitivity: int = 1, label: str = "") -> float:
+        """Run one PyDP query of ``kind`` ("count", "sum" or "mean"), charged ``epsilon``.
+
+        Arguments are as in :func:`make_pydp_algorithm`; ``label`` names the ledger entry
+        (default: the kind and the PyDP class).
+
+        Raises
+        ------
+        BudgetExceededError
+            If ``epsilon`` does not fit in what is left; nothing is spent, PyDP is not called.
+        TypeError, ValueError
+            For invalid arguments; nothing is spent.
+        RuntimeError
+            If PyDP itself fails; the query was attempted and stays charged.
+        """
+        kind = _check_kind(kind)
+        if not isinstance(label, str):
+            raise TypeError(f"label must be a string, got {type(label).__name__} {label!r}.")
+        entries = _check_values(values).tolist()
+        epsilon = _check_epsilon(epsilon)
+        lower, upper = _check_bounds(kind, lower, upper)
+        l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
+        require_pydp()
+
+        def run() -> float:
+            algorithm = make_pydp_algorithm(kind, epsilon, lower, upper, l0_sensitivity=l0_sensitivity,
+                                            linf_sensitivity=linf_sensitivity)
+            self._pydp_calls += 1
+            return _result(algorithm, entries)
+
+        return self._accountant.charge_and_run(run, epsilon, label=label or f"PyDP {QUERY_KINDS[kind]}")
+
+    def count(self, values, epsilon: float, *, l0_sensitivity: int = 1, linf_sensitivity: int = 1,
+              label: str = "") -> float:
+        """Noisy number of entries in ``values`` (PyDP ``Count``), charged ``epsilon``.
+
+        Examples
+        --------
+        >>> from mic_dp_helpers.accounting.ledger import PrivacyAccountant
+        >>> answer = AccountedPyDP(PrivacyAccountant(1.0)).count([1.0] * 40, epsilon=1.0)
+        >>> float(answer).is_integer()
+        True
+        """
+        return self.query("count", values, epsilon, l0_sensitivity=l0_sensitivity,
+                          linf_sensitivity=linf_sensitivity, label=label)
+
+    def bounded_sum(self, values, lower: float, upper: float, epsilon: float, *, l0_sensitivity: int = 1,
+                    linf_sensitivity: int = 1, label: str = "") -> float:
+        """Noisy sum of ``values`` clamped to ``[lower, upper]`` (PyDP ``BoundedSum``), charged ``epsilon``."""
+        return self.query("sum", values, epsilon, lower, upper, l0_sensitivity=l0_sensitivity,
+                          linf_sensitivity=linf_sensitivity, label=label)
+
+    def bounded_mean(self, values, lower: float, upper: float, epsilon: float, *, l0_sensitivity: int = 1,
+                     linf_sensitivity: int = 1, label: str = "") -> float:
+        """Noisy mean of ``values`` clamped to ``[lower, upper]`` (PyDP ``BoundedMean``), charged ``epsilon``."""
+        return self.query("mean", values, epsilon, lower, upper, l0_sensitivity=l0_sensitivity,
+                          linf_sensitivity=linf_sensitivity, label=label)
+
+
+# -------------------------------------------------------------------- contribution bounding
+def limit_contributions(df: pd.DataFrame, person_column: str, k: int, rng=None) -> pd.DataFrame:
+    """Keep at most ``k`` rows per person, chosen uniformly at random among that person's rows.
+
+    After this, adding or removing one person changes a row count by at most ``k``, so a
+    row-level count has sensitivity ``k`` (pass ``linf_sensitivity=k`` to PyDP). Each
+    person's choice depends only on their own rows. The rows keep their original index and order.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        One row per contribution (e.g. per purchase).
+    person_column : str
+        Column identifying the person (the privacy unit).
+    k : int
+        Maximum rows kept per person (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness for the choice of rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        A subset of the rows of ``df``: ``min(rows of the person, k)`` rows per person.
+
+    Examples
+    --------
+    >>> log = pd.DataFrame({"person": ["a", "a", "a", "b"], "amount": [1.0, 2.0, 3.0, 4.0]})
+    >>> limit_contributions(log, "person", k=2, rng=0)["person"].value_counts().to_dict()
+    {'a': 2, 'b': 1}
+    """
+    check_dataframe(df, "df", columns=[check_column_name(person_column, "person_column")])
+    k = check_int_at_least(k, "k", 1)
+    generator = as_generator(rng)
+    person, _ = pd.factorize(df[person_column], use_na_sentinel=False)
+    n_rows = len(df)
+    # Sort the rows by person, and within a person in random order; keep the first k of each.
+    order = np.lexsort((generator.random(n_rows), person))
+    sorted_person = person[order]
+    starts = np.flatnonzero(np.r_[True, sorted_person[1:] != sorted_person[:-1]])
+    position_in_person = np.arange(n_rows) - np.repeat(starts, np.diff(np.r_[starts, n_rows]))
+    keep = np.zeros(n_rows, dtype=bool)
+    keep[order] = position_in_person < k
+    return df[keep]
+
+
+# ------------------------------------------------------------------- error of a bounded mean
+def clamping_bias(values, lower: float, upper: float) -> float:
+    """Mean of ``values`` clamped to ``[lower, upper]`` minus their true mean (the bias of clamping).
+
+    Negative when the upper bound cuts off large values, positive when the lower bound cuts
+    off small ones, zero when every value lies inside the bounds.
+
+    Examples
+    --------
+    >>> clamping_bias([1.0, 2.0, 9.0], lower=0.0, upper=3.0)
+    -2.0
+    """
+    array = _check_values(values)
+    if array.size == 0:
+        raise ValueError("values is empty; the bias of a mean needs at least one value.")
+    lower, upper = _check_bounds("mean", lower, upper)
+    return float(np.clip(array, lower, upper).mean() - array.mean())
+
+
+def bounded_mean_noise_std(lower: float, upper: float, epsilon: float, n: int, *, mean: float | None = None,
+                           l0_sensitivity: int = 1, linf_sensitivity: int = 1) -> float:
+    """Standard deviation of the noise in PyDP's ``BoundedMean`` on ``n`` rows (first-order).
+
+    PyDP splits epsilon in two halves: a noisy sum of ``x - m`` (``m`` the midpoint of the
+    bounds), whose Laplace scale is ``c (upper - lower) / epsilon``, and a noisy count of
+    scale ``2 c / epsilon``, where ``c = l0_sensitivity * linf_sensitivity``. The answer is
+    ``m + noisy_sum / noisy_count``. To first order its noise has standard deviation
+
+    ``sqrt(2) c / (epsilon n) * sqrt((upper - lower)**2 + 4 (mean - m)**2)``
+
+    (a Laplace variable of scale b has variance 2 b**2). Without ``mean`` the count's share,
+    the second term, is left out; it matters when the clamped mean is far from the midpoint.
+
+    Examples
+    --------
+    >>> round(bounded_mean_noise_std(0.0, 10.0, epsilon=1.0, n=1000), 5)
+    0.01414
+    >>> bounded_mean_noise_std(0.0, 10.0, 1.0, 1000, mean=2.0) > bounded_mean_noise_std(0.0, 10.0, 1.0, 1000)
+    True
+    """
+    lower, upper = _check_bounds("mean", lower, upper)
+    epsilon = check_positive_float(epsilon, "epsilon")
+    n = check_int_at_least(n, "n", 1)
+    l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
+    offset = 0.0 if mean is None else check_finite_float(mean, "mean") - (lower + upper) / 2.0
+    scale = l0_sensitivity * linf_sensitivity
+    return math.sqrt(2.0) * scale / (epsilon * n) * math.hypot(upper - lower, 2.0 * offset)
+
+
+def bounded_mean_rmse(values, lower: float, upper: float, epsilon: float, *, include_count_noise: bool = True,
+                      l0_sensitivity: int = 1, linf_sensitivity: int = 1) -> float:
+    """Expected root-mean-square error of PyDP's ``BoundedMean`` on ``values``: clamping bias and noise.
+
+    ``sqrt(clamping_bias**2 + noise_std**2)``, with the noise from :func:`bounded_mean_noise_std`
+    (with the count's share if ``include_count_noise``). It reads the private values, so
+    choosing bounds with it is itself a use of the data: do it on public or past data, or
+    pay for it with a DP quantile.
+
+    Examples
+    --------
+    >>> values = [1.0] * 900 + [50.0] * 100
+    >>> bounded_mean_rmse(values, 0, 5, 1.0) > bounded_mean_rmse(values, 0, 50, 1.0)
+    True
+    """
+    array = _check_values(values)
+    if not isinstance(include_count_noise, (bool, np.bool_)):
+        raise TypeError(f"include_count_noise must be True or False, got {type(include_count_noise).__name__}.")
+    bias = clamping_bias(array, lower, upper)
+    clamped_mean = float(np.clip(array, lower, upper).mean()) if include_count_noise else None
+    noise = bounded_mean_noise_std(lower, upper, epsilon, array.size, mean=clamped_mean,
+                                   l0_sensitivity=l0_sensitivity, linf_sensitivity=linf_sensitivity)
+    return math.hypot(bias, noise)
+
+
+def laplace_noise_halfwidth(epsilon: float, sensitivity: float, confidence: float = 0.95) -> float:
+    """Half-width of the interval that holds PyDP's Laplace noise with probability ``confidence``.
+
+    Asks PyDP itself: ``LaplaceMechanism(epsilon, sensitivity).noise_confidence_interval``
+    (the algorithm-level method is broken in python-dp 1.1.5). For a Laplace scale
+    ``b = sensitivity / epsilon`` this is ``b * ln(1 / (1 - confidence))``.
+
+    Examples
+    --------
+    >>> round(laplace_noise_halfwidth(1.0, 1.0, 0.95), 4)
+    2.9957
+    """
+    epsilon = _check_epsilon(epsilon, 2.0**-50)
+    sensitivity = check_positive_float(sensitivity, "sensitivity")
+    confidence = check_probability(confidence, "confidence")
+    require_pydp()
+    from pydp.algorithms.numerical_mechanisms import LaplaceMechanism
+
+    interval = LaplaceMechanism(epsilon=epsilon, sensitivity=sensitivity).noise_confidence_interval(confidence, 0.0)
+    return float(interval.upper_bound)
+
+
+def bounded_mean_noise_halfwidth(lower: float, upper: float, epsilon: float, n: int, confidence: float = 0.95, *,
+                                 l0_sensitivity: int = 1, linf_sensitivity: int = 1) -> float:
+    """Half-width of PyDP's noise interval for the sum part of ``BoundedMean``, divided by ``n``.
+
+    The noisy normalized sum gets Laplace noise with epsilon/2 and sensitivity
+    ``c (upper - lower) / 2`` (``c = l0_sensitivity * linf_sensitivity``); dividing its
+    interval by ``n`` gives the interval of the mean's main noise term. It leaves out the
+    count's noise (small when ``n`` is large) and says **nothing about clamping bias**.
+
+    Examples
+    --------
+    >>> round(bounded_mean_noise_halfwidth(0.0, 10.0, 1.0, 1000, 0.95), 4)
+    0.03
+    """
+    lower, upper = _check_bounds("mean", lower, upper)
+    epsilon = _check_epsilon(epsilon)
+    n = check_int_at_least(n, "n", 1)
+    l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
+    sensitivity = l0_sensitivity * linf_sensitivity * (upper - lower) / 2.0
+    return laplace_noise_halfwidth(epsilon / 2.0, sensitivity, confidence) / n
+
+
+# ------------------------------------------------------------------------ floating-point attack
+_TWO_53 = 2.0**53
+_MAX_WINDOW = 10**7  # uniform draws tried per output, one at a time in Python
+
+
+def _numpy_laplace_output(j: int, true_value: float, scale: float) -> float:
+    """What ``true_value + Generator.laplace(0, scale)`` returns when the uniform draw is ``j / 2**53``.
+
+    NumPy (``random_laplace`` in its C distributions) draws ``U = k / 2**53`` and returns
+    ``scale * log(U + U)`` if ``U < 0.5``, else ``-scale * log(2 - U - U)``; ``math.log`` is
+    the same C library function, so this reproduces the sampler bit for bit.
+    """
+    u = j / _TWO_53
+    noise = scale * math.log(u + u) if u < 0.5 else -(scale * math.log(2.0 - u - u))
+    return true_value + noise
+
+
+def numpy_laplace_reachable(outputs, true_value: float, scale: float, *, max_window: int = 100_000) -> np.ndarray:
+    """For each output, can ``true_value + numpy Laplace noise of this scale`` produce it exactly?
+
+    This is the test behind Mironov's floating-point attack (CCS 2012). The course's
+    :func:`~mic_dp_helpers.mechanisms.noise.laplace_mechanism` adds NumPy Laplace noise, which is
+    computed from a uniform draw on a grid of ``2**53`` points: many floating-point numbers
+    near ``true_value + noise`` can never come out, and which ones depends on
+    ``true_value``. An attacker who sees an output and checks which candidate true value
+    can produce it often learns the true value exactly. The test inverts the sampler and
+    tries every uniform draw that could give the output.
+
+    Parameters
+    ----------
+    outputs : array_like
+        Released values.
+    true_value : float
+        Candidate true answer.
+    scale : float
+        Laplace scale (sensitivity / epsilon) of the mechanism.
+    max_window : int, default 100000
+        Largest number of uniform draws to try per output; a ``true_value`` much larger than
+        ``scale`` needs many, and then :class:`ValueError` is raised.
+
+    Returns
+    -------
+    numpy.ndarray of bool
+
+    Examples
+    --------
+    >>> from mic_dp_helpers.mechanisms.noise import laplace_mechanism
+    >>> released = laplace_mechanism([0.0] * 200, sensitivity=1.0, epsilon=1.0, rng=0)
+    >>> bool(numpy_laplace_reachable(released, 0.0, 1.0).all())
+    True
+    >>> bool(numpy_laplace_reachable(released, 1.0, 1.0).mean() < 0.5)
+    True
+    """
+    array = _check_values(outputs, "outputs")
+    true_value = check_finite_float(true_value, "true_value")
+    scale = check_positive_float(scale, "scale")
+    max_window = check_size(max_window, "max_window", 1, maximum=_MAX_WINDOW)
+    reachable = np.zeros(array.size, dtype=bool)
+    for position, output in enumerate(array.tolist()):
+        d = (output - true_value) / scale
+        u = math.exp(d) / 2.0 if d < 0 else 1.0 - math.exp(-d) / 2.0  # the uniform draw, inverted
+        # Rounding in the output hides up to about ulp(output) / scale of the noise: cover it.
+        spread = _TWO_53 * max(u if d < 0 else 1.0 - u, 2.0**-53) * (math.ulp(output) + math.ulp(true_value)) / scale
+        window = int(spread) + 4
+        if window > max_window:
+            raise ValueError(f"true_value={true_value} is too large relative to scale={scale} to test "
+                             f"exactly (would need {window} draws per output).")
+        centre = int(u * _TWO_53)
+        for j in range(max(centre - window, 1), min(centre + window, int(_TWO_53) - 1) + 1):
+            if _numpy_laplace_output(j, true_value, scale) == output:
+                reachable[position] = True
+                break
+    return reachable
+
+
+def power_of_two_granularity(values) -> float:
+    """The largest power of two of which every value is a whole multiple (``inf`` if all are 0).
+
+    PyDP's secure Laplace noise (Google's "Secure noise generation", 2020) rounds the true
+    answer to a multiple of a power of two set by the noise scale, and adds a whole number of
+    those steps, so every answer lies on that grid, whatever the data: the gaps that Mironov's
+    attack exploits do not exist. Textbook floating-point noise has no such grid.
+
+    Examples
+    --------
+    >>> power_of_two_granularity([0.75, 1.5, -2.25])
+    0.25
+    """
+    array = _check_values(values)
+    nonzero = np.abs(array[array != 0])
+    if nonzero.size == 0:
+        return math.inf
+    mantissa, exponent = np.frexp(nonzero)  # x = mantissa * 2**exponent, 0.5 <= mantissa < 1
+    # Trailing zero bits of the 53-bit integer mantissa give the lowest set bit of each value.
+    integer_mantissa = (mantissa * 2.0**53).astype(np.int64)
+    trailing = np.array([(int(m) & -int(m)).bit_length() - 1 for m in integer_mantissa])
+    lowest_bit = exponent - 53 + trailing
+    return float(2.0 ** int(lowest_bit.min()))

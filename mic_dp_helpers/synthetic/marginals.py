@@ -1,0 +1,658 @@
+"""Marginal-based DP synthetic data: a teaching implementation of MST, and an independent baseline (lesson 06).
+
+MST (McKenna, Sheldon & Miklau, "Winning the NIST Contest: A scalable and general approach to
+differentially private synthetic data", Journal of Privacy and Confidentiality 2021) won the NIST
+2018 DP synthetic data challenge. It keeps what most analyses of a table need, the pairs of
+columns, in three steps:
+
+1. **measure** every one-way marginal (a histogram per column) with Gaussian noise;
+2. **select** the pairs of a maximum spanning tree with the exponential mechanism: a pair scores
+   high when its true two-way marginal is far (L1) from what the noisy one-way marginals predict
+   if the two columns were independent;
+3. **measure** the chosen two-way marginals with Gaussian noise, then **estimate** one consistent
+   tree model from all noisy marginals and **sample** synthetic records from it.
+
+The published MST estimates with Private-PGM (the ``mbi`` package, JAX); this module does the
+estimation in closed form for the tree (:func:`fit_tree`): one-way counts are averaged with the
+margins of the pair tables, each noisy pair table is shrunk towards independence where its
+structure is weaker than the noise, set non-negative and fitted to both one-way marginals, and
+each child column is drawn given its parent. It is simpler than Private-PGM and less accurate;
+the privacy analysis is the same (all of it is post-processing of the noisy measurements).
+
+Columns must be **discrete with a domain fixed in advance from public knowledge**
+(:mod:`mic_dp_helpers.synthetic.binning`: bins from public bounds, never from the data).
+
+Privacy analysis
+----------------
+Accounted in zero-concentrated DP (zCDP; Bun & Steinke 2016), converted to (epsilon, delta) with
+:func:`mic_dp_helpers.accounting.ledger.zcdp_to_dp`. Two neighbour relations are supported and every
+release names its own (``neighbours``):
+
+* ``"add/remove"`` (MST's): one record more or fewer. A histogram changes by 1 in one cell: L2
+  sensitivity 1 per marginal; an L1 score changes by at most 1. The number of records is not
+  public: the synthetic size is estimated from the noisy marginals (post-processing).
+* ``"replace"`` (lesson 06's, as for the group means): one record's values change, ``n`` is
+  public. A histogram changes by -1 and +1 in two cells: L2 sensitivity ``sqrt(2)`` per marginal;
+  an L1 score changes by at most 2.
+
+Gaussian noise ``N(0, sigma**2)`` on ``k`` marginals with per-marginal L2 sensitivity ``Delta`` is
+``k Delta**2 / (2 sigma**2)``-zCDP (Bun & Steinke 2016, Proposition 1.6 with the L2 norm over all
+``k`` tables). The exponential mechanism with parameter ``eps`` is ``eps**2 / 8``-zCDP (Cesar &
+Rogers 2021, bounded range); MST runs it ``d - 1`` times. zCDP composes by adding rho. The default
+split gives each of the three steps a third of rho (as MST does).
+
+For teaching only: NumPy's floating-point Gaussian and Gumbel samplers are not safe against
+floating-point attacks (Mironov 2012); production code uses a DP library (OpenDP, or MST in
+``smartnoise-synth``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from mic_dp_helpers._validation import (
+    ColumnError,
+    as_generator,
+    check_choice,
+    check_finite_array,
+    check_int_at_least,
+    check_positive_float,
+    check_probability,
+    check_size,
+    describe,
+    ndim_of,
+)
+from mic_dp_helpers.accounting.ledger import PrivacyAccountant, zcdp_to_dp
+from mic_dp_helpers.synthetic.binning import _check_codes, discretize, equal_width_bins
+
+__all__ = [
+    "NEIGHBOURS",
+    "zcdp_rho_for",
+    "marginal_sigma",
+    "pair_counts",
+    "measure_one_way",
+    "one_way_audit_mechanism",
+    "exponential_mechanism",
+    "pair_scores",
+    "select_tree",
+    "fit_tree",
+    "sample_tree",
+    "MarginalRelease",
+    "mst",
+    "independent_marginals",
+]
+
+_ONE_HOT_CELLS = 10**7  # one-hot cells built at a time when counting pairs (80 MB)
+
+#: Supported neighbour relations, with (L2 sensitivity of one histogram, L1 sensitivity of a score).
+NEIGHBOURS = {"add/remove": (1.0, 1.0), "replace": (math.sqrt(2.0), 2.0)}
+
+
+def _check_sizes(sizes) -> list[int]:
+    """The public domain size of each column, as ints >= 1, with room for the table of all pairs."""
+    if isinstance(sizes, (str, bytes, dict)) or ndim_of(sizes) != 1:
+        raise TypeError(f"sizes must be a list with one domain size (an int >= 1) per column, e.g. [3, 3, 2]; "
+                        f"got {type(sizes).__name__} {sizes!r}.")
+    checked = [check_size(s, f"sizes[{j}]", 1) for j, s in enumerate(sizes)]
+    total = sum(checked)
+    check_size(total, "sum(sizes)", 1, per_item=total)  # the table of all pairs is sum(sizes) x sum(sizes)
+    return checked
+
+
+def _check_neighbours(neighbours) -> tuple[float, float]:
+    return NEIGHBOURS[check_choice(neighbours, "neighbours", NEIGHBOURS)]
+
+
+# ================================================================================ accounting
+def zcdp_rho_for(epsilon: float, delta: float) -> float:
+    """The largest rho whose conversion :func:`~mic_dp_helpers.accounting.ledger.zcdp_to_dp` gives at most epsilon.
+
+    Inverts ``epsilon = rho + 2 sqrt(rho ln(1/delta))`` (Bun & Steinke 2016, Proposition 1.3):
+    ``rho = (sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))**2``.
+
+    Examples
+    --------
+    >>> rho = zcdp_rho_for(1.0, 1e-6)
+    >>> round(rho, 5), zcdp_to_dp(rho, 1e-6) <= 1.0
+    (0.01747, True)
+    """
+    epsilon = check_positive_float(epsilon, "epsilon")
+    delta = check_probability(delta, "delta")
+    log_term = math.log(1 / delta)
+    root = epsilon / (math.sqrt(log_term + epsilon) + math.sqrt(log_term))  # no cancellation, no overflow
+    rho = root * root
+    while zcdp_to_dp(rho, delta) > epsilon:  # stay on the safe side of rounding
+        rho *= 1 - 1e-12
+    return rho
+
+
+def marginal_sigma(rho: float, n_marginals: int, neighbours: str = "add/remove") -> float:
+    """Noise sd that makes ``n_marginals`` noisy histograms ``rho``-zCDP together.
+
+    ``sigma = sqrt(n_marginals * Delta**2 / (2 rho))`` with ``Delta = 1`` (add/remove) or
+    ``sqrt(2)`` (replace one record) per histogram (Bun & Steinke 2016).
+
+    Examples
+    --------
+    >>> round(marginal_sigma(0.5, 2), 4)
+    1.4142
+    >>> round(marginal_sigma(0.5, 2, "replace"), 4)
+    2.0
+    """
+    rho = check_positive_float(rho, "rho")
+    n_marginals = check_int_at_least(n_marginals, "n_marginals", 1)
+    l2, _ = _check_neighbours(neighbours)
+    return math.sqrt(n_marginals * l2**2 / (2 * rho))
+
+
+# ================================================================================= measuring
+def _one_hot(codes: np.ndarray, offsets: np.ndarray) -> np.ndarray:
+    onehot = np.zeros((len(codes), offsets[-1]), dtype=np.float64)
+    rows = np.repeat(np.arange(len(codes)), codes.shape[1])
+    onehot[rows, (codes + offsets[:-1]).ravel()] = 1.0
+    return onehot
+
+
+def pair_counts(codes, sizes) -> tuple[np.ndarray, np.ndarray]:
+    """Every one-way and two-way marginal at once: the blocks of ``O.T @ O`` for the one-hot matrix ``O``.
+
+    Returns ``(table, offsets)``: the two-way counts of columns ``i, j`` are
+    ``table[offsets[i]:offsets[i+1], offsets[j]:offsets[j+1]]``; the one-way counts of column
+    ``i`` are the diagonal of its own block.
+
+    Examples
+    --------
+    >>> table, offsets = pair_counts([[0, 1], [1, 1], [1, 0]], [2, 2])
+    >>> table[offsets[0]:offsets[1], offsets[1]:offsets[2]].tolist()
+    [[0.0, 1.0], [1.0, 1.0]]
+    """
+    sizes = _check_sizes(sizes)
+    codes = _check_codes(codes, sizes)
+    offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+    table = np.zeros((offsets[-1], offsets[-1]))
+    chunk = max(1, _ONE_HOT_CELLS // int(offsets[-1]))  # rows per one-hot block: memory does not grow with n
+    for start in range(0, len(codes), chunk):
+        onehot = _one_hot(codes[start:start + chunk], offsets)
+        table += onehot.T @ onehot
+    return table, offsets
+
+
+def measure_one_way(codes, sizes, sigma: float, rng=None) -> list[np.ndarray]:
+    """Noisy histogram of every column: exact counts plus ``N(0, sigma**2)`` in every cell.
+
+    Examples
+    --------
+    >>> noisy = measure_one_way([[0], [1], [1]], [2], sigma=1e-9, rng=0)
+    >>> np.round(noisy[0], 6).tolist()
+    [1.0, 2.0]
+    """
+    sizes = _check_sizes(sizes)
+    codes = _check_codes(codes, sizes)
+    sigma = check_positive_float(sigma, "sigma")
+    generator = as_generator(rng)
+    return [np.bincount(codes[:, j], minlength=k) + generator.normal(0.0, sigma, k) for j, k in enumerate(sizes)]
+
+
+def one_way_audit_mechanism(sigma: float, lower: float, upper: float, n_bins: int, *, bins_from_data: bool = False):
+    """One noisy histogram of a 1-column dataset, in the vectorized form :func:`~mic_dp_helpers.attacks.audit.audit_epsilon` expects.
+
+    Returns ``mechanism(values, size, rng)``: ``size`` independent draws of the ``n_bins`` counts
+    plus ``N(0, sigma**2)`` noise, with bins between the public ``lower`` and ``upper``, or, with
+    ``bins_from_data=True``, between the data's own min and max: **the broken variant**, whose
+    edges move when one record changes.
+
+    Examples
+    --------
+    >>> mechanism = one_way_audit_mechanism(1.0, 0.0, 1.0, 2)
+    >>> mechanism(np.array([[0.2], [0.9]]), 3, np.random.default_rng(0)).shape
+    (3, 2)
+    """
+    sigma = check_positive_float(sigma, "sigma")
+    public_edges = equal_width_bins(lower, upper, n_bins)
+    if not isinstance(bins_from_data, (bool, np.bool_)):
+        raise TypeError(f"bins_from_data must be True or False, got {describe(bins_from_data)}.")
+
+    def mechanism(values, size, rng):
+        size = check_size(size, "size", 1, per_item=n_bins)
+        values = check_finite_array(values, "values").reshape(-1, 1)
+        edges = equal_width_bins(values.min(), values.max(), n_bins) if bins_from_data else public_edges
+        counts = np.bincount(discretize(values, edges)[:, 0], minlength=n_bins)
+        return counts + as_generator(rng).normal(0.0, sigma, size=(size, n_bins))
+
+    return mechanism
+
+
+def exponential_mechanism(scores, epsilon: float, sensitivity: float, rng=None, size: int | None = None):
+    """Index drawn with probability proportional to ``exp(epsilon * score / (2 * sensitivity))``.
+
+    epsilon-DP when one record changes every score by at most ``sensitivity`` (McSherry & Talwar
+    2007), and ``epsilon**2 / 8``-zCDP (Cesar & Rogers 2021). Drawn with the Gumbel-max trick:
+    the argmax of ``epsilon * score / (2 * sensitivity) + Gumbel noise`` has exactly that law.
+    ``size`` draws many independent choices at once (for audits).
+
+    Examples
+    --------
+    >>> int(exponential_mechanism([0.0, 100.0, 0.0], epsilon=1.0, sensitivity=1.0, rng=0))
+    1
+    """
+    scores = check_finite_array(scores, "scores").ravel()
+    epsilon = check_positive_float(epsilon, "epsilon")
+    sensitivity = check_positive_float(sensitivity, "sensitivity")
+    generator = as_generator(rng)
+    shape = (len(scores),) if size is None else (check_size(size, "size", 1, per_item=len(scores)), len(scores))
+    utility = epsilon * (scores - scores.max()) / (2 * sensitivity)
+    return np.argmax(utility + generator.gumbel(size=shape), axis=-1)
+
+
+def _check_one_way(one_way, sizes: list[int] | None = None) -> list[np.ndarray]:
+    """Noisy one-way counts: a list with one 1-D finite array per column (of ``sizes[j]`` cells if given)."""
+    if isinstance(one_way, (str, bytes, dict, np.ndarray)) or not isinstance(one_way, (list, tuple)) or not one_way:
+        raise TypeError(f"one_way must be a non-empty list with one array of noisy counts per column "
+                        f"(from measure_one_way), got {describe(one_way)}.")
+    counts = [check_finite_array(m, f"one_way[{j}]") for j, m in enumerate(one_way)]
+    for j, m in enumerate(counts):
+        if m.ndim != 1 or (sizes is not None and j < len(sizes) and len(m) != sizes[j]):
+            expected = "" if sizes is None or j >= len(sizes) else f" of {sizes[j]} counts"
+            raise ValueError(f"one_way[{j}] must be a 1-D array{expected} (one noisy count per bin), got shape "
+                             f"{m.shape}.")
+    if sizes is not None and len(counts) != len(sizes):
+        raise ValueError(f"one_way has {len(counts)} arrays but there are {len(sizes)} columns; give one per column.")
+    return counts
+
+
+def _column_pair(pair, n_columns: int, what: str) -> tuple[int, int]:
+    if (isinstance(pair, (str, bytes)) or ndim_of(pair) != 1 or len(pair) != 2 or pair[0] == pair[1]
+            or not all(isinstance(c, (int, np.integer)) and 0 <= c < n_columns for c in pair)):
+        raise ValueError(f"every {what} must be a pair (i, j) of two different columns 0..{n_columns - 1}, "
+                         f"got {pair!r}.")
+    return int(pair[0]), int(pair[1])
+
+
+def _check_tree(edges, pair_tables, sizes: list[int]) -> tuple[list[tuple[int, int]], dict]:
+    """Edges ``(i, j)`` between distinct columns, each with a finite noisy pair table of shape (sizes[i], sizes[j])."""
+    if (isinstance(edges, (str, bytes, dict)) or not isinstance(edges, (list, tuple, np.ndarray))
+            or ndim_of(edges) == 0):
+        raise TypeError(f"edges must be a list of (i, j) pairs of columns, got {describe(edges)}.")
+    if not isinstance(pair_tables, dict):
+        raise TypeError(f"pair_tables must be a dict {{(i, j): noisy table}}, got {describe(pair_tables)}.")
+    tables = {}
+    for key, table in pair_tables.items():
+        i, j = _column_pair(key, len(sizes), "key of pair_tables")
+        tables[(i, j)] = check_finite_array(table, f"pair_tables[{key}]")
+        if tables[(i, j)].shape != (sizes[i], sizes[j]):
+            raise ValueError(f"pair_tables[{key}] must have shape {(sizes[i], sizes[j])} (the columns' numbers of "
+                             f"bins), got {tables[(i, j)].shape}.")
+    checked = [_column_pair(edge, len(sizes), "edge") for edge in edges]
+    for i, j in checked:
+        if (i, j) not in tables and (j, i) not in tables:
+            raise ColumnError(f"pair_tables has no noisy table for the edge {(i, j)}; measure every edge's pair.")
+    return checked, tables
+
+
+def _normalise(counts: np.ndarray, fallback: np.ndarray | None = None) -> np.ndarray:
+    """Project noisy counts to a probability vector: negatives to 0, then divide by the total."""
+    clipped = np.maximum(np.asarray(counts, dtype=float), 0.0)
+    total = clipped.sum()
+    if total > 0:
+        return clipped / total
+    return fallback if fallback is not None else np.full(len(clipped), 1.0 / len(clipped))
+
+
+def pair_scores(codes, sizes, one_way: list[np.ndarray]) -> tuple[list[tuple[int, int]], np.ndarray]:
+    """MST's score of every pair: L1 distance between its true counts and what independence predicts.
+
+    The prediction is the product of the noisy one-way marginals (already released, so public),
+    scaled to their mean total. One record moves a score by at most 1 (add/remove) or 2
+    (replace): it moves one cell (or two) of the true counts by 1.
+
+    Examples
+    --------
+    >>> pairs, scores = pair_scores([[0, 0], [1, 1]], [2, 2], [np.array([1.0, 1.0])] * 2)
+    >>> pairs, scores.tolist()
+    ([(0, 1)], [2.0])
+    """
+    table, offsets = pair_counts(codes, sizes)
+    one_way = _check_one_way(one_way, _check_sizes(sizes))
+    d = len(sizes)
+    n_hat = float(np.mean([max(np.sum(m), 1.0) for m in one_way]))
+    expected = np.concatenate([_normalise(m) for m in one_way]) * n_hat
+    deviation = np.abs(table - np.outer(expected, expected) / n_hat)
+    blocks = np.add.reduceat(np.add.reduceat(deviation, offsets[:-1], axis=0), offsets[:-1], axis=1)
+    rows, cols = np.triu_indices(d, k=1)
+    return list(zip(rows.tolist(), cols.tolist())), blocks[rows, cols]
+
+
+def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, neighbours: str = "add/remove",
+                rng=None) -> list[tuple[int, int]]:
+    """Choose the ``d - 1`` pairs of a spanning tree with the exponential mechanism (MST's selection).
+
+    Kruskal's algorithm picks, ``d - 1`` times, one pair among those that join two separate
+    components, with the exponential mechanism at ``epsilon_round`` on the scores of
+    :func:`pair_scores` (high for pairs the one-way marginals explain badly). Each round is
+    ``epsilon_round``-DP and ``epsilon_round**2 / 8``-zCDP.
+
+    Examples
+    --------
+    >>> codes = np.array([[0, 0, 1], [1, 1, 0], [1, 1, 1], [0, 0, 0]] * 5)
+    >>> one_way = measure_one_way(codes, [2, 2, 2], sigma=0.5, rng=0)
+    >>> sorted(select_tree(codes, [2, 2, 2], one_way, epsilon_round=50.0, rng=0))[0]
+    (0, 1)
+    """
+    _, score_sensitivity = _check_neighbours(neighbours)
+    pairs, scores = pair_scores(codes, sizes, one_way)
+    generator = as_generator(rng)
+    first, second = np.array(pairs, dtype=np.int64).reshape(-1, 2).T
+    component = np.arange(len(sizes))
+    chosen: list[tuple[int, int]] = []
+    for _ in range(len(sizes) - 1):
+        candidates = np.flatnonzero(component[first] != component[second])  # pairs that join two components
+        pick = candidates[int(exponential_mechanism(scores[candidates], epsilon_round, score_sensitivity, generator))]
+        i, j = pairs[pick]
+        component[component == component[j]] = component[i]
+        chosen.append((i, j))
+    return chosen
+
+
+# ================================================================================ the model
+def _check_n_rows(n, n_columns: int, name: str) -> int:
+    """``n`` as an int >= 1 after checking ``n`` rows of ``n_columns`` codes fit under the shared size cap."""
+    return check_size(n, name, 1, per_item=n_columns)
+
+
+@dataclass(frozen=True)
+class TreeModel:
+    """A tree-shaped model: the root's distribution and each child's distribution given its parent."""
+
+    order: tuple[int, ...]  # columns, each after its parent
+    parent: dict  # column -> parent column (the root has none)
+    root_probabilities: np.ndarray
+    conditionals: dict  # column -> array (values of parent) x (values of column), rows sum to 1
+    marginals: list  # one-way probability vector per column (for columns without a parent)
+
+
+def _combine_one_way(one_way, pair_tables, sigma_one, sigma_pairs) -> list[np.ndarray]:
+    """Inverse-variance average of each column's one-way counts and the margins of its noisy pair tables."""
+    weight_one = 1.0 / sigma_one**2
+    num = [np.asarray(m, dtype=float) * weight_one for m in one_way]
+    den = [np.full(len(m), weight_one) for m in one_way]
+    for (i, j), table in pair_tables.items():
+        for column, margin, summed in ((i, table.sum(axis=1), table.shape[1]), (j, table.sum(axis=0), table.shape[0])):
+            weight = 1.0 / (summed * sigma_pairs**2)  # a margin adds `summed` noisy cells
+            num[column] = num[column] + weight * margin
+            den[column] = den[column] + weight
+    return [a / b for a, b in zip(num, den)]
+
+
+def _fit_pair(table: np.ndarray, p_row: np.ndarray, p_col: np.ndarray, n_hat: float, sigma: float,
+              iterations: int = 30) -> np.ndarray:
+    """A non-negative table with margins ``p_row`` and ``p_col`` from one noisy pair table.
+
+    The deviation from independence is shrunk by the positive-part James-Stein factor (James &
+    Stein 1961): pair structure weaker than the noise is dropped, not invented. Negatives are
+    set to 0 and iterative proportional fitting (Deming & Stephan 1940) matches both margins.
+    """
+    expected = np.outer(p_row, p_col) * n_hat
+    deviation = table - expected
+    energy = float((deviation**2).sum())
+    shrink = max(0.0, 1.0 - (deviation.size - 2) * sigma**2 / energy) if energy > 0 else 0.0
+    fitted = np.maximum(expected + shrink * deviation, 0.0) + 1e-9 * max(n_hat, 1.0) / table.size
+    for _ in range(iterations):
+        fitted *= _ratio(p_row, fitted.sum(axis=1))[:, None]
+        col_sums = fitted.sum(axis=0)
+        if np.abs(col_sums - p_col).max() < 1e-12:
+            break
+        fitted *= _ratio(p_col, col_sums)[None, :]
+    return fitted
+
+
+def _ratio(target: np.ndarray, current: np.ndarray) -> np.ndarray:
+    """``target / current`` where ``current > 0``, else 0 (a row or column with no mass stays empty)."""
+    positive = current > 0
+    return np.where(positive, target / np.where(positive, current, 1.0), 0.0)
+
+
+def fit_tree(one_way: list[np.ndarray], edges: list[tuple[int, int]], pair_tables: dict, sigma_one: float = 1.0,
+             sigma_pairs: float = 1.0) -> TreeModel:
+    """One consistent tree model from noisy marginals (post-processing of the measurements).
+
+    1. Each column's one-way counts are averaged with the margins of the noisy pair tables it
+       is in (inverse-variance weights from ``sigma_one`` and ``sigma_pairs``), then projected
+       to a probability vector (negatives to 0, divided by the total).
+    2. Each noisy pair table is shrunk towards independence where its structure is weaker than
+       the noise, made non-negative, and fitted to both one-way marginals (:func:`_fit_pair`), so
+       every pair agrees with its columns' one-way marginals.
+    3. The tree is rooted at column 0 and walked breadth first; each child's distribution given
+       its parent is its fitted pair table with each row normalised. Columns without an edge
+       are independent draws from their one-way marginal.
+
+    Examples
+    --------
+    >>> model = fit_tree([np.array([50.0, 50.0]), np.array([50.0, 50.0])], [(0, 1)],
+    ...                  {(0, 1): np.array([[50.0, -1.0], [0.0, 50.0]])}, sigma_one=1.0, sigma_pairs=1.0)
+    >>> np.round(model.conditionals[1], 2).tolist()
+    [[1.0, 0.0], [0.0, 1.0]]
+    """
+    sigma_one = check_positive_float(sigma_one, "sigma_one")
+    sigma_pairs = check_positive_float(sigma_pairs, "sigma_pairs")
+    one_way = _check_one_way(one_way)
+    edges, pair_tables = _check_tree(edges, pair_tables, [len(m) for m in one_way])
+    n_hat = float(np.mean([max(np.sum(m), 1.0) for m in one_way]))
+    marginals = [_normalise(m) for m in _combine_one_way(one_way, pair_tables, sigma_one, sigma_pairs)]
+    d = len(marginals)
+    neighbours_of: dict[int, list[int]] = {c: [] for c in range(d)}
+    for i, j in edges:
+        neighbours_of[i].append(j)
+        neighbours_of[j].append(i)
+    order, parent, seen = [], {}, set()
+    for start in range(d):
+        if start in seen:
+            continue
+        queue, seen = [start], seen | {start}
+        while queue:
+            column = queue.pop(0)
+            order.append(column)
+            for other in neighbours_of[column]:
+                if other not in seen:
+                    seen.add(other)
+                    parent[other] = column
+                    queue.append(other)
+    conditionals = {}
+    for child, par in parent.items():
+        table = pair_tables[(par, child)] if (par, child) in pair_tables else pair_tables[(child, par)].T
+        fitted = _fit_pair(table, marginals[par], marginals[child], n_hat, sigma_pairs)
+        conditionals[child] = np.stack([_normalise(row, marginals[child]) for row in fitted])
+    return TreeModel(tuple(order), parent, marginals[order[0]], conditionals, marginals)
+
+
+def sample_tree(model: TreeModel, n: int, rng=None) -> np.ndarray:
+    """Ancestral sampling: each column drawn after its parent, from its distribution given the parent.
+
+    Examples
+    --------
+    >>> model = fit_tree([np.array([1.0, 0.0]), np.array([1.0, 1.0])], [], {})
+    >>> sample_tree(model, 3, rng=0)[:, 0].tolist()
+    [0, 0, 0]
+    """
+    if not isinstance(model, TreeModel):
+        raise TypeError(f"model must be a TreeModel from fit_tree, got {type(model).__name__} {model!r}.")
+    n = _check_n_rows(n, len(model.marginals), "n")
+    generator = as_generator(rng)
+    codes = np.zeros((n, len(model.marginals)), dtype=np.int64)
+    for column in model.order:
+        if column not in model.parent:
+            codes[:, column] = generator.choice(len(model.marginals[column]), size=n, p=model.marginals[column])
+            continue
+        cumulative = np.cumsum(model.conditionals[column], axis=1)[codes[:, model.parent[column]]]
+        draws = (cumulative < generator.random((n, 1)) * cumulative[:, -1:]).sum(axis=1)
+        codes[:, column] = np.minimum(draws, cumulative.shape[1] - 1)
+    return codes
+
+
+# ================================================================================ releases
+@dataclass(frozen=True)
+class MarginalRelease:
+    """Synthetic records (bin codes) from noisy marginals, and what the release assumes.
+
+    Attributes
+    ----------
+    codes : numpy.ndarray
+        Synthetic records, one integer bin index per column.
+    sizes : tuple of int
+        Public domain size of each column.
+    metadata : dict
+        ``method``, ``neighbours``, ``rho`` and its split, noise ``sigma`` of each step,
+        ``epsilon_round`` of the selection, ``epsilon``/``delta`` (converted with
+        :func:`~mic_dp_helpers.accounting.ledger.zcdp_to_dp`), the chosen ``tree``,
+        ``differentially_private`` and the list of ``assumptions``.
+    """
+
+    codes: np.ndarray
+    sizes: tuple
+    metadata: dict = field(default_factory=dict)
+
+    def __len__(self) -> int:
+        return len(self.codes)
+
+    def __repr__(self) -> str:
+        m = self.metadata
+        return (f"MarginalRelease({len(self)} records x {len(self.sizes)} columns, method={m.get('method')!r}, "
+                f"epsilon={m.get('epsilon', float('nan')):.3g}, delta={m.get('delta')}, "
+                f"neighbours={m.get('neighbours')!r})")
+
+
+def _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, label):
+    """Check the arguments, charge the ledger, then check the values (a failure that depends on them is paid)."""
+    sizes = tuple(_check_sizes(sizes))
+    codes = _check_codes(codes, sizes, check_values=False)
+    _check_neighbours(neighbours)
+    rho = zcdp_rho_for(epsilon, delta)
+    if neighbours == "replace" and n_synthetic is None:
+        n_synthetic = len(codes)  # n is public under replace-one neighbours
+    if n_synthetic is not None:
+        n_synthetic = _check_n_rows(n_synthetic, len(sizes), "n_synthetic")
+    if accountant is not None:
+        if not isinstance(accountant, PrivacyAccountant):
+            raise TypeError(f"accountant must be a PrivacyAccountant, got {type(accountant).__name__}.")
+        accountant.spend(zcdp_to_dp(rho, delta), delta, label=label)  # charged before the values are read
+    return _check_codes(codes, sizes), sizes, rho, n_synthetic
+
+
+def _assumptions(neighbours: str, n: int, delta: float) -> list[str]:
+    public_n = ("n is public (replace-one neighbours)" if neighbours == "replace"
+                else "n is not assumed public: the synthetic size is estimated from the noisy marginals")
+    return [
+        "bins (and so every column's domain) are fixed in advance from public knowledge, never from the data",
+        public_n,
+        f"delta = {delta:g}, compared with 1/n = {1 / max(n, 1):.3g} (delta must be much smaller than 1/n)",
+        "noise from NumPy's floating-point samplers: teaching only (Mironov 2012)",
+    ]
+
+
+def _size_from(one_way: list[np.ndarray], n_synthetic: int | None) -> int:
+    if n_synthetic is not None:
+        return n_synthetic
+    return max(1, int(round(float(np.mean([m.sum() for m in one_way])))))  # post-processing
+
+
+def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/remove", n_synthetic: int | None = None,
+        split: tuple[float, float, float] = (1 / 3, 1 / 3, 1 / 3), rng=None,
+        accountant: PrivacyAccountant | None = None) -> MarginalRelease:
+    """MST: synthetic records from noisy one-way marginals and a noisy spanning tree of pairs.
+
+    Parameters
+    ----------
+    codes : array_like of int, shape (n, d)
+        Private records, discretised with public bins (:func:`discretize`).
+    sizes : sequence of int
+        Public domain size of each column.
+    epsilon, delta : float
+        Target privacy; the whole release is ``rho``-zCDP with ``rho = zcdp_rho_for(epsilon, delta)``,
+        so (epsilon, delta)-DP.
+    neighbours : {"add/remove", "replace"}
+        The neighbour relation the noise is calibrated for (see the module docstring).
+    n_synthetic : int, optional
+        Records to sample. Default: ``n`` under ``"replace"`` (public); under ``"add/remove"``
+        the mean total of the noisy one-way marginals.
+    split : three floats summing to 1
+        Shares of rho for the one-way measurements, the selection and the two-way measurements.
+    rng : None, int or numpy.random.Generator
+    accountant : PrivacyAccountant, optional
+        Charged ``(zcdp_to_dp(rho, delta), delta)`` before the data are touched.
+
+    Returns
+    -------
+    MarginalRelease
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> x = rng.integers(0, 2, 500); codes = np.column_stack([x, x, rng.integers(0, 3, 500)])
+    >>> release = mst(codes, [2, 2, 3], epsilon=3.0, delta=1e-6, rng=1)
+    >>> (0, 1) in release.metadata["tree"], release.metadata["differentially_private"]
+    (True, True)
+    """
+    shares = check_finite_array(split, "split")
+    if shares.shape != (3,) or (shares <= 0).any() or not math.isclose(shares.sum(), 1.0, rel_tol=1e-9):
+        raise ValueError(f"split must be three positive shares of rho summing to 1, got {list(split)}.")
+    generator = as_generator(rng)  # checked before the ledger is charged
+    codes, sizes, rho, n_synthetic = _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
+                                              f"MST ({neighbours} neighbours)")
+    d = len(sizes)
+    rho_one, rho_select, rho_pairs = (rho * s for s in shares)
+    sigma_one = marginal_sigma(rho_one, d, neighbours)
+    one_way = measure_one_way(codes, sizes, sigma_one, generator)
+    tree, epsilon_round, sigma_pairs, pair_tables = [], None, None, {}
+    if d > 1:
+        epsilon_round = math.sqrt(8 * rho_select / (d - 1))  # (d - 1) rounds of eps**2/8-zCDP
+        tree = select_tree(codes, sizes, one_way, epsilon_round, neighbours, generator)
+        sigma_pairs = marginal_sigma(rho_pairs, d - 1, neighbours)
+        for i, j in tree:
+            exact = np.zeros((sizes[i], sizes[j]))
+            np.add.at(exact, (codes[:, i], codes[:, j]), 1.0)
+            pair_tables[(i, j)] = exact + generator.normal(0.0, sigma_pairs, exact.shape)
+    model = fit_tree(one_way, tree, pair_tables, sigma_one, sigma_pairs or 1.0)
+    synthetic = sample_tree(model, _size_from(one_way, n_synthetic), generator)
+    metadata = {
+        "method": "MST (tree model estimated in closed form)",
+        "neighbours": neighbours,
+        "rho": rho,
+        "rho_split": {"one-way": rho_one, "selection": rho_select, "two-way": rho_pairs},
+        "sigma_one_way": sigma_one,
+        "epsilon_round": epsilon_round,
+        "sigma_two_way": sigma_pairs,
+        "tree": [(int(i), int(j)) for i, j in tree],
+        "epsilon": zcdp_to_dp(rho, delta),
+        "delta": delta,
+        "differentially_private": True,
+        "assumptions": _assumptions(neighbours, len(codes), delta),
+    }
+    return MarginalRelease(synthetic, sizes, metadata)
+
+
+def independent_marginals(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/remove",
+                          n_synthetic: int | None = None, rng=None,
+                          accountant: PrivacyAccountant | None = None) -> MarginalRelease:
+    """Baseline: every column drawn independently from its noisy one-way marginal (all of rho on them).
+
+    Same privacy analysis as MST's first step with the whole budget; it keeps each column's
+    distribution and none of the pairs.
+
+    Examples
+    --------
+    >>> release = independent_marginals([[0, 1]] * 50, [2, 2], epsilon=1.0, delta=1e-6, rng=0)
+    >>> release.metadata["method"]
+    'independent marginals'
+    """
+    generator = as_generator(rng)  # checked before the ledger is charged
+    codes, sizes, rho, n_synthetic = _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
+                                              f"independent marginals ({neighbours} neighbours)")
+    sigma = marginal_sigma(rho, len(sizes), neighbours)
+    one_way = measure_one_way(codes, sizes, sigma, generator)
+    synthetic = sample_tree(fit_tree(one_way, [], {}, sigma), _size_from(one_way, n_synthetic), generator)
+    metadata = {"method": "independent marginals", "neighbours": neighbours, "rho": rho, "sigma_one_way": sigma,
+                "epsilon": zcdp_to_dp(rho, delta), "delta": delta, "differentially_private": True,
+                "assumptions": _assumptions(neighbours, len(codes), delta)}
+    return MarginalRelease(synthetic, sizes, metadata)

@@ -1,0 +1,592 @@
+"""Grade submissions: find them, run each in a sandboxed kernel, check the answers in the grader.
+
+The process that decides a verdict never runs a student's code. For each submission a fresh grading
+process (forked from the grader, which loaded the course's checks before anything else ran) starts a
+sandboxed kernel (:mod:`~mic_dp_teacher.grading.sandbox`), has it run the notebook's cells, and then
+runs every exercise's check here, handing it a :class:`~mic_dp_teacher.grading.sandbox.StudentFunction`
+that calls the student's function in the kernel. What the kernel prints, displays or patches in itself
+cannot change a verdict.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime
+import hashlib
+import json
+import multiprocessing
+import multiprocessing.connection
+import os
+import re
+import shutil
+import stat
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import mic_dp_helpers
+from mic_dp_helpers.checks import EXERCISES, exercises_for_lesson
+from mic_dp_helpers.checks._core import FAILED, NOT_DONE, PASSED, run_check
+from mic_dp_teacher.grading import processes, sandbox
+
+NOTEBOOK = "notebook"  # the "exercise" column for rows about the whole submission
+WRONG, NOT_DONE_STATUS, PROBLEM, NOTE = "wrong", "not done", "problem", "note"
+STATUS_OF = {PASSED: "passed", FAILED: WRONG, NOT_DONE: NOT_DONE_STATUS}
+MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
+GiB = 1024**3
+_SUBREAPER = False  # True in a grading process that adopts its kernel's orphans (see processes.become_subreaper)
+
+
+@dataclass(frozen=True)
+class GradeRow:
+    """One line of the gradebook. ``status`` is "passed", "wrong", "not done", "problem" or "note"."""
+
+    submission: str
+    exercise: str
+    passed: bool
+    message: str
+    status: str = ""
+    student: str = ""
+    points: float = 0.0
+    max_points: float = 0.0
+    sha256: str = ""
+    graded_at: str = ""
+    grader_version: str = ""
+
+
+@dataclass
+class Submission:
+    """A notebook file found in the submissions folder, read once (later changes on disk are ignored)."""
+
+    name: str
+    student: str
+    path: Path
+    data: bytes | None = None
+    sha256: str = ""
+    refused: str | None = None
+
+
+@dataclass
+class Settings:
+    """Limits and sandbox layout for one grading run (see ``python -m mic_dp_teacher.grading --help``)."""
+
+    timeout: float = 60.0
+    total_timeout: float = 300.0
+    memory: int = 2 * GiB
+    nproc: int = 128
+    output_limit: int = 10_000
+    file_size: int = 256 * 1024 * 1024
+    points: dict = field(default_factory=dict)
+    isolation: str = ""
+    hide: list = field(default_factory=list)
+    readonly: list = field(default_factory=list)
+    expose: list = field(default_factory=list)
+    as_nobody: bool = False  # as root: the kernel runs unprivileged, under a user id of its own (kernel_uid)
+    package_parent: str = ""
+    run_base: str = ""
+    kernel_uid: int = 0  # set per grading slot by grade_all (0: pick a free one)
+    tmp_size: int = 256 * 1024 * 1024  # the kernel's private /tmp, /var/tmp and /dev/shm together
+
+    def for_kernel(self) -> dict:
+        return dataclasses.asdict(self)
+
+
+def grader_version() -> str:
+    """The package version and a short hash of the grading and check code, e.g. "0.1.0+3fa2c1d0"."""
+    digest = hashlib.sha256()
+    package = Path(mic_dp_helpers.__file__).parent
+    for path in sorted([*package.glob("checks/*.py"), *package.glob("grading/*.py")]):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return f"{mic_dp_helpers.__version__}+{digest.hexdigest()[:8]}"
+
+
+# ----- finding submissions ----------------------------------------------------------------------------
+def _student_of(relative: Path) -> str:
+    return relative.parts[0] if len(relative.parts) > 1 else relative.stem
+
+
+def find_submissions(folder: Path | str) -> list[Submission]:
+    """Every ``*.ipynb`` below ``folder``, read into memory; symbolic links and special files are refused.
+
+    Nothing outside ``folder`` is ever opened: links (to files or folders) are reported, not followed.
+    """
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise NotADirectoryError(f"submissions folder {folder} does not exist or is not a folder")
+    root = Path(os.path.realpath(folder))
+    found: list[Submission] = []
+    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
+        here = Path(dirpath)
+        dirnames[:] = sorted(d for d in dirnames if d != ".ipynb_checkpoints" and not d.startswith("."))
+        for name in list(dirnames):
+            if os.path.islink(here / name):
+                dirnames.remove(name)
+                relative = (here / name).relative_to(root)
+                found.append(Submission(str(relative), _student_of(relative), here / name,
+                                        refused=f"refused: `{relative}` is a symbolic link to a folder; links are not followed"))
+            elif name.endswith(".ipynb"):  # a folder named like a notebook: say so, do not look inside
+                dirnames.remove(name)
+                relative = (here / name).relative_to(root)
+                found.append(Submission(str(relative), _student_of(relative), here / name,
+                                        refused=f"refused: `{relative}` is a folder, not a notebook file; hand in the "
+                                                "notebook file itself (nothing inside the folder was graded)"))
+        for name in sorted(filenames):
+            if not name.endswith(".ipynb"):
+                continue
+            path = here / name
+            relative = path.relative_to(root)
+            submission = Submission(str(relative), _student_of(relative), path)
+            found.append(submission)
+            info = os.lstat(path)
+            if stat.S_ISLNK(info.st_mode):
+                submission.refused = (f"refused: `{relative}` is a symbolic link; the grader reads only files inside "
+                                      "the submissions folder and never follows links")
+                continue
+            if not stat.S_ISREG(info.st_mode):
+                submission.refused = f"refused: `{relative}` is not a regular file"
+                continue
+            try:
+                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+                try:
+                    if not stat.S_ISREG(os.fstat(fd).st_mode):
+                        raise OSError("not a regular file")
+                    if os.fstat(fd).st_size > MAX_NOTEBOOK_BYTES:
+                        raise OSError(f"larger than {MAX_NOTEBOOK_BYTES // 2**20} MB")
+                    with os.fdopen(fd, "rb", closefd=False) as handle:
+                        data = handle.read(MAX_NOTEBOOK_BYTES + 1)
+                finally:
+                    os.close(fd)
+            except OSError as error:
+                submission.refused = f"refused: `{relative}` could not be read ({error.strerror or error})"
+                continue
+            submission.data = data
+            submission.sha256 = hashlib.sha256(data).hexdigest()
+    return found
+
+
+# ----- reading a notebook -----------------------------------------------------------------------------
+def _parse(data: bytes) -> tuple[list[str], dict]:
+    """Code cell sources and metadata of a notebook, or ValueError with a short reason."""
+    try:
+        notebook = json.loads(data.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
+        raise ValueError(f"{type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''}") from None
+    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
+        raise ValueError("it has no list of cells")
+    sources = []
+    for cell in notebook["cells"]:
+        if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
+            raise ValueError("a cell has no valid type")
+        source = cell.get("source", "")
+        if isinstance(source, list) and all(isinstance(line, str) for line in source):
+            source = "".join(source)
+        if not isinstance(source, str):
+            raise ValueError("a cell's source is not text")
+        if cell["cell_type"] == "code":
+            sources.append(source)
+    metadata = notebook.get("metadata") if isinstance(notebook.get("metadata"), dict) else {}
+    return sources, metadata
+
+
+def name_lesson(name: str) -> str | None:
+    """The lesson number in a file name ("01" for ``01_anonymization_fails_exercises-Copy1.ipynb``), if any."""
+    match = re.search(r"(?:^|[^0-9])(\d\d)_", Path(name).name)
+    return match.group(1) if match and exercises_for_lesson(match.group(1)) else None
+
+
+def metadata_lesson(metadata: dict) -> str | None:
+    """The lesson in the notebook's metadata (``metadata.mic_dp.lesson``), if it names a lesson of the course."""
+    lesson = metadata.get("mic_dp", {}).get("lesson") if isinstance(metadata.get("mic_dp"), dict) else None
+    if isinstance(lesson, bool) or not isinstance(lesson, (str, int)):
+        return None
+    lesson = str(lesson).zfill(2)
+    return lesson if exercises_for_lesson(lesson) else None
+
+
+def lesson_of(name: str, metadata: dict, sources: list[str]) -> str | None:
+    """The lesson ("01") from the notebook's file name, else its metadata, else the checks it calls.
+
+    The file name wins: students rarely rename the exercise file, and the metadata is theirs to edit
+    (a disagreement is reported as a note by :func:`grade_one`).
+    """
+    lesson = name_lesson(name) or metadata_lesson(metadata)
+    if lesson:
+        return lesson
+    called = re.findall(r"""check\(\s*["'](\d\d)\.\d+["']""", "\n".join(sources))
+    if called and exercises_for_lesson(called[0]):
+        return called[0]
+    return None
+
+
+def submission_lesson(sub: Submission) -> str | None:
+    """The lesson ``sub`` is graded as (see :func:`lesson_of`), None for a file that is not a course notebook."""
+    try:
+        sources, metadata = _parse(sub.data) if sub.data is not None else ([], {})
+    except ValueError:
+        sources, metadata = [], {}
+    return lesson_of(sub.name, metadata, sources)
+
+
+def canonical_names() -> dict[str, str]:
+    """{lesson: the exercise notebook's file name}, e.g. {"01": "01_anonymization_fails_exercises.ipynb"}."""
+    folder = Path(mic_dp_helpers.__file__).resolve().parent.parent / "exercises"
+    names: dict[str, list[str]] = {}
+    for path in sorted(folder.glob("[0-9][0-9]_*_exercises.ipynb")) if folder.is_dir() else []:
+        names.setdefault(path.name[:2], []).append(path.name)
+    return {lesson: found[0] for lesson, found in names.items() if len(found) == 1}
+
+
+# ----- grading one submission (in a grading process of its own) ----------------------------------------
+def _row(sub: Submission, exercise: str, status: str, message: str, settings: Settings) -> GradeRow:
+    best = float(settings.points.get(exercise, 1.0)) if exercise != NOTEBOOK else 0.0
+    return GradeRow(sub.name, exercise, status == "passed", message, status, sub.student,
+                    best if status == "passed" else 0.0, best, sub.sha256)
+
+
+def _size(chars: int) -> str:
+    return f"{chars / 1e6:.0f} MB" if chars >= 1e6 else f"{chars / 1e3:.0f} kB"
+
+
+def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) -> list[GradeRow]:
+    """Grade one submission; never raises for anything the submission does.
+
+    ``outputs``, if given, receives ``[cell number, kept output, characters printed]`` per cell.
+    """
+    if sub.refused:
+        return [_row(sub, NOTEBOOK, PROBLEM, sub.refused, settings)]
+    try:
+        sources, metadata = _parse(sub.data or b"")
+    except ValueError as error:
+        rows = [_row(sub, NOTEBOOK, PROBLEM, f"not a valid notebook file ({error})", settings)]
+        lesson = lesson_of(sub.name, {}, [])
+        return rows + [_row(sub, spec.id, PROBLEM, "not graded: the notebook file is invalid", settings)
+                       for spec in exercises_for_lesson(lesson or "")]
+    lesson = lesson_of(sub.name, metadata, sources)
+    exercises = exercises_for_lesson(lesson) if lesson else []
+    if not exercises:  # e.g. a stray Untitled.ipynb beside the student's work: not held against them
+        return [_row(sub, NOTEBOOK, NOTE, f"ignored: `{Path(sub.name).name}` is not a course notebook (cannot tell which "
+                     "lesson it belongs to: no lesson number in its file name, e.g. 01_...ipynb, nor in its metadata, "
+                     "and no check(...) calls); it was not graded and does not count", settings)]
+    notes = []
+    by_name, by_metadata = name_lesson(sub.name), metadata_lesson(metadata)
+    if by_name and by_metadata and by_name != by_metadata:
+        notes.append(_row(sub, NOTEBOOK, NOTE, f"the file name says lesson {by_name} but the notebook's metadata says "
+                          f"lesson {by_metadata}; graded as lesson {by_name} (the file name)", settings))
+    claimed = None
+    if settings.as_nobody and not settings.kernel_uid:  # graded on its own (not by grade_all): claim a user id
+        claimed = processes.free_kernel_uid()
+        settings = dataclasses.replace(settings, kernel_uid=claimed)
+    scratch = tempfile.mkdtemp(prefix="sub-", dir=settings.run_base)
+    kernels: list[sandbox.StudentKernel] = []
+    try:
+        return notes + _run_and_check(sub, sources, exercises, scratch, settings, outputs, kernels)
+    except Exception as error:  # a bug or an unexpected state in the grader: report, never crash the run
+        return [_row(sub, NOTEBOOK, PROBLEM, f"grading stopped: {type(error).__name__}: {error}", settings)] + [
+            _row(sub, spec.id, PROBLEM, "not graded: the grader failed on this submission", settings) for spec in exercises]
+    finally:  # whatever happened, nothing the submission started outlives it
+        for kernel in kernels:
+            kernel.kill(kernel.stopped or "closed")
+        processes.kill_uid(sandbox.kernel_uid(settings.for_kernel()))
+        if _SUBREAPER:
+            processes.kill_descendants()
+        shutil.rmtree(scratch, ignore_errors=True)
+        if claimed is not None:
+            processes.release_kernel_uid(claimed)
+
+
+def _prepare_scratch(scratch: str, sources: list[str], settings: Settings) -> None:
+    with open(os.path.join(scratch, "cells.json"), "w", encoding="utf-8") as handle:
+        json.dump(sources, handle)
+    uid = sandbox.kernel_uid(settings.for_kernel())
+    if uid is not None:
+        for path in (scratch, os.path.join(scratch, "cells.json")):
+            os.chown(path, uid, uid)
+    os.chmod(scratch, 0o700)
+
+
+def _cell_rows(sub: Submission, reports: list[dict], settings: Settings) -> list[GradeRow]:
+    rows = []
+    limit_gb = settings.memory / GiB
+    for report in reports:
+        index, status = report["index"], report["status"]
+        if status == "error":
+            rows.append(_row(sub, NOTEBOOK, PROBLEM, f"cell {index} raised {report['error'].get('summary', 'an error')}", settings))
+        elif status == "memory":
+            rows.append(_row(sub, NOTEBOOK, PROBLEM, f"cell {index} ran out of memory (MemoryError: the limit is "
+                             f"{limit_gb:g} GB per submission)", settings))
+        elif status == "timeout":
+            rows.append(_row(sub, NOTEBOOK, PROBLEM, f"cell {index} ran past the {settings.timeout:g} s limit "
+                             "(infinite loop?) and was stopped", settings))
+        if report.get("output_chars", 0) > settings.output_limit:
+            rows.append(_row(sub, NOTEBOOK, NOTE, f"cell {index} printed {_size(report['output_chars'])} of output; "
+                             f"only the first {_size(settings.output_limit)} were kept", settings))
+    return rows
+
+
+def _stopped_message(reason: str, where: str, settings: Settings) -> str:
+    """Why the kernel was stopped; ``where`` is e.g. "cell 3" or "during the check"."""
+    if reason == "time":
+        return f"the submission ran past its total time limit of {settings.total_timeout:g} s ({where}) and was stopped"
+    if reason == "timeout":
+        return (f"{where} ran past the {settings.timeout:g} s limit and did not stop when interrupted; the kernel "
+                "and everything it started were stopped")
+    if "signal SIGKILL" in reason or "died" in reason:
+        return (f"{reason} ({where}); a kernel is killed when it goes over the memory limit of "
+                f"{settings.memory / GiB:g} GB or is stopped by its own code")
+    return f"{reason} ({where})"
+
+
+def _run_and_check(sub, sources, exercises, scratch, settings: Settings, outputs: list | None,
+                   kernels: list) -> list[GradeRow]:
+    """``kernels`` receives every kernel started, so that the caller kills them whatever happens."""
+    deadline = time.monotonic() + settings.total_timeout
+    _prepare_scratch(scratch, sources, settings)
+    rows: list[GradeRow] = []
+    clock = time.monotonic()
+    kernel = sandbox.StudentKernel(scratch, settings.for_kernel(), deadline)
+    kernels.append(kernel)
+    started = time.monotonic()
+    reports = kernel.run_cells(len(sources))
+    ran = time.monotonic()
+    rows += _cell_rows(sub, reports, settings)
+    if outputs is not None:
+        outputs += [[r["index"], r.get("output", ""), r.get("output_chars", 0)] for r in reports if "output" in r]
+    if kernel.stopped:
+        where = f"cell {reports[-1]['index']}" if reports[-1]["index"] else "while starting"
+        rows.append(_row(sub, NOTEBOOK, PROBLEM, _stopped_message(kernel.stopped, where, settings), settings))
+        kernel.close()
+        return rows + [_row(sub, spec.id, PROBLEM, "not graded: the notebook did not finish running", settings)
+                       for spec in exercises]
+    restarts = 0
+    for position, spec in enumerate(exercises):
+        if kernel.stopped:  # a check stopped the kernel: start a fresh one for the remaining exercises
+            kernel.close()
+            if restarts >= 2 or time.monotonic() > deadline - 5:
+                rows += [_row(sub, s.id, PROBLEM, "not graded: the kernel had to be stopped during an earlier check",
+                              settings) for s in exercises[position:]]
+                break
+            restarts += 1
+            kernel = sandbox.StudentKernel(scratch, settings.for_kernel(), deadline)
+            kernels.append(kernel)
+            kernel.run_cells(len(sources))
+            if kernel.stopped:
+                rows += [_row(sub, s.id, PROBLEM, "not graded: " + _stopped_message(kernel.stopped, "re-running the notebook",
+                              settings), settings) for s in exercises[position:]]
+                break
+        rows.append(_check_exercise(sub, spec, kernel, settings))
+    kernel.close()
+    if os.environ.get("MIC_DP_GRADING_TIMING"):
+        print(f"{sub.name}: start {started - clock:.1f} s, cells {ran - started:.1f} s, checks "
+              f"{time.monotonic() - ran:.1f} s", file=sys.stderr)
+    return rows
+
+
+def _check_exercise(sub: Submission, spec, kernel: sandbox.StudentKernel, settings: Settings) -> GradeRow:
+    found = kernel.lookup(spec.answer_name)
+    if found is None:
+        return _row(sub, spec.id, PROBLEM, _stopped_message(kernel.stopped or "the kernel stopped", "looking up "
+                    f"`{spec.answer_name}`", settings), settings)
+    if found.get("kind") == "missing":
+        return _row(sub, spec.id, NOT_DONE_STATUS, f"not done yet: `{spec.answer_name}` is not defined.", settings)
+    if found.get("kind") != "callable":
+        return _row(sub, spec.id, WRONG, f"`{spec.answer_name}` should be a function, got {str(found.get('type'))[:80]}.",
+                    settings)
+    function = sandbox.StudentFunction(kernel, spec.id, spec.answer_name)
+    result = run_check(spec.id, function, in_kernel=False, guard=False)
+    problem = function.problem
+    if function.refused:  # it called a course helper this exercise forbids: wrong, whatever the checker did next
+        return _row(sub, spec.id, WRONG, f"not right yet. Hint: {function.refused}", settings)
+    if isinstance(problem, sandbox.StudentTimeout):
+        return _row(sub, spec.id, PROBLEM, f"your function ran past the {settings.timeout:g} s limit during the check",
+                    settings)
+    if isinstance(problem, sandbox.KernelStopped):
+        return _row(sub, spec.id, PROBLEM, _stopped_message(kernel.stopped or str(problem), "your function, during the check", settings),
+                    settings)
+    if isinstance(problem, sandbox.GraderLimitation):
+        return _row(sub, spec.id, PROBLEM, f"the grader could not run this check: {problem}", settings)
+    return _row(sub, spec.id, STATUS_OF.get(result.status, WRONG), result.message, settings)
+
+
+# ----- the sandbox layout ----------------------------------------------------------------------------
+def _is_within(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def sandbox_layout(submissions: Path, outputs: list[Path], run_base: str) -> tuple[list[str], list[str], str]:
+    """Folders/files to hide from the kernel, folders to make read-only, and the package's parent folder."""
+    package = os.path.realpath(Path(mic_dp_helpers.__file__).parent)
+    package_parent = os.path.dirname(package)
+    prefix = os.path.realpath(sys.prefix)
+    needed = [package, prefix, os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix)]
+    hide: list[str] = []
+    for root in {package_parent, os.path.dirname(prefix), os.path.dirname(os.path.abspath(sys.prefix))}:
+        for name in ("solutions", "tests", ".git"):
+            candidate = os.path.join(root, name)
+            if os.path.isdir(candidate) and not os.path.islink(candidate):
+                hide.append(candidate)
+    for output in outputs:  # every output, created now so that it is hidden from the first kernel on
+        path = Path(output)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.suffix:  # gradebook.csv, _wide.csv, _summary.txt, _run.json
+            if not path.is_symlink():
+                path.touch(exist_ok=True)
+        else:  # gradebook_feedback/, gradebook_outputs/
+            path.mkdir(exist_ok=True)
+        hide.append(os.path.realpath(path))
+    for folder in {os.path.realpath(submissions), *(os.path.realpath(o.parent) for o in outputs), run_base}:
+        if not any(_is_within(n, folder) for n in needed):
+            hide.append(folder)
+    readonly = [package, prefix]
+    return sorted(set(hide)), readonly, package_parent
+
+
+def unreachable_ancestors(paths: list[str]) -> list[list]:
+    """[[ancestor, [paths under it]]] for folders that other users cannot pass through (e.g. /root)."""
+    groups: dict[str, list[str]] = {}
+    for path in paths:
+        parts = Path(path).parts
+        for depth in range(2, len(parts)):
+            ancestor = str(Path(*parts[:depth]))
+            if not os.stat(ancestor).st_mode & stat.S_IXOTH:
+                groups.setdefault(ancestor, []).append(path)
+                break
+    return [[ancestor, sorted(set(p))] for ancestor, p in groups.items()]
+
+
+def _tree_hashes(folders: list[Path]) -> dict[str, str]:
+    hashes = {}
+    for folder in folders:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                try:
+                    hashes[str(path)] = hashlib.sha256(path.read_bytes()).hexdigest()
+                except OSError:
+                    hashes[str(path)] = "unreadable"
+    return hashes
+
+
+# ----- the whole run ---------------------------------------------------------------------------------
+def _child(sub: Submission, settings: Settings, connection) -> None:
+    global _SUBREAPER
+    _SUBREAPER = processes.become_subreaper()  # a daemon the kernel leaves (double fork, setsid) is still ours to kill
+    outputs: list = []
+    try:
+        rows = grade_one(sub, settings, outputs)
+    except BaseException as error:  # noqa: BLE001 - a report beats a silent death
+        rows = [_row(sub, NOTEBOOK, PROBLEM, f"grading stopped: {type(error).__name__}: {error}", settings)]
+    connection.send_bytes(json.dumps({"rows": [dataclasses.asdict(r) for r in rows], "outputs": outputs}).encode())
+    connection.close()
+    os._exit(0)
+
+
+def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_done=None,
+              watch: list[Path] = ()) -> list[GradeRow]:
+    """Grade ``subs`` with ``jobs`` grading processes; ``on_done(sub, rows, outputs)`` is called as each finishes.
+
+    Files under ``watch`` (the course package, ``solutions/``) and the submissions themselves are hashed
+    after every submission; a change made while exactly one submission was running is reported on it.
+    """
+    context = multiprocessing.get_context("fork")
+    pending, running = list(subs), {}
+    results: list[GradeRow] = []
+    watched = _tree_hashes(list(watch))
+    files = {s.name: (s.path, s.sha256) for s in subs if s.data is not None}
+    suspects: set[str] = set()
+    cell_outputs: dict[str, list] = {}
+    hard_limit = settings.total_timeout * 2 + 120  # the grading process itself is trusted; this is a backstop
+    uids: dict[str, int] = {}  # submission -> the user id its kernels run as (as root): one per grading slot
+    while pending or running:
+        while pending and len(running) < max(1, jobs):
+            sub = pending.pop(0)
+            if sub.refused:
+                rows = grade_one(sub, settings)
+                results += rows
+                if on_done:
+                    on_done(sub, rows, [])
+                continue
+            receive, send = context.Pipe(duplex=False)
+            child_settings = settings
+            if settings.as_nobody:  # a user id no other kernel uses: its process limit and files are its own
+                uids[sub.name] = processes.free_kernel_uid(set(uids.values()))
+                child_settings = dataclasses.replace(settings, kernel_uid=uids[sub.name])
+            process = context.Process(target=_child, args=(sub, child_settings, send), daemon=True)
+            process.start()
+            send.close()
+            running[receive] = (process, sub, time.monotonic())
+            suspects.add(sub.name)
+        if not running:
+            continue
+        ready = multiprocessing.connection.wait(list(running), timeout=1.0)
+        finished = []
+        for connection in ready:
+            process, sub, started = running.pop(connection)
+            try:
+                message = json.loads(connection.recv_bytes().decode())
+                rows = [GradeRow(**r) for r in message["rows"]]
+                cell_outputs[sub.name] = message["outputs"]
+            except (EOFError, OSError, ValueError, TypeError, KeyError):
+                rows = [_row(sub, NOTEBOOK, PROBLEM, "grading stopped: the grading process of this submission died "
+                             "(it is regraded on the next run with the same --out)", settings)]
+            process.join(5)
+            processes.release_kernel_uid(uids.pop(sub.name, None))
+            finished.append((sub, rows))
+        for connection, (process, sub, started) in list(running.items()):
+            if time.monotonic() - started > hard_limit:
+                process.kill()
+                process.join(5)
+                processes.release_kernel_uid(uids.pop(sub.name, None))
+                running.pop(connection)
+                finished.append((sub, [_row(sub, NOTEBOOK, PROBLEM, "grading stopped: over the grader's hard time limit",
+                                            settings)]))
+        if not finished:
+            continue
+        now_watched = _tree_hashes(list(watch))
+        changed = sorted(k for k in set(watched) | set(now_watched) if watched.get(k) != now_watched.get(k))
+        moved = sorted(name for name, (path, sha) in files.items() if _file_sha(path) != sha)
+        culprits = set(suspects)
+        suspects = {s.name for _, s, _ in running.values()}
+        for sub, rows in finished:
+            extra = []
+            if changed or moved:
+                what = ", ".join([os.path.relpath(p, os.path.dirname(str(watch[0]))) if watch else p for p in changed[:5]]
+                                 + [f"submission {m}" for m in moved[:5] if m != sub.name])
+                if what and settings.isolation == "plain":
+                    # without namespaces a process left by an earlier submission may have done it: say so
+                    extra.append(_row(sub, NOTEBOOK, NOTE, f"possible tampering: files changed on disk while this submission ran ({what}); "
+                                      "in the grader's plain mode (no namespaces) this may come from a process left "
+                                      "by an earlier submission, so it is not held against this one. Grades used the "
+                                      "copies read before the run.", settings))
+                elif what and culprits == {sub.name}:
+                    extra.append(_row(sub, NOTEBOOK, PROBLEM, f"tampering: while this submission ran, these files changed "
+                                      f"on disk: {what}. Grades used the copies read before the run.", settings))
+                elif what and sub.name in culprits:
+                    extra.append(_row(sub, NOTEBOOK, NOTE, f"files changed on disk while this and {len(culprits) - 1} other "
+                                      f"submission(s) ran ({what}); grades used the copies read before the run", settings))
+            results += rows + extra
+            if on_done:
+                on_done(sub, rows + extra, cell_outputs.pop(sub.name, []))
+        watched = now_watched
+        files = {name: (path, _file_sha(path)) for name, (path, sha) in files.items()}
+    return results
+
+
+def _file_sha(path: Path) -> str:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    except OSError:
+        return "gone"
+    try:
+        with os.fdopen(fd, "rb") as handle:
+            return hashlib.sha256(handle.read(MAX_NOTEBOOK_BYTES + 1)).hexdigest()
+    except OSError:
+        return "unreadable"
+
+
+def now_utc() -> str:
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+
+
+def all_exercise_ids() -> list[str]:
+    return sorted(EXERCISES)
