@@ -14,12 +14,12 @@ from mic_dp_helpers.accounting.ledger import (
     BudgetExceededError,
     LedgerEntry,
     PrivacyAccountant,
-    PrivateDatabase,
     advanced_composition_epsilon,
     split_epsilon,
     zcdp_rho_gaussian,
     zcdp_to_dp,
 )
+from mic_dp_helpers.accounting.private_database import PrivateDatabase
 
 from mic_dp_helpers.attacks.audit import audit_epsilon
 from mic_dp_helpers.mechanisms.noise import laplace_mechanism

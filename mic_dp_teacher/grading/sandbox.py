@@ -432,7 +432,7 @@ class StudentKernel:
         return True
 
     def _result(self, message: dict, repeat: int | None, sent: float = 0.0, request: dict | None = None):
-        from mic_dp_helpers.checks._core import CheckFailed, ForbiddenHelperError
+        from mic_dp_helpers.checks._core import CheckFailed
 
         if "ok" in message:
             try:
@@ -454,8 +454,6 @@ class StudentKernel:
                 raise error
             error = StudentTimeout(f"ran past the {self.settings['timeout']} s limit")
             raise error
-        if "forbidden" in message:
-            raise ForbiddenHelperError(str(message["forbidden"])[:500])
         if "unsendable" in message:
             raise CheckFailed(
                 f"it returned {str(message['unsendable'])[:200]}, which the grader cannot receive; "

@@ -334,7 +334,7 @@ class Worker:
         raise kind(message)
 
     def call(self, request: dict) -> dict:
-        from mic_dp_helpers.checks._core import ForbiddenHelperError, running_student_code
+        from mic_dp_helpers.checks._core import running_student_code
         from mic_dp_teacher.grading import wire
 
         function = self.shell.user_ns.get(request.get("name"))
@@ -377,8 +377,6 @@ class Worker:
                     "states": self._states(), "changed": self._changed(request, args)}
         if _Clock.fired:  # only the worker's own alarm makes a time-out, never an exception the student raised
             return {"op": "result", "timeout": True}
-        if isinstance(error, ForbiddenHelperError):
-            return {"op": "result", "forbidden": str(error), "states": self._states(), "changed": self._changed(request, args)}
         if outcome == "raised":  # describe it, nothing more
             return {"op": "result", "raised": _summary(error), "states": self._states(),
                     "changed": self._changed(request, args)}
