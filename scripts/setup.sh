@@ -58,8 +58,16 @@ prepare_runtime_files() {
         || echo "warning: could not prepare Spark's runtime files; lesson 09 will build them when it runs." >&2
 }
 
+# The course's JupyterLab settings (jupyter/overrides.json: no "get notified about Jupyter news?" pop-up
+# over a corner of every lesson, no update check) go where JupyterLab reads defaults for this environment.
+install_lab_settings() {
+    mkdir -p "$VENV/share/jupyter/lab/settings"
+    cp jupyter/overrides.json "$VENV/share/jupyter/lab/settings/overrides.json"
+}
+
 if [ -f "$stamp_file" ] && [ "$(cat "$stamp_file")" = "$stamp" ]; then
     [ -x "$VENV/course-java-home/bin/java" ] || prepare_runtime_files
+    cmp -s jupyter/overrides.json "$VENV/share/jupyter/lab/settings/overrides.json" || install_lab_settings
     echo "Course environment is up to date ($VENV); nothing to install."
     exit 0
 fi
@@ -87,5 +95,6 @@ if ! MINEPY_BUILD_LOG="$PWD/$VENV/minepy-build.log" bash scripts/build_minepy.sh
 fi
 
 prepare_runtime_files
+install_lab_settings
 echo "$stamp" > "$stamp_file"
 echo "Course environment ready in $VENV."

@@ -49,7 +49,7 @@ for version in 3.12 3.13; do
             || { failed+=("$version (install)"); continue; }
     fi
     if ! "$venv/bin/python" -c "import minepy" 2>/dev/null; then
-        bash scripts/build_minepy.sh "$venv/bin/python" >/dev/null 2>&1 || true
+        MINEPY_BUILD_LOG="$PWD/$venv/minepy-build.log" bash scripts/build_minepy.sh "$venv/bin/python" >/dev/null 2>&1 || true
     fi
     if ! "$venv/bin/python" -c "import minepy" 2>/dev/null; then
         echo "== Python $version: minepy could not be built; exercise 05.1's checks are skipped (they need MIC)."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +25,7 @@ def _course_pins() -> dict[str, str]:
 
 
 def _environment_yml_pins() -> tuple[str, dict[str, str]]:
-    text = (ROOT / "binder" / "environment.yml").read_text()
+    text = (ROOT / "environment.yml").read_text()
     python = re.search(r"^\s*-\s*python\s*=\s*([\d.]+)\s*$", text, re.MULTILINE)
     assert python, "environment.yml must pin python"
     pip_section = text.split("- pip:", 1)[1].splitlines()
@@ -51,13 +52,13 @@ def test_binder_installs_the_whole_lock_on_python_3_12():
     python, pins = _environment_yml_pins()
     assert python == "3.12"
     lock = _pins((ROOT / "requirements" / "constraints.txt").read_text().splitlines())
-    assert pins == lock, "binder/environment.yml must list every package of requirements/constraints.txt"
+    assert pins == lock, "environment.yml must list every package of requirements/constraints.txt"
     # what repo2docker's Python 3.12 base environment brings and the course uses ends at the lock's version
     for base_package in ("notebook", "jupyterlab", "jupyter-server", "ipywidgets", "jupyterlab-widgets"):
         assert base_package in pins, f"{base_package} (in Binder's base environment) must be pinned"
     assert pins["notebook"].split(".")[:2] == ["7", "6"], "notebook 7.4 needs jupyterlab<4.5 and conflicts"
-    assert not (ROOT / "environment.yml").exists() and not (ROOT / "postBuild").exists(), \
-        "one Binder configuration only: binder/ (repo2docker ignores top-level files when it exists)"
+    assert not (ROOT / "binder").exists() and not (ROOT / ".binder").exists(), \
+        "one environment file only, at the top level (repo2docker ignores top-level files when binder/ exists)"
 
 
 def test_setuptools_is_pinned_below_70_for_minepy():
@@ -66,7 +67,7 @@ def test_setuptools_is_pinned_below_70_for_minepy():
 
 
 def test_binder_and_local_setup_build_minepy_with_the_same_script():
-    assert "scripts/build_minepy.sh" in (ROOT / "binder" / "postBuild").read_text()
+    assert "scripts/build_minepy.sh" in (ROOT / "postBuild").read_text()
     assert "scripts/build_minepy.sh" in (ROOT / "scripts" / "setup.sh").read_text()
 
 
@@ -155,3 +156,21 @@ def test_a_venv_without_pip_is_rebuilt(tmp_path):
     setup = (ROOT / "scripts" / "setup.sh").read_text()
     check = setup.index("-m pip --version")
     assert setup.index('rm -rf "$VENV"') > check and check < setup.index('if [ ! -x "$VENV/bin/python" ]')
+
+
+def test_every_minepy_build_keeps_its_log_out_of_the_checkout():
+    for script in ("scripts/setup.sh", "scripts/test_other_pythons.sh", "postBuild"):
+        calls = [line for line in (ROOT / script).read_text().splitlines()
+                 if "bash scripts/build_minepy.sh" in line and not line.lstrip().startswith("#")]
+        assert calls and all("MINEPY_BUILD_LOG=" in line for line in calls), script
+
+
+def test_jupyterlab_settings_turn_off_the_news_pop_up_everywhere_the_course_starts():
+    overrides = json.loads((ROOT / "jupyter" / "overrides.json").read_text())
+    notification = overrides["@jupyterlab/apputils-extension:notification"]
+    assert notification == {"fetchNews": "false", "checkForUpdates": False}
+    assert "jupyter/overrides.json" in (ROOT / "scripts" / "setup.sh").read_text()
+    assert "jupyter/overrides.json" in (ROOT / "postBuild").read_text()
+    installed = Path(sys.prefix) / "share" / "jupyter" / "lab" / "settings" / "overrides.json"
+    if (ROOT / ".venv").resolve() == Path(sys.prefix).resolve():  # the suite runs in the course's own set-up
+        assert json.loads(installed.read_text()) == overrides
