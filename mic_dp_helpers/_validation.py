@@ -262,8 +262,8 @@ def as_number_array(values, name: str, *, hint: str = "") -> np.ndarray:
         raise TypeError(f"{name} must hold numbers only, got {describe(values)}{hint}.") from None
 
 
-def check_finite_array(values, name: str) -> np.ndarray:
-    """Return ``values`` as a float array after checking it is non-empty and has no NaN or inf.
+def check_finite_array(values, name: str, *, allow_empty: bool = False) -> np.ndarray:
+    """Return ``values`` as a float array after checking it has no NaN or inf (and is non-empty, unless allowed).
 
     Dates, durations and complex numbers are refused (they would silently become nanoseconds or
     lose their imaginary part).
@@ -274,12 +274,20 @@ def check_finite_array(values, name: str) -> np.ndarray:
         array = np.asarray(values, dtype=float)
     except (TypeError, ValueError) as error:
         raise TypeError(f"{name} must be numeric, got {type(values).__name__}: {error}") from None
-    if array.size == 0:
+    if array.size == 0 and not allow_empty:
         raise ValueError(f"{name} is empty; pass at least one value.")
     if np.isnan(array).any():
         raise ValueError(f"{name} contains NaN; drop or impute missing values first.")
     if np.isinf(array).any():
         raise ValueError(f"{name} contains infinite values; clip them to finite bounds first.")
+    return array
+
+
+def check_finite_vector(values, name: str, *, allow_empty: bool = False) -> np.ndarray:
+    """:func:`check_finite_array`, and one-dimensional (a list, 1-D array or Series of numbers)."""
+    array = check_finite_array(values, name, allow_empty=allow_empty)
+    if array.ndim != 1:
+        raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}.")
     return array
 
 

@@ -14,6 +14,7 @@ import pytest
 from scipy import stats
 
 from mic_dp_helpers.synthetic import marginals as M
+from mic_dp_helpers.synthetic import tree_model as T
 from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant, zcdp_rho_gaussian, zcdp_to_dp
 from mic_dp_helpers.attacks.audit import audit_epsilon
 from mic_dp_helpers.synthetic.binning import discretize, equal_width_bins, quantile_bins, undiscretize
@@ -139,7 +140,7 @@ def test_fitted_tree_agrees_with_its_one_way_marginals():
               + rng.normal(0, 3.0, (4, 4)),
               (1, 2): np.histogram2d(codes[:, 1], codes[:, 2], bins=4, range=[[0, 4], [0, 4]])[0]
               + rng.normal(0, 3.0, (4, 4))}
-    model = M.fit_tree(one_way, [(0, 1), (1, 2)], tables, 3.0, 3.0)
+    model = T.fit_tree(one_way, [(0, 1), (1, 2)], tables, 3.0, 3.0)
     for child, parent in model.parent.items():
         cond = model.conditionals[child]
         assert (cond >= 0).all() and np.allclose(cond.sum(axis=1), 1.0)
@@ -286,13 +287,13 @@ def test_huge_n_synthetic_is_refused_before_the_ledger_is_charged(release):
 @pytest.mark.parametrize("bad_model", [None, "model", {"marginals": []}])
 def test_sample_tree_rejects_a_non_model(bad_model):
     with pytest.raises(TypeError, match="model must be a TreeModel"):
-        M.sample_tree(bad_model, 3, rng=0)
+        T.sample_tree(bad_model, 3, rng=0)
 
 
 def test_sample_tree_rejects_huge_n():
-    model = M.fit_tree([np.array([1.0, 0.0]), np.array([1.0, 1.0])], [], {})
+    model = T.fit_tree([np.array([1.0, 0.0]), np.array([1.0, 1.0])], [], {})
     with pytest.raises(ValueError, match="n=.* is too large"):
-        M.sample_tree(model, 10**12, rng=0)
+        T.sample_tree(model, 10**12, rng=0)
 
 
 @pytest.mark.parametrize("call, name", [
@@ -377,7 +378,7 @@ def test_pair_scores_and_select_tree_check_the_one_way_counts(one_way, error, ma
 ])
 def test_fit_tree_checks_edges_and_pair_tables(edges, tables, error, match):
     with pytest.raises(error, match=match):
-        M.fit_tree([np.ones(2), np.ones(2)], edges, tables)
+        T.fit_tree([np.ones(2), np.ones(2)], edges, tables)
 
 
 @pytest.mark.parametrize("call, error, match", [

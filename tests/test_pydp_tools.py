@@ -15,6 +15,7 @@ import pytest
 pytest.importorskip("pydp.algorithms.laplacian")
 
 from mic_dp_helpers.scale import pydp_tools  # noqa: E402
+from mic_dp_helpers.attacks.floating_point import numpy_laplace_reachable, power_of_two_granularity  # noqa: E402
 from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant  # noqa: E402
 from mic_dp_helpers.accounting.private_database import PrivateDatabase  # noqa: E402
 from mic_dp_helpers.environment import CourseEnvironmentError  # noqa: E402
@@ -28,8 +29,6 @@ from mic_dp_helpers.scale.pydp_tools import (  # noqa: E402
     laplace_noise_halfwidth,
     limit_contributions,
     make_pydp_algorithm,
-    numpy_laplace_reachable,
-    power_of_two_granularity,
     pydp_query,
     pydp_repeat,
 )

@@ -1,4 +1,4 @@
-"""Attacks and audits: what goes wrong without DP, and how to test a DP claim (lessons 01-03, 08).
+"""Attacks and audits: what goes wrong without DP, and how to test a DP claim (lessons 01-04, 08).
 
 Modules
 -------
@@ -6,4 +6,5 @@ Modules
 - reconstruction: the averaging and reconstruction attacks
 - membership: membership inference against a trained model
 - audit: empirical lower bounds on epsilon from a mechanism's outputs
+- floating_point: Mironov's attack on textbook floating-point Laplace noise
 """

@@ -16,8 +16,9 @@ This module adds what the course needs around them:
 * :func:`limit_contributions` keeps at most ``k`` rows per person (contribution bounding);
 * :func:`bounded_mean_noise_std`, :func:`clamping_bias`, :func:`bounded_mean_rmse` and
   :func:`bounded_mean_noise_halfwidth` predict the error of PyDP's ``BoundedMean``;
-* :func:`numpy_laplace_reachable` and :func:`power_of_two_granularity` show why textbook
-  floating-point Laplace noise leaks (Mironov 2012) and PyDP's does not.
+
+Why PyDP's secure noise matters (textbook floating-point Laplace noise leaks, Mironov 2012) is
+shown in :mod:`mic_dp_helpers.attacks.floating_point`.
 
 Neighbouring datasets and what is public. Google's library protects a *person* under
 add/remove neighbours: the data with and without everything one person contributed, where
@@ -79,8 +80,6 @@ __all__ = [
     "bounded_mean_rmse",
     "laplace_noise_halfwidth",
     "bounded_mean_noise_halfwidth",
-    "numpy_laplace_reachable",
-    "power_of_two_granularity",
 ]
 
 _MIN_PYDP_EPSILON = 2.0**-48
@@ -573,103 +572,3 @@ def bounded_mean_noise_halfwidth(lower: float, upper: float, epsilon: float, n: 
     l0_sensitivity, linf_sensitivity = _check_sensitivities(l0_sensitivity, linf_sensitivity)
     sensitivity = l0_sensitivity * linf_sensitivity * (upper - lower) / 2.0
     return laplace_noise_halfwidth(epsilon / 2.0, sensitivity, confidence) / n
-
-
-# ------------------------------------------------------------------------ floating-point attack
-_TWO_53 = 2.0**53
-_MAX_WINDOW = 10**7  # uniform draws tried per output, one at a time in Python
-
-
-def _numpy_laplace_output(j: int, true_value: float, scale: float) -> float:
-    """What ``true_value + Generator.laplace(0, scale)`` returns when the uniform draw is ``j / 2**53``.
-
-    NumPy (``random_laplace`` in its C distributions) draws ``U = k / 2**53`` and returns
-    ``scale * log(U + U)`` if ``U < 0.5``, else ``-scale * log(2 - U - U)``; ``math.log`` is
-    the same C library function, so this reproduces the sampler bit for bit.
-    """
-    u = j / _TWO_53
-    noise = scale * math.log(u + u) if u < 0.5 else -(scale * math.log(2.0 - u - u))
-    return true_value + noise
-
-
-def numpy_laplace_reachable(outputs, true_value: float, scale: float, *, max_window: int = 100_000) -> np.ndarray:
-    """For each output, can ``true_value + numpy Laplace noise of this scale`` produce it exactly?
-
-    This is the test behind Mironov's floating-point attack (CCS 2012). The course's
-    :func:`~mic_dp_helpers.mechanisms.noise.laplace_mechanism` adds NumPy Laplace noise, which is
-    computed from a uniform draw on a grid of ``2**53`` points: many floating-point numbers
-    near ``true_value + noise`` can never come out, and which ones depends on
-    ``true_value``. An attacker who sees an output and checks which candidate true value
-    can produce it often learns the true value exactly. The test inverts the sampler and
-    tries every uniform draw that could give the output.
-
-    Parameters
-    ----------
-    outputs : array_like
-        Released values.
-    true_value : float
-        Candidate true answer.
-    scale : float
-        Laplace scale (sensitivity / epsilon) of the mechanism.
-    max_window : int, default 100000
-        Largest number of uniform draws to try per output; a ``true_value`` much larger than
-        ``scale`` needs many, and then :class:`ValueError` is raised.
-
-    Returns
-    -------
-    numpy.ndarray of bool
-
-    Examples
-    --------
-    >>> from mic_dp_helpers.mechanisms.noise import laplace_mechanism
-    >>> released = laplace_mechanism([0.0] * 200, sensitivity=1.0, epsilon=1.0, rng=0)
-    >>> bool(numpy_laplace_reachable(released, 0.0, 1.0).all())
-    True
-    >>> bool(numpy_laplace_reachable(released, 1.0, 1.0).mean() < 0.5)
-    True
-    """
-    array = _check_values(outputs, "outputs")
-    true_value = check_finite_float(true_value, "true_value")
-    scale = check_positive_float(scale, "scale")
-    max_window = check_size(max_window, "max_window", 1, maximum=_MAX_WINDOW)
-    reachable = np.zeros(array.size, dtype=bool)
-    for position, output in enumerate(array.tolist()):
-        d = (output - true_value) / scale
-        u = math.exp(d) / 2.0 if d < 0 else 1.0 - math.exp(-d) / 2.0  # the uniform draw, inverted
-        # Rounding in the output hides up to about ulp(output) / scale of the noise: cover it.
-        spread = _TWO_53 * max(u if d < 0 else 1.0 - u, 2.0**-53) * (math.ulp(output) + math.ulp(true_value)) / scale
-        window = int(spread) + 4
-        if window > max_window:
-            raise ValueError(f"true_value={true_value} is too large relative to scale={scale} to test "
-                             f"exactly (would need {window} draws per output).")
-        centre = int(u * _TWO_53)
-        for j in range(max(centre - window, 1), min(centre + window, int(_TWO_53) - 1) + 1):
-            if _numpy_laplace_output(j, true_value, scale) == output:
-                reachable[position] = True
-                break
-    return reachable
-
-
-def power_of_two_granularity(values) -> float:
-    """The largest power of two of which every value is a whole multiple (``inf`` if all are 0).
-
-    PyDP's secure Laplace noise (Google's "Secure noise generation", 2020) rounds the true
-    answer to a multiple of a power of two set by the noise scale, and adds a whole number of
-    those steps, so every answer lies on that grid, whatever the data: the gaps that Mironov's
-    attack exploits do not exist. Textbook floating-point noise has no such grid.
-
-    Examples
-    --------
-    >>> power_of_two_granularity([0.75, 1.5, -2.25])
-    0.25
-    """
-    array = _check_values(values)
-    nonzero = np.abs(array[array != 0])
-    if nonzero.size == 0:
-        return math.inf
-    mantissa, exponent = np.frexp(nonzero)  # x = mantissa * 2**exponent, 0.5 <= mantissa < 1
-    # Trailing zero bits of the 53-bit integer mantissa give the lowest set bit of each value.
-    integer_mantissa = (mantissa * 2.0**53).astype(np.int64)
-    trailing = np.array([(int(m) & -int(m)).bit_length() - 1 for m in integer_mantissa])
-    lowest_bit = exponent - 53 + trailing
-    return float(2.0 ** int(lowest_bit.min()))
