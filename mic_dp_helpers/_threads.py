@@ -10,6 +10,11 @@ _CONTROLLER: list = []
 def one_thread():
     """A context in which BLAS and OpenMP use one thread (the library scan is done once per process).
 
+    Returns
+    -------
+    threadpoolctl context manager
+        Use it in a ``with`` statement; the previous limits come back on exit.
+
     Examples
     --------
     >>> import numpy as np

@@ -14,6 +14,27 @@ import pandas as pd
 def check_positive_float(value, name: str, *, allow_inf: bool = False) -> float:
     """Return ``value`` as a float after checking it is a finite number > 0.
 
+    Parameters
+    ----------
+    value : float
+        The number to check.
+    name : str
+        Name of the argument, for the error message.
+    allow_inf : bool, default False
+        Accept ``inf`` (an unlimited budget, say).
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number (booleans included).
+    ValueError
+        If ``value`` is NaN, infinite (unless ``allow_inf``) or <= 0.
+
     Examples
     --------
     >>> check_positive_float(0.5, "epsilon")
@@ -32,7 +53,23 @@ def check_positive_float(value, name: str, *, allow_inf: bool = False) -> float:
 
 
 def ndim_of(values) -> int:
-    """``numpy.ndim(values)``, or -1 for a ragged nest of lists that has no number of dimensions."""
+    """``numpy.ndim(values)``, or -1 for a ragged nest of lists that has no number of dimensions.
+
+    Parameters
+    ----------
+    values : object
+        An array, a list, a nest of lists or a scalar.
+
+    Returns
+    -------
+    int
+        The number of dimensions, or -1 when ``values`` is ragged.
+
+    Examples
+    --------
+    >>> ndim_of([[1, 2], [3, 4]]), ndim_of([[1], [2, 3]])
+    (2, -1)
+    """
     try:
         return int(np.ndim(values))
     except (TypeError, ValueError):
@@ -41,6 +78,25 @@ def ndim_of(values) -> int:
 
 def check_positive_floats(values, name: str) -> list[float]:
     """Return ``values`` as a non-empty list of finite numbers > 0 (a list of epsilons, of weights).
+
+    Parameters
+    ----------
+    values : sequence of float
+        A 1-D list, tuple or array of numbers.
+    name : str
+        Name of the argument, for the error message.
+
+    Returns
+    -------
+    list of float
+        The values as floats, in order.
+
+    Raises
+    ------
+    TypeError
+        If ``values`` is not 1-D (a string, a dict, a scalar, a nested list) or an entry is not a number.
+    ValueError
+        If ``values`` is empty or an entry is not a finite number > 0.
 
     Examples
     --------
@@ -60,6 +116,23 @@ def check_in_float_range(value: float, what: str) -> float:
     Parameters far apart (a sensitivity of 1e300 with an epsilon of 1e-300) can push a derived
     quantity out of floating point: this says so instead of releasing infinite noise, or none.
 
+    Parameters
+    ----------
+    value : float
+        A derived quantity (``sensitivity / epsilon``, say).
+    what : str
+        Words that describe ``value`` in the error message.
+
+    Returns
+    -------
+    float
+        ``value``, unchanged.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is infinite, NaN or not > 0 (it underflowed or overflowed).
+
     Examples
     --------
     >>> check_in_float_range(2.0, "the noise scale sensitivity / epsilon")
@@ -73,6 +146,27 @@ def check_in_float_range(value: float, what: str) -> float:
 
 def check_int_at_least(value, name: str, minimum: int) -> int:
     """Return ``value`` as an int after checking it is an integer >= ``minimum``.
+
+    Parameters
+    ----------
+    value : int
+        The number to check (a bool is refused).
+    name : str
+        Name of the argument, for the error message.
+    minimum : int
+        Smallest allowed value.
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer.
+    ValueError
+        If ``value < minimum``.
 
     Examples
     --------
@@ -98,6 +192,31 @@ def check_size(value, name: str, minimum: int = 1, *, per_item: int = 1, maximum
     ValueError before anything is allocated, instead of a MemoryError (or hours of work).
     ``per_item`` is how many values each unit of ``value`` creates (the columns of a row,
     the candidates of a draw).
+
+    Parameters
+    ----------
+    value : int
+        The size or count to check.
+    name : str
+        Name of the argument, for the error message.
+    minimum : int, default 1
+        Smallest allowed value.
+    per_item : int, default 1
+        Values created per unit of ``value``.
+    maximum : int, default MAX_VALUES
+        Most values one call may create.
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer.
+    ValueError
+        If ``value < minimum`` or ``value * per_item > maximum``.
 
     Examples
     --------
@@ -132,6 +251,23 @@ class ColumnError(KeyError, ValueError):
 def check_column_name(value, name: str = "column"):
     """Return ``value`` after checking it can name one column: a string (or another hashable label).
 
+    Parameters
+    ----------
+    value : hashable
+        The column label to check.
+    name : str, default "column"
+        Name of the argument, for the error message.
+
+    Returns
+    -------
+    hashable
+        ``value``, unchanged.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is unhashable (a list, a Series) or NaN.
+
     Examples
     --------
     >>> check_column_name("age")
@@ -155,6 +291,38 @@ def check_dataframe(df, name: str = "df", *, columns: Sequence[str] | None = Non
 
     A column name that cannot name a column (a list, a Series) raises TypeError; a missing one
     raises :class:`ColumnError` (a KeyError and a ValueError) that lists the columns there are.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table to check.
+    name : str, default "df"
+        Name of the argument, for the error message.
+    columns : sequence of str, optional
+        Columns ``df`` must have.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``df``, unchanged.
+
+    Raises
+    ------
+    TypeError
+        If ``df`` is not a DataFrame, or a column name cannot name a column.
+    ValueError
+        If ``df`` has no rows.
+    ColumnError
+        If a column of ``columns`` is missing.
+
+    Examples
+    --------
+    >>> check_dataframe(pd.DataFrame({"age": [30]}), columns=["age"]).shape
+    (1, 1)
+    >>> check_dataframe(pd.DataFrame({"age": [30]}), columns=["zip"])
+    Traceback (most recent call last):
+    ...
+    mic_dp_helpers._validation.ColumnError: df has no column(s) ['zip']; available columns are ['age'].
     """
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"{name} must be a pandas DataFrame, got {type(df).__name__}.")
@@ -168,7 +336,32 @@ def check_dataframe(df, name: str = "df", *, columns: Sequence[str] | None = Non
 
 
 def check_column_list(columns, name: str = "columns") -> list[str]:
-    """Return ``columns`` as a non-empty list of column names (a single name is accepted)."""
+    """Return ``columns`` as a non-empty list of column names (a single name is accepted).
+
+    Parameters
+    ----------
+    columns : str or sequence of str
+        One column name or a list of them.
+    name : str, default "columns"
+        Name of the argument, for the error message.
+
+    Returns
+    -------
+    list
+        The column names, in order.
+
+    Raises
+    ------
+    TypeError
+        If ``columns`` is not a sequence of hashable names.
+    ValueError
+        If ``columns`` is empty or names a column twice.
+
+    Examples
+    --------
+    >>> check_column_list("age")
+    ['age']
+    """
     if isinstance(columns, str):
         columns = [columns]
     if not isinstance(columns, Sequence) or isinstance(columns, bytes):
@@ -190,13 +383,48 @@ class ChoiceTypeError(TypeError, ValueError):
 
 
 def describe(value, limit: int = 60) -> str:
-    """``type value`` for an error message, the value's repr cut to ``limit`` characters."""
+    """``type value`` for an error message, the value's repr cut to ``limit`` characters.
+
+    Parameters
+    ----------
+    value : object
+        Any value.
+    limit : int, default 60
+        Most characters of the repr to keep.
+
+    Returns
+    -------
+    str
+        The type name and the (cut) repr.
+
+    Examples
+    --------
+    >>> describe([1, 2])
+    'list [1, 2]'
+    """
     text = repr(value)
     return f"{type(value).__name__} {text if len(text) <= limit else text[:limit] + '...'}"
 
 
 def check_text(value, name: str) -> str:
     """Return ``value`` after checking it is a string (a name, a file name, some source code).
+
+    Parameters
+    ----------
+    value : str
+        The value to check.
+    name : str
+        Name of the argument, for the error message.
+
+    Returns
+    -------
+    str
+        ``value``, unchanged.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a string.
 
     Examples
     --------
@@ -215,6 +443,29 @@ def check_choice(value, name: str, choices: Iterable[str], *,
     A value that is not a string (a Series, a list, None) raises :class:`ChoiceTypeError`; a
     string that is not allowed raises ValueError, with the closest allowed name if there is one.
     ``unknown`` words that ValueError (``{name}``, ``{value}`` and ``{choices}`` are filled in).
+
+    Parameters
+    ----------
+    value : str
+        The choice to check.
+    name : str
+        Name of the argument, for the error message.
+    choices : iterable of str
+        The allowed strings.
+    unknown : str, optional
+        Format of the ValueError message.
+
+    Returns
+    -------
+    str
+        ``value``, unchanged.
+
+    Raises
+    ------
+    ChoiceTypeError
+        If ``value`` is not a string.
+    ValueError
+        If ``value`` is not one of ``choices``.
 
     Examples
     --------
@@ -236,7 +487,23 @@ def check_choice(value, name: str, choices: Iterable[str], *,
 
 
 def value_kind(values) -> str:
-    """numpy's kind of ``values`` (``"b"`` booleans, ``"M"`` dates, ...), or ``"O"`` if it has none."""
+    """numpy's kind of ``values`` (``"b"`` booleans, ``"M"`` dates, ...), or ``"O"`` if it has none.
+
+    Parameters
+    ----------
+    values : object
+        A scalar, a list or an array.
+
+    Returns
+    -------
+    str
+        One character, numpy's ``dtype.kind``.
+
+    Examples
+    --------
+    >>> value_kind([1.5, 2.0]), value_kind([[1], [2, 3]])
+    ('f', 'O')
+    """
     try:
         return np.asarray(values).dtype.kind
     except (TypeError, ValueError):  # ragged nests of lists
@@ -244,7 +511,23 @@ def value_kind(values) -> str:
 
 
 def is_boolean(values) -> bool:
-    """Whether ``values`` is a boolean or holds only booleans (a bool, a bool array, Series or list)."""
+    """Whether ``values`` is a boolean or holds only booleans (a bool, a bool array, Series or list).
+
+    Parameters
+    ----------
+    values : object
+        A scalar, a list, an array or a Series.
+
+    Returns
+    -------
+    bool
+        True for a bool or a non-empty collection of booleans only.
+
+    Examples
+    --------
+    >>> is_boolean([True, False]), is_boolean([1, 0])
+    (True, False)
+    """
     return isinstance(values, (bool, np.bool_)) or (not isinstance(values, (str, bytes)) and value_kind(values) == "b"
                                                     and np.size(values) > 0)
 
@@ -253,6 +536,30 @@ def as_number_array(values, name: str, *, hint: str = "") -> np.ndarray:
     """``values`` as a float array (any size), or a TypeError naming ``name`` if they are not numbers.
 
     ``hint`` is added to the error for values that cannot be read as numbers (say how to fix them).
+
+    Parameters
+    ----------
+    values : array_like
+        Numbers of any shape.
+    name : str
+        Name of the argument, for the error message.
+    hint : str, optional
+        Text added to the error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values`` as floats (NaN and inf are kept).
+
+    Raises
+    ------
+    TypeError
+        If ``values`` is None, a string, a dict, or holds something that is not a number.
+
+    Examples
+    --------
+    >>> as_number_array([1, 2], "x")
+    array([1., 2.])
     """
     if values is None or isinstance(values, (str, bytes, dict)):
         raise TypeError(f"{name} must be an array of numbers, got {describe(values)}.")
@@ -267,6 +574,30 @@ def check_finite_array(values, name: str, *, allow_empty: bool = False) -> np.nd
 
     Dates, durations and complex numbers are refused (they would silently become nanoseconds or
     lose their imaginary part).
+
+    Parameters
+    ----------
+    values : array_like
+        Numbers of any shape.
+    name : str
+        Name of the argument, for the error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values`` as floats.
+
+    Raises
+    ------
+    TypeError
+        If ``values`` are not numbers, or are dates, durations or complex numbers.
+    ValueError
+        If ``values`` is empty or contains NaN or inf.
+
+    Examples
+    --------
+    >>> check_finite_array([1, 2.5], "x")
+    array([1. , 2.5])
     """
     if value_kind(values) in "mMc":
         raise TypeError(f"{name} must be numeric, got {describe(values)}.")
@@ -298,6 +629,25 @@ def check_column_bounds(lower, upper, n_columns: int | None = None, *,
     Each of ``lower`` and ``upper`` is one number (the same bound for every column) or a 1-D list
     with one bound per column: ``n_columns`` of them, or, without ``n_columns``, as many as the
     other list has. ``what`` names a column in the messages ("feature").
+
+    Parameters
+    ----------
+    lower, upper : float or array_like
+        One bound for every column, or one per column.
+    n_columns : int, optional
+        The number of columns; by default the longer of the two lists.
+    what : str, default "column"
+        What a column is called in the messages.
+
+    Returns
+    -------
+    lower, upper : numpy.ndarray
+        Two float arrays of length ``n_columns``.
+
+    Raises
+    ------
+    ValueError
+        If a bound is not finite, is not 1-D, has the wrong length, or ``lower >= upper`` in a column.
 
     Examples
     --------
@@ -331,6 +681,27 @@ def check_column_bounds(lower, upper, n_columns: int | None = None, *,
 def check_probability(value, name: str, *, allow_zero: bool = False) -> float:
     """Return ``value`` as a float after checking it lies in (0, 1), or [0, 1) if ``allow_zero``.
 
+    Parameters
+    ----------
+    value : float
+        The number to check.
+    name : str
+        Name of the argument, for the error message.
+    allow_zero : bool, default False
+        Accept 0.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
+    ValueError
+        If ``value`` is NaN or out of range.
+
     Examples
     --------
     >>> check_probability(1e-5, "delta")
@@ -353,6 +724,25 @@ def check_probability(value, name: str, *, allow_zero: bool = False) -> float:
 def check_finite_float(value, name: str) -> float:
     """Return ``value`` as a float after checking it is a finite real number (any sign).
 
+    Parameters
+    ----------
+    value : float
+        The number to check.
+    name : str
+        Name of the argument, for the error message.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
+    ValueError
+        If ``value`` is NaN or infinite.
+
     Examples
     --------
     >>> check_finite_float(-2, "lower")
@@ -374,6 +764,25 @@ def as_generator(rng, name: str = "rng") -> np.random.Generator:
     ``None`` gives a fresh generator seeded from the operating system, an integer gives a
     reproducible generator, and a Generator is returned unchanged (so the caller's stream
     advances). Nothing global is read or modified.
+
+    Parameters
+    ----------
+    rng : None, int or numpy.random.Generator
+        Source of randomness.
+    name : str, default "rng"
+        Name of the argument, for the error message.
+
+    Returns
+    -------
+    numpy.random.Generator
+        A new generator, or ``rng`` itself.
+
+    Raises
+    ------
+    TypeError
+        If ``rng`` is of another type (a float, a ``RandomState``).
+    ValueError
+        If ``rng`` is a negative integer.
 
     Examples
     --------
@@ -398,6 +807,29 @@ def as_generator(rng, name: str = "rng") -> np.random.Generator:
 def check_labels(y, n_rows: int, name: str, rows_of: str) -> np.ndarray:
     """Class labels: a 1-D array with one label per row of ``rows_of``, none missing, of one type.
 
+    Parameters
+    ----------
+    y : array_like
+        Class labels.
+    n_rows : int
+        The number of rows ``y`` must match.
+    name : str
+        Name of the argument, for the error message.
+    rows_of : str
+        Name of the table whose rows ``y`` labels, for the error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        The labels as a 1-D array.
+
+    Raises
+    ------
+    TypeError
+        If ``y`` is not a list or array, or mixes label types.
+    ValueError
+        If ``y`` has the wrong shape or missing or infinite labels.
+
     Examples
     --------
     >>> check_labels([0, 1, 1], 3, "y", "X").tolist()
@@ -420,6 +852,27 @@ def check_labels(y, n_rows: int, name: str, rows_of: str) -> np.ndarray:
 
 def check_numeric_frame(X, name: str = "X", *, min_rows: int = 1) -> pd.DataFrame:
     """Check ``X`` is a DataFrame of numeric (not boolean) columns, without missing values.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        The table to check.
+    name : str, default "X"
+        Name of the argument, for the error message.
+    min_rows : int, default 1
+        Fewest rows allowed.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``X``, unchanged.
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is not a DataFrame or has a non-numeric or boolean column.
+    ValueError
+        If ``X`` has too few rows, no columns or missing values.
 
     Examples
     --------

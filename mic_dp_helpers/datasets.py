@@ -119,6 +119,22 @@ def public_register(
     It lists a share ``coverage`` of the patients plus ``n_others`` people who are not patients,
     shuffled, so joining it with a de-identified medical table re-identifies some patients.
 
+    Parameters
+    ----------
+    patients : pandas.DataFrame
+        The medical table (from :func:`medical`), with ``name``, ``age``, ``sex`` and ``zip_code``.
+    coverage : float, default 0.7
+        Share of the patients the register lists, in [0, 1].
+    n_others : int, default 300
+        People in the register who are not patients (>= 0).
+    random_state : int, Generator or None, default 0
+        Seed for reproducibility.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``name``, ``age``, ``sex``, ``zip_code``, rows in random order.
+
     Examples
     --------
     >>> register = public_register(medical(100), coverage=0.5, n_others=10)

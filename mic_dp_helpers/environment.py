@@ -25,6 +25,16 @@ __all__ = ["EnvironmentReport", "CourseEnvironmentError", "check_environment", "
 def installed_version(distribution: str) -> str | None:
     """Return the installed version of ``distribution``, or None when it is not installed.
 
+    Parameters
+    ----------
+    distribution : str
+        Name of the distribution on PyPI (``"python-dp"``, ``"numpy"``).
+
+    Returns
+    -------
+    str or None
+        The version string, or None.
+
     Examples
     --------
     >>> installed_version("numpy") is not None
@@ -64,7 +74,23 @@ def _java_description() -> str | None:
 
 @dataclass(frozen=True)
 class EnvironmentReport:
-    """What :func:`check_environment` found: versions, platform and a list of problems with fixes."""
+    """What :func:`check_environment` found: versions, platform and a list of problems with fixes.
+
+    Attributes
+    ----------
+    python_version : str
+        The running Python's version.
+    platform : str
+        Operating system and machine (``"Linux x86_64"``).
+    python_dp_version, minepy_version : str or None
+        Installed versions, None when missing.
+    problems : dict of str to str
+        What is missing -> how to fix it; empty when all is well.
+    java : str or None
+        The Java runtime Spark would use, None when none is found.
+    spark_version : str or None
+        The installed PySpark version.
+    """
 
     python_version: str
     platform: str

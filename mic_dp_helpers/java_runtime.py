@@ -47,6 +47,16 @@ class SparkUnavailableError(RuntimeError):
 def java_version(java: str | os.PathLike) -> int | None:
     """Major version of the ``java`` executable at ``java`` (17, 21, ...), or None if it does not run.
 
+    Parameters
+    ----------
+    java : str or os.PathLike
+        Path of a ``java`` executable.
+
+    Returns
+    -------
+    int or None
+        The major version, or None when it does not run or prints no version.
+
     Examples
     --------
     >>> java_version("/nonexistent/java") is None

@@ -55,6 +55,25 @@ def add_takeaway(fig: plt.Figure, text: str) -> plt.Figure:
 
     The axes are laid out first (``tight_layout``), then moved up to make room for the text.
 
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The finished figure.
+    text : str
+        One sentence that says what the figure shows.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``fig``, with the takeaway drawn.
+
+    Raises
+    ------
+    TypeError
+        If ``fig`` is not a Figure.
+    ValueError
+        If ``text`` is empty.
+
     Examples
     --------
     >>> fig, ax = plt.subplots()
@@ -130,6 +149,16 @@ def plain_log_labels(fig: plt.Figure) -> plt.Figure:
     labels written with Unicode superscripts look alike and draw as ordinary text. Axes with a
     formatter of their own are left alone.
 
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        A figure with (possibly) log-scaled axes.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        ``fig``, relabelled in place.
+
     Examples
     --------
     >>> fig, ax = plt.subplots()
@@ -194,6 +223,27 @@ def figure_bundle(fig: plt.Figure, takeaway: str, alt: str) -> tuple[dict, dict]
     Returns ``(data, metadata)`` for ``IPython.display.display(data, raw=True, metadata=metadata)``
     or a display handle's ``update``: what :func:`show_figure` shows, without the Markdown
     description, for a figure that a widget redraws in place. The figure is closed.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The finished figure (closed on return).
+    takeaway : str
+        One sentence that says what the figure shows.
+    alt : str
+        A description of the figure for someone who cannot see it.
+
+    Returns
+    -------
+    data : dict
+        MIME type -> content (a base64 PNG and a plain-text form).
+    metadata : dict
+        ``{"image/png": {"alt": alt}}``.
+
+    Raises
+    ------
+    ValueError
+        If ``takeaway`` or ``alt`` is empty.
 
     Examples
     --------

@@ -6,7 +6,7 @@ The walker imports every module of ``mic_dp_helpers`` and ``mic_dp_teacher`` (pr
 - every module-level function whose name has no leading underscore and that the module itself defines
   (re-exports are checked where they are defined);
 - every public class, whose constructor parameters the class docstring documents (numpydoc puts them there,
-  or in ``__init__``'s docstring);
+  or in ``__init__``'s docstring; a dataclass or NamedTuple may list its fields under ``Attributes``);
 - every public method, static method and class method such a class defines (properties are attributes:
   their docstring is a one-line description).
 
@@ -111,6 +111,8 @@ def _class_members(qualname: str, cls) -> dict[str, Public]:
         if "__dataclass_fields__" in cls.__dict__ and not inspect.isfunction(init):
             doc = inspect.cleandoc(cls.__doc__ or "")
         members[qualname] = Public(qualname, doc, parameters, False, False)
+    elif hasattr(cls, "_fields") and issubclass(cls, tuple):  # a NamedTuple
+        members[qualname] = Public(qualname, inspect.cleandoc(cls.__doc__ or ""), tuple(cls._fields), False, False)
     elif not issubclass(cls, BaseException):
         members[qualname] = Public(qualname, inspect.cleandoc(cls.__doc__ or ""), (), False, False)
     for name, attribute in cls.__dict__.items():
@@ -159,10 +161,13 @@ def problems(item: Public) -> list[str]:
     found = sections(item.doc)
     missing = []
     if item.parameters:
-        if "Parameters" not in found:
+        # a class may document its fields (a dataclass, a NamedTuple) as Attributes
+        listed = [found[title] for title in ("Parameters", "Attributes") if title in found]
+        if not listed:
             missing.append("no Parameters section")
         else:
-            undocumented = [name for name in item.parameters if name not in documented_names(found["Parameters"])]
+            names = set().union(*(documented_names(body) for body in listed))
+            undocumented = [name for name in item.parameters if name not in names]
             if undocumented:
                 missing.append(f"Parameters does not name {', '.join(undocumented)}")
     if item.generator and not {"Yields", "Returns"} & found.keys():
