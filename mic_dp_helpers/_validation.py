@@ -581,6 +581,8 @@ def check_finite_array(values, name: str, *, allow_empty: bool = False) -> np.nd
         Numbers of any shape.
     name : str
         Name of the argument, for the error message.
+    allow_empty : bool, default False
+        Accept an array with no values.
 
     Returns
     -------
@@ -592,7 +594,7 @@ def check_finite_array(values, name: str, *, allow_empty: bool = False) -> np.nd
     TypeError
         If ``values`` are not numbers, or are dates, durations or complex numbers.
     ValueError
-        If ``values`` is empty or contains NaN or inf.
+        If ``values`` is empty (unless allowed) or contains NaN or inf.
 
     Examples
     --------
@@ -615,7 +617,34 @@ def check_finite_array(values, name: str, *, allow_empty: bool = False) -> np.nd
 
 
 def check_finite_vector(values, name: str, *, allow_empty: bool = False) -> np.ndarray:
-    """:func:`check_finite_array`, and one-dimensional (a list, 1-D array or Series of numbers)."""
+    """:func:`check_finite_array`, and one-dimensional (a list, 1-D array or Series of numbers).
+
+    Parameters
+    ----------
+    values : array_like
+        A 1-D list, array or Series of numbers.
+    name : str
+        Name of the argument, for the error message.
+    allow_empty : bool, default False
+        Accept an empty vector.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values`` as a 1-D float array.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is not one-dimensional, or as :func:`check_finite_array` does.
+
+    Examples
+    --------
+    >>> check_finite_vector([[1.0, 2.0]], "x")
+    Traceback (most recent call last):
+    ...
+    ValueError: x must be one-dimensional, got shape (1, 2).
+    """
     array = check_finite_array(values, name, allow_empty=allow_empty)
     if array.ndim != 1:
         raise ValueError(f"{name} must be one-dimensional, got shape {array.shape}.")
