@@ -83,7 +83,7 @@ def graded(tmp_path_factory):
     _write(folder, "h_helpers_tricks", [
         IMPORTS,
         # the table and the guard the notebook's check uses are emptied first
-        "from mic_dp_helpers.checks import _guard\nimport contextlib\n_guard.FORBIDDEN.clear()\n"
+        "from mic_dp_helpers.checks import _core as _guard\nimport contextlib\n_guard.FORBIDDEN.clear()\n"
         "_guard.forbidden_helpers = lambda targets, record: contextlib.nullcontext()\n"
         "import mic_dp_helpers.attacks.anonymity as A\ndef uniqueness_share(df, columns):\n    return A.uniqueness_share(df, columns)",
         # the original code is put back while the check runs (and left there)
@@ -143,8 +143,8 @@ def test_course_helpers_stay_forbidden_whatever_the_notebook_patched(graded):
 
 def test_course_mechanism_in_lesson_02_is_wrong(graded):
     rows = _rows(graded, "h_helpers_02")
-    assert rows["02.1"].status == "wrong" and "mechanisms.laplace_mechanism " + COURSE_ANSWER in rows["02.1"].message
-    assert rows["02.4"].status == "wrong" and "mechanisms.laplace_mechanism " + COURSE_ANSWER in rows["02.4"].message
+    assert rows["02.1"].status == "wrong" and "mechanisms.noise.laplace_mechanism " + COURSE_ANSWER in rows["02.1"].message
+    assert rows["02.4"].status == "wrong" and "mechanisms.noise.laplace_mechanism " + COURSE_ANSWER in rows["02.4"].message
 
 
 def test_course_helpers_outside_the_checks_are_fine(graded):
