@@ -137,6 +137,18 @@ def gdp_epsilon(mu: float, delta: float) -> float:
     Returns 0 when ``delta >= gdp_delta(0, mu)``, and ``inf`` when the epsilon (about
     ``mu**2 / 2``) is beyond floating point.
 
+    Parameters
+    ----------
+    mu : float
+        The GDP parameter (> 0).
+    delta : float
+        Target delta, in (0, 1).
+
+    Returns
+    -------
+    float
+        The smallest such epsilon (>= 0), or ``inf``.
+
     Examples
     --------
     >>> round(gdp_epsilon(1.0, 1e-5), 3)
@@ -171,6 +183,16 @@ def gdp_compose(*mus: float) -> float:
 
     (Dong, Roth & Su 2022, Corollary 3.3.)
 
+    Parameters
+    ----------
+    *mus : float
+        The mu of each mechanism (> 0); at least one.
+
+    Returns
+    -------
+    float
+        mu of the composition.
+
     Examples
     --------
     >>> gdp_compose(0.3, 0.4)
@@ -191,6 +213,22 @@ def group_mean_mu(l: int, sigma: float, dim: int, groups_touched: int = 1) -> fl
     the stable k-d partition, ``r`` for ``r`` random partitions. Noise ``N(0, sigma**2)`` on
     every coordinate of every mean then gives mu-GDP with this mu (Dong, Roth & Su 2022).
 
+    Parameters
+    ----------
+    l : int
+        Fewest records in a group (>= 1), public by construction of the grouping.
+    sigma : float
+        Noise standard deviation on each coordinate (> 0), in the units of ``[0, 1]^dim``.
+    dim : int
+        Number of coordinates of a record (>= 1).
+    groups_touched : int, default 1
+        Group means one replacement can move.
+
+    Returns
+    -------
+    float
+        The release's mu.
+
     Examples
     --------
     >>> round(group_mean_mu(l=48, sigma=0.1, dim=2), 4)
@@ -210,6 +248,24 @@ def group_mean_sigma(l: int, dim: int, epsilon: float, delta: float, groups_touc
 
     ``sqrt(groups_touched * dim) / (l * gdp_mu(epsilon, delta))``: the inverse of
     :func:`group_mean_mu` for a target (epsilon, delta).
+
+    Parameters
+    ----------
+    l : int
+        Fewest records in a group (>= 1).
+    dim : int
+        Number of coordinates of a record (>= 1).
+    epsilon : float
+        Target epsilon (> 0).
+    delta : float
+        Target delta, in (0, 1).
+    groups_touched : int, default 1
+        Group means one replacement can move.
+
+    Returns
+    -------
+    float
+        The noise standard deviation, in the units of ``[0, 1]^dim``.
 
     Examples
     --------

@@ -276,6 +276,11 @@ class PrivacyAccountant:
     def to_frame(self) -> pd.DataFrame:
         """The ledger as a DataFrame (one row per spend), for display in a notebook.
 
+        Returns
+        -------
+        pandas.DataFrame
+            Columns ``label``, ``epsilon``, ``delta``, ``kind``, ``parts``.
+
         Examples
         --------
         >>> accountant = PrivacyAccountant(1.0)
@@ -301,6 +306,18 @@ class PrivacyAccountant:
     def can_spend(self, epsilon: float, delta: float = 0.0) -> bool:
         """Whether a spend of ``(epsilon, delta)`` fits in what is left (nothing is recorded).
 
+        Parameters
+        ----------
+        epsilon : float
+            The spend's epsilon (> 0).
+        delta : float, default 0.0
+            The spend's delta, in [0, 1).
+
+        Returns
+        -------
+        bool
+            True if the spend fits in the remaining budget.
+
         Examples
         --------
         >>> PrivacyAccountant(1.0).can_spend(2.0)
@@ -315,6 +332,23 @@ class PrivacyAccountant:
         Use it to run a plan all or nothing. It adds the parts exactly, as the ledger will:
         ``can_spend(math.fsum(parts))`` is not the same, because a float sum rounds (three
         spends of 0.1 fit in 0.3, but ``math.fsum([0.1] * 3)`` is 0.30000000000000004).
+
+        Parameters
+        ----------
+        epsilons : sequence of float
+            The epsilon of each part (> 0).
+        deltas : sequence of float, optional
+            The delta of each part; zeros by default.
+
+        Returns
+        -------
+        bool
+            True if all the parts together fit.
+
+        Raises
+        ------
+        ValueError
+            If ``deltas`` and ``epsilons`` differ in length, or a part is invalid.
 
         Examples
         --------
@@ -470,6 +504,20 @@ def advanced_composition_epsilon(epsilon: float, delta_prime: float, k: int) -> 
     For few queries or large epsilon it can exceed the basic bound ``k * epsilon``: take the
     minimum of the two.
 
+    Parameters
+    ----------
+    epsilon : float
+        Epsilon of each query (> 0).
+    delta_prime : float
+        The extra delta of the bound, in (0, 1).
+    k : int
+        Number of queries (>= 1).
+
+    Returns
+    -------
+    float
+        The total epsilon (``inf`` when ``exp(epsilon)`` overflows).
+
     Examples
     --------
     >>> round(advanced_composition_epsilon(0.01, 1e-6, 1000), 3)
@@ -490,6 +538,18 @@ def zcdp_rho_gaussian(sensitivity: float, sigma: float) -> float:
 
     rho adds up over queries (Bun & Steinke 2016): ``k`` queries cost ``k * rho``.
 
+    Parameters
+    ----------
+    sensitivity : float
+        L2 sensitivity of the query (> 0).
+    sigma : float
+        Noise standard deviation (> 0).
+
+    Returns
+    -------
+    float
+        rho.
+
     Examples
     --------
     >>> zcdp_rho_gaussian(1.0, 1.0)
@@ -506,6 +566,18 @@ def zcdp_rho_gaussian(sensitivity: float, sigma: float) -> float:
 
 def zcdp_to_dp(rho: float, delta: float) -> float:
     """Epsilon such that rho-zCDP implies (epsilon, delta)-DP: ``rho + 2 sqrt(rho ln(1/delta))``.
+
+    Parameters
+    ----------
+    rho : float
+        The zCDP parameter (> 0).
+    delta : float
+        Target delta, in (0, 1).
+
+    Returns
+    -------
+    float
+        The epsilon (Bun & Steinke 2016, Proposition 1.3).
 
     Examples
     --------

@@ -311,6 +311,27 @@ class PrivateDatabase:
         Neighbours: add or remove one row, which changes the clipped sum by at most
         ``max(|lower|, |upper|)``. Public: the declared bounds.
 
+        Parameters
+        ----------
+        column : str
+            A numeric column of the table.
+        lower, upper : float
+            Public bounds, ``lower < upper``, declared without looking at the data.
+        epsilon : float
+            Budget the query spends (> 0).
+        label : str, optional
+            Name of the spend in the ledger.
+
+        Returns
+        -------
+        float
+            The noisy sum.
+
+        Raises
+        ------
+        BudgetExceededError
+            If ``epsilon`` is more than what is left (nothing is spent then).
+
         Examples
         --------
         >>> import pandas as pd
@@ -342,6 +363,27 @@ class PrivateDatabase:
         Neighbours: add or remove one row (both halves are then epsilon/2-DP, together
         epsilon-DP by sequential composition). Public: the declared bounds; not the number
         of rows, which is noised.
+
+        Parameters
+        ----------
+        column : str
+            A numeric column of the table.
+        lower, upper : float
+            Public bounds, ``lower < upper``, declared without looking at the data.
+        epsilon : float
+            Budget the query spends (> 0).
+        label : str, optional
+            Name of the spend in the ledger.
+
+        Returns
+        -------
+        float
+            The noisy mean, in ``[lower, upper]``.
+
+        Raises
+        ------
+        BudgetExceededError
+            If ``epsilon`` is more than what is left (nothing is spent then).
 
         Examples
         --------

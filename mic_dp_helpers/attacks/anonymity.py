@@ -34,6 +34,18 @@ def uniqueness_share(df: pd.DataFrame, columns: Sequence[str]) -> float:
 
     A person who is unique on what an attacker knows can be singled out.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table.
+    columns : sequence of str
+        What the attacker knows (one name is accepted).
+
+    Returns
+    -------
+    float
+        Share of unique rows, in [0, 1].
+
     Examples
     --------
     >>> df = pd.DataFrame({"age": [30, 30, 41], "zip_code": ["02101", "02101", "02101"]})
@@ -62,6 +74,25 @@ def matching_records(table: pd.DataFrame, **known) -> pd.DataFrame:
     any known value there, so it is not returned. A known value of the wrong type for the
     column (text for a numeric column, a number for a text column such as a zip code) is an
     error, not an empty match, and so is NaN (write None for "not known").
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        The table the attacker searches.
+    **known
+        Column name -> what is known about it (see above).
+
+    Returns
+    -------
+    pandas.DataFrame
+        The consistent rows of ``table``, with their original index.
+
+    Raises
+    ------
+    ValueError
+        If nothing is known (every value None), or a known value is NaN.
+    TypeError
+        If a known value's type does not fit its column.
 
     Examples
     --------
@@ -124,6 +155,18 @@ def _comparable(values: pd.Series, column: str, value):
 def equivalence_class_sizes(df: pd.DataFrame, quasi_identifiers: Sequence[str]) -> pd.Series:
     """Size of each equivalence class: the groups of rows sharing all quasi-identifier values.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The (generalized) table.
+    quasi_identifiers : sequence of str
+        Columns an attacker can link on (one name is accepted).
+
+    Returns
+    -------
+    pandas.Series
+        Rows per class, indexed by the quasi-identifier values.
+
     Examples
     --------
     >>> df = pd.DataFrame({"age": ["30-39", "30-39", "40-49"]})
@@ -137,6 +180,18 @@ def equivalence_class_sizes(df: pd.DataFrame, quasi_identifiers: Sequence[str]) 
 
 def k_anonymity(df: pd.DataFrame, quasi_identifiers: Sequence[str]) -> int:
     """The k for which ``df`` is k-anonymous: the size of its smallest equivalence class.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The (generalized) table.
+    quasi_identifiers : sequence of str
+        Columns an attacker can link on.
+
+    Returns
+    -------
+    int
+        The smallest class size (1 means someone is unique).
 
     Examples
     --------
@@ -182,12 +237,19 @@ def generalize(
 
     Parameters
     ----------
+    df : pandas.DataFrame
+        The table; it needs each column that a given option coarsens.
     age_band : int, optional
         Replace ``age`` by a band of this many years, e.g. 10 gives "30-39".
     zip_digits : int in 0..5, optional
         Keep this many leading digits of ``zip_code`` and mask the rest, e.g. 3 gives "021**".
     salary_band : int, optional
         Replace ``salary`` by a band of this many dollars, e.g. 20000 gives "40000-59999".
+
+    Returns
+    -------
+    pandas.DataFrame
+        A copy of ``df``; columns not asked for are unchanged.
 
     Examples
     --------
@@ -225,6 +287,29 @@ def smallest_generalization(
     ``zip_digits``), ties going to the finer age band. Returns ``(age_band, zip_digits)``;
     raises ValueError when no pair on the grid reaches ``k``.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The table, with ``age`` and ``zip_code`` columns.
+    quasi_identifiers : sequence of str
+        Columns an attacker can link on.
+    k : int
+        The k to reach (>= 1).
+    age_bands : sequence of int, default (1, 5, 10, 20, 40, 80)
+        Age band widths to try, finest first.
+    zip_digits : sequence of int, default (5, 4, 3, 2, 1, 0)
+        Zip-code digits to keep, finest first.
+
+    Returns
+    -------
+    age_band, zip_digits : int
+        The least coarse pair that reaches ``k``.
+
+    Raises
+    ------
+    ValueError
+        If no pair on the grid reaches ``k``.
+
     Examples
     --------
     >>> from mic_dp_helpers.datasets import medical
@@ -253,6 +338,20 @@ def homogeneous_classes(df: pd.DataFrame, quasi_identifiers: Sequence[str], sens
 
     Anyone known to be in such a class has that sensitive value disclosed, however large k is.
 
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The (generalized) table.
+    quasi_identifiers : sequence of str
+        Columns an attacker can link on.
+    sensitive : str
+        The column an attacker wants to learn.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per homogeneous class: its quasi-identifier values, ``size`` and the shared ``sensitive`` value.
+
     Examples
     --------
     >>> df = pd.DataFrame({"age": ["30-39"] * 2 + ["40-49"] * 2, "diagnosis": ["flu", "flu", "flu", "cold"]})
@@ -270,6 +369,20 @@ def homogeneous_classes(df: pd.DataFrame, quasi_identifiers: Sequence[str], sens
 
 def homogeneity_exposure(df: pd.DataFrame, quasi_identifiers: Sequence[str], sensitive: str) -> float:
     """Share of people whose sensitive value is disclosed because their whole class shares it.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        The (generalized) table.
+    quasi_identifiers : sequence of str
+        Columns an attacker can link on.
+    sensitive : str
+        The column an attacker wants to learn.
+
+    Returns
+    -------
+    float
+        Share of rows, in [0, 1], that sit in a homogeneous class.
 
     Examples
     --------

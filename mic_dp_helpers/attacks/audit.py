@@ -103,6 +103,16 @@ class AuditResult:
     def refutes(self, claimed_epsilon: float) -> bool:
         """True if the audit proves (at this confidence) that ``claimed_epsilon`` is false.
 
+        Parameters
+        ----------
+        claimed_epsilon : float
+            The epsilon a mechanism claims (>= 0).
+
+        Returns
+        -------
+        bool
+            Whether the audit's lower bound on epsilon exceeds the claim.
+
         Examples
         --------
         >>> AuditResult(2.5, 0.95, "output == 0", "A over B", 100, 0, 100, 10, 5).refutes(1.0)

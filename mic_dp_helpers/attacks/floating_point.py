@@ -111,6 +111,16 @@ def power_of_two_granularity(values) -> float:
     those steps, so every answer lies on that grid, whatever the data: the gaps that Mironov's
     attack exploits do not exist. Textbook floating-point noise has no such grid.
 
+    Parameters
+    ----------
+    values : array_like
+        A 1-D list or array of finite numbers (released answers).
+
+    Returns
+    -------
+    float
+        The power of two, or ``inf`` when every value is 0 (or there are none).
+
     Examples
     --------
     >>> power_of_two_granularity([0.75, 1.5, -2.25])

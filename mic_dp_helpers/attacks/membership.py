@@ -92,6 +92,16 @@ def auc(member_scores, nonmember_scores) -> float:
     Computed from ranks (the Mann-Whitney statistic). Higher scores mean "more likely a member"
     (for a loss attack, pass minus the loss).
 
+    Parameters
+    ----------
+    member_scores, nonmember_scores : array_like
+        Attack scores of members and of non-members (1-D, finite, non-empty).
+
+    Returns
+    -------
+    float
+        The AUC in [0, 1]; 0.5 is a guess.
+
     Examples
     --------
     >>> auc([3.0, 4.0], [1.0, 2.0])
@@ -109,6 +119,22 @@ def auc(member_scores, nonmember_scores) -> float:
 def bootstrap_auc_interval(member_scores, nonmember_scores, confidence: float = 0.95, n_boot: int = 1000,
                            rng=None) -> tuple[float, float]:
     """Percentile bootstrap interval for :func:`auc`, resampling members and non-members separately.
+
+    Parameters
+    ----------
+    member_scores, nonmember_scores : array_like
+        Attack scores of members and of non-members.
+    confidence : float, default 0.95
+        Coverage of the interval, in (0, 1).
+    n_boot : int, default 1000
+        Bootstrap resamples (>= 10).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
+    Returns
+    -------
+    low, high : float
+        The percentile interval.
 
     Examples
     --------

@@ -65,6 +65,15 @@ def random_subset_queries(n_people: int, n_queries: int, rng=None) -> np.ndarray
 
     The subsets are chosen by the attacker, independently of the data.
 
+    Parameters
+    ----------
+    n_people : int
+        People in the database (>= 1).
+    n_queries : int
+        Subsets to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
     Returns
     -------
     numpy.ndarray
@@ -183,6 +192,18 @@ def reconstruct(queries, answers, method: str = "least_squares") -> np.ndarray:
 
 def reconstruction_accuracy(secret, guess) -> float | np.ndarray:
     """Share of people whose secret bit the guess gets right (one value per column of ``guess``).
+
+    Parameters
+    ----------
+    secret : array_like
+        The true bits, one per person.
+    guess : array_like
+        Guessed bits: 1-D, or 2-D with one column per guess.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Share right, one value per column for a 2-D ``guess``.
 
     Examples
     --------
