@@ -145,6 +145,18 @@ def relevance_weights(relevance, floor: float = 0.1, power: float = 1.0) -> pd.S
 def split_budget(total: float, weights) -> pd.Series:
     """Split a total budget in proportion to positive weights; the parts fit ``total`` exactly (see split_epsilon).
 
+    Parameters
+    ----------
+    total : float
+        The budget to split (> 0).
+    weights : pandas.Series or dict
+        Feature -> weight (> 0).
+
+    Returns
+    -------
+    pandas.Series
+        Feature -> its part; the parts sum to at most ``total``.
+
     Examples
     --------
     >>> split_budget(1.0, pd.Series({"a": 3.0, "b": 1.0})).tolist()
@@ -161,6 +173,18 @@ def split_budget(total: float, weights) -> pd.Series:
 
 def top_k_features(relevance, k: int) -> list[str]:
     """Names of the ``k`` most relevant features, most relevant first (ties: original order).
+
+    Parameters
+    ----------
+    relevance : pandas.Series or dict
+        Feature -> relevance score.
+    k : int
+        How many to keep (1 to the number of features).
+
+    Returns
+    -------
+    list of str
+        The ``k`` feature names.
 
     Examples
     --------
@@ -179,6 +203,18 @@ def epsilon_to_rho(epsilon: float, delta: float) -> float:
     """Largest zCDP ``rho`` whose conversion ``rho + 2 sqrt(rho ln(1/delta))`` equals ``epsilon``.
 
     Inverse of :func:`mic_dp_helpers.accounting.ledger.zcdp_to_dp` (Bun & Steinke 2016, Proposition 1.3).
+
+    Parameters
+    ----------
+    epsilon : float
+        Target epsilon (> 0).
+    delta : float
+        Target delta, in (0, 1).
+
+    Returns
+    -------
+    float
+        rho (> 0).
 
     Examples
     --------
@@ -298,6 +334,25 @@ def _numeric_columns(X, columns: Sequence[str], name: str) -> pd.DataFrame:
 def check_bounds(bounds, columns: Sequence[str]) -> dict[str, tuple[float, float]]:
     """Validate declared bounds: a ``(lower, upper)`` pair with ``lower < upper`` for every column.
 
+    Parameters
+    ----------
+    bounds : dict
+        Column -> ``(lower, upper)``, declared before looking at the data.
+    columns : sequence of str
+        Columns that need bounds.
+
+    Returns
+    -------
+    dict
+        Column -> ``(lower, upper)`` as floats, for ``columns``.
+
+    Raises
+    ------
+    TypeError
+        If ``bounds`` is not a mapping or a pair is not two numbers.
+    ValueError
+        If a column has no bounds, or ``lower >= upper``.
+
     Examples
     --------
     >>> check_bounds({"a": (0, 1)}, ["a"])
@@ -331,6 +386,18 @@ def check_bounds(bounds, columns: Sequence[str]) -> dict[str, tuple[float, float
 def clip_to_bounds(X: pd.DataFrame, bounds) -> pd.DataFrame:
     """Clip every column of ``X`` to its declared ``(lower, upper)`` bounds (a new float DataFrame).
 
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Numeric features.
+    bounds : dict
+        Column -> ``(lower, upper)`` for every column of ``X``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The clipped values, same index and columns.
+
     Examples
     --------
     >>> clip_to_bounds(pd.DataFrame({"a": [-5.0, 0.5, 9.0]}), {"a": (0, 1)})["a"].tolist()
@@ -348,6 +415,18 @@ def count_outside_bounds(X: pd.DataFrame, bounds) -> pd.Series:
 
     The counts read the private data: they help the data holder check their bounds, and are
     **not** differentially private. Do not publish them.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Numeric features (private).
+    bounds : dict
+        Column -> ``(lower, upper)`` for every column of ``X``.
+
+    Returns
+    -------
+    pandas.Series
+        Values outside the bounds, per column (not private).
 
     Examples
     --------

@@ -89,6 +89,16 @@ PUBLISHED_METHODS = ("mic", "pearson", "mahalanobis", "uniform")
 def published_scaling(X: pd.DataFrame) -> pd.DataFrame:
     """FLAWED: min-max scaling with the data's own min and max (the bounds leak).
 
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Numeric features, at least two rows (private).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Every column scaled to [0, 1] by its own min and max.
+
     Examples
     --------
     >>> published_scaling(pd.DataFrame({"a": [10.0, 20.0, 30.0]}))["a"].tolist()
@@ -102,6 +112,16 @@ def published_scaling(X: pd.DataFrame) -> pd.DataFrame:
 
 def published_sensitivity(X_scaled: pd.DataFrame) -> pd.Series:
     """FLAWED: each column's "sensitivity" taken as its max - min *on this dataset*.
+
+    Parameters
+    ----------
+    X_scaled : pandas.DataFrame
+        Scaled features, at least two rows (private).
+
+    Returns
+    -------
+    pandas.Series
+        Column -> ``max - min`` on this dataset.
 
     Examples
     --------
@@ -174,6 +194,20 @@ def published_factors(relevance: pd.Series, amplification: float = PUBLISHED_AMP
     the formula undefined (an infinite score, as the Mahalanobis score of the target with
     itself) gives NaN, which the published code replaces by ``A``.
 
+    Parameters
+    ----------
+    relevance : pandas.Series
+        Feature -> relevance score.
+    amplification : float, default PUBLISHED_AMPLIFICATION
+        The published constant ``A`` (> 0).
+    uniform : bool, default False
+        Give every feature ``A``.
+
+    Returns
+    -------
+    pandas.Series
+        Feature -> noise factor in ``[0, A]``.
+
     Examples
     --------
     >>> published_factors(pd.Series({"a": 0.9, "b": 0.5, "c": 0.1})).tolist()
@@ -199,6 +233,22 @@ def published_noise_scale(sensitivity, epsilon: float, delta: float = PUBLISHED_
 
     Gaussian: the classic ``sensitivity * sqrt(2 ln(1.25 / delta)) / epsilon`` (Dwork & Roth
     2014, Theorem A.1; proved only for epsilon < 1). Laplace: ``sensitivity / epsilon``.
+
+    Parameters
+    ----------
+    sensitivity : float or array_like
+        Per-column sensitivity.
+    epsilon : float
+        Privacy parameter (> 0).
+    delta : float, default PUBLISHED_DELTA
+        For the Gaussian, in (0, 1).
+    mechanism : {"gaussian", "laplace"}, default "gaussian"
+        The noise distribution.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        Gaussian sigma or Laplace scale, one per sensitivity.
 
     Examples
     --------
@@ -334,6 +384,18 @@ def effective_epsilons(factors: pd.Series, epsilon: float) -> pd.Series:
     row (number of rows public), and this assumes the sensitivity were a real bound, which in the
     published code it is not (:func:`published_sensitivity`).
 
+    Parameters
+    ----------
+    factors : pandas.Series
+        Column -> published noise factor ``f`` (>= 0).
+    epsilon : float
+        The epsilon the noise is calibrated for (> 0).
+
+    Returns
+    -------
+    pandas.Series
+        Column -> effective epsilon (``inf`` where ``f = 0``).
+
     Examples
     --------
     >>> effective_epsilons(pd.Series({"a": 0.0, "b": 1.0, "c": 5.0}), 0.5).round(2).tolist()
@@ -441,6 +503,32 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
     differ in one row, replace-one neighbours, the number of rows public): an array of shape
     ``(size, n_columns)``.
 
+    Parameters
+    ----------
+    target : str
+        Name of the target column.
+    method : str
+        Relevance method (see :data:`~mic_dp_helpers.micdp.relevance.RELEVANCE_METHODS`).
+    epsilon : float
+        The epsilon the published code claims (> 0).
+    row : int, default 0
+        Position of the audited row.
+    include_target : bool, default True
+        Release the target column too.
+    amplification : float, default PUBLISHED_AMPLIFICATION
+        The published constant ``A``.
+    delta : float, default PUBLISHED_DELTA
+        For the Gaussian, in (0, 1).
+    mechanism : {"gaussian", "laplace"}, default "gaussian"
+        The noise distribution.
+    random_state : int, default 0
+        Seed of the published pipeline's own randomness.
+
+    Returns
+    -------
+    callable
+        ``sampler(data, size, rng) -> numpy.ndarray`` of shape ``(size, n_columns)``.
+
     Examples
     --------
     >>> from mic_dp_helpers.datasets import coffee_shop_revenue
@@ -480,6 +568,22 @@ def data_range_release(values, epsilon: float, size: int, rng=None) -> np.ndarra
     correctly, once; the only flaw left is that the scaling depends on everybody's data: one
     person's value moves everyone else's release. Returns ``size`` releases, shape
     ``(size, n)``. The claim it breaks is epsilon-DP under replace-one neighbours (``n`` public).
+
+    Parameters
+    ----------
+    values : array_like
+        A 1-D column of ``n`` numbers (private).
+    epsilon : float
+        The epsilon the release claims (> 0).
+    size : int
+        Independent releases to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(size, n)``.
 
     Examples
     --------

@@ -44,6 +44,20 @@ def feature_mae(real: pd.DataFrame, released: pd.DataFrame, bounds) -> float:
 
     Averaged over the columns of ``released`` (so 0.1 means "off by a tenth of the range").
 
+    Parameters
+    ----------
+    real : pandas.DataFrame
+        The true values (with every column of ``released``).
+    released : pandas.DataFrame
+        The released values, same rows as ``real``.
+    bounds : dict
+        Column -> declared ``(lower, upper)``.
+
+    Returns
+    -------
+    float
+        The mean absolute error, in units of the range.
+
     Examples
     --------
     >>> real = pd.DataFrame({"a": [0.0, 1.0]})
@@ -66,6 +80,24 @@ def prediction_mae(train_X: pd.DataFrame, train_y, test_X: pd.DataFrame, test_y,
 
     ``model`` defaults to ordinary least squares (:class:`sklearn.linear_model.LinearRegression`);
     any scikit-learn regressor works. ``test_X`` is restricted to ``train_X``'s columns.
+
+    Parameters
+    ----------
+    train_X : pandas.DataFrame
+        Training features (a release).
+    train_y : array_like
+        Training target, one per row of ``train_X``.
+    test_X : pandas.DataFrame
+        Held-out real features (with ``train_X``'s columns).
+    test_y : array_like
+        Held-out real target.
+    model : scikit-learn regressor, optional
+        Cloned before fitting; least squares by default.
+
+    Returns
+    -------
+    float
+        The mean absolute error on the held-out rows, in the target's units.
 
     Examples
     --------

@@ -83,6 +83,23 @@ def align_target(X: pd.DataFrame, y):
     refused rather than matched by position, because a shuffled or re-indexed target would
     silently give wrong scores. Arrays and lists are matched by position.
 
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        The features.
+    y : pandas.Series or array_like
+        The target, one value per row of ``X``.
+
+    Returns
+    -------
+    pandas.Series or array_like
+        A Series ``y`` reordered to ``X``'s index; any other ``y`` unchanged.
+
+    Raises
+    ------
+    ValueError
+        If a Series ``y`` has other labels than ``X``.
+
     Examples
     --------
     >>> X = pd.DataFrame({"a": [1.0, 2.0, 3.0]}, index=[10, 11, 12])
@@ -222,6 +239,18 @@ def mic_relevance(X: pd.DataFrame, y, alpha: float = 0.6, c: float = 15, est: st
 def pearson_relevance(X: pd.DataFrame, y) -> pd.Series:
     """Absolute Pearson correlation of every feature with the target.
 
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Numeric features.
+    y : pandas.Series or array_like
+        The target, one value per row of ``X``.
+
+    Returns
+    -------
+    pandas.Series
+        Feature -> ``|r|`` in [0, 1].
+
     Examples
     --------
     >>> X = pd.DataFrame({"up": [1.0, 2, 3, 4], "down": [4.0, 3, 2, 2]})
@@ -249,6 +278,13 @@ def mahalanobis_relevance(X: pd.DataFrame, y) -> pd.Series:
     from customers and changes with the units), this score is unchanged when a feature is
     rescaled or shifted, and when the target is transformed by any increasing function.
     Like Pearson, it misses a U-shaped relation, whose two groups have the same mean.
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Numeric features.
+    y : pandas.Series or array_like
+        The target, one value per row of ``X``.
 
     Returns
     -------
@@ -288,6 +324,18 @@ def uniform_relevance(X: pd.DataFrame, y=None) -> pd.Series:
 
     ``y`` is accepted for a uniform call signature and not read.
 
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        The features.
+    y : optional
+        Ignored.
+
+    Returns
+    -------
+    pandas.Series
+        Feature -> 1.0.
+
     Examples
     --------
     >>> uniform_relevance(pd.DataFrame({"a": [1, 2], "b": [3, 4]})).tolist()
@@ -313,6 +361,22 @@ def relevance_scores(X: pd.DataFrame, y, method: str, **options) -> pd.Series:
     """Relevance of every feature by ``method`` ("mic", "pearson", "mahalanobis" or "uniform").
 
     ``options`` are passed on (for MIC: ``alpha``, ``c``, ``est``).
+
+    Parameters
+    ----------
+    X : pandas.DataFrame
+        Numeric features.
+    y : pandas.Series or array_like
+        The target, one value per row of ``X``.
+    method : {"mic", "pearson", "mahalanobis", "uniform"}
+        The relevance measure.
+    **options
+        Passed to the MIC estimator.
+
+    Returns
+    -------
+    pandas.Series
+        Feature -> score (higher is more relevant).
 
     Examples
     --------
