@@ -97,6 +97,22 @@ def laplace_count(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndar
 
     Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
+    Parameters
+    ----------
+    data : array_like
+        Records; the count is of the nonzero ones.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` noisy counts.
+
     Examples
     --------
     >>> laplace_count([0, 1, 1], 3, rng=0).shape
@@ -114,6 +130,26 @@ def laplace_bounded_sum(data, size: int, rng=None, *, epsilon: float = 1.0, lowe
     Neighbours: add/remove one record; the bounds are public (declared, not read from the data).
 
     Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
+
+    Parameters
+    ----------
+    data : array_like
+        Records (numbers).
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+    lower : float, default 0.0
+        Public lower clipping bound.
+    upper : float, default 10.0
+        Public upper clipping bound.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` noisy sums.
 
     Examples
     --------
@@ -137,6 +173,26 @@ def laplace_clipped_mean(data, size: int, rng=None, *, epsilon: float = 1.0, low
 
     Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
+    Parameters
+    ----------
+    data : array_like
+        Records (numbers), ``n`` of them (public).
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+    lower : float, default 0.0
+        Public lower clipping bound.
+    upper : float, default 1.0
+        Public upper clipping bound.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` noisy means, in ``[lower, upper]``.
+
     Examples
     --------
     >>> out = laplace_clipped_mean([0.2, 0.4], 1000, rng=0)
@@ -158,6 +214,24 @@ def laplace_histogram(data, size: int, rng=None, *, epsilon: float = 1.0, n_cate
 
     Teaching only: NumPy noise is not safe against floating-point attacks (Mironov 2012).
 
+    Parameters
+    ----------
+    data : array_like
+        Category labels, whole numbers from 0 to ``n_categories - 1``.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+    n_categories : int, default 3
+        Number of public categories (labels 0 .. n_categories - 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(size, n_categories)``.
+
     Examples
     --------
     >>> laplace_histogram([0, 1, 1, 2], 5, rng=0).shape
@@ -175,6 +249,26 @@ def sum_with_count_sensitivity(data, size: int, rng=None, *, epsilon: float = 1.
 
     One record can move the sum by up to ``max(|lower|, |upper|) = 10``, so the real epsilon
     is 10 times the claim. Neighbours: add/remove one record; the bounds are public.
+
+    Parameters
+    ----------
+    data : array_like
+        Records (numbers).
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+    lower : float, default 0.0
+        Public lower clipping bound.
+    upper : float, default 10.0
+        Public upper clipping bound.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` noisy sums.
 
     Examples
     --------
@@ -194,6 +288,22 @@ def count_with_inverted_scale(data, size: int, rng=None, *, epsilon: float = 0.5
     ``1 / 0.5 = 2``, four times the claim (and the mistake gets worse as epsilon shrinks).
     Neighbours: add/remove one record.
 
+    Parameters
+    ----------
+    data : array_like
+        Records; the count is of the nonzero ones.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 0.5
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` noisy counts.
+
     Examples
     --------
     >>> count_with_inverted_scale([1, 1, 0], 2, rng=0).shape
@@ -211,6 +321,22 @@ def count_without_noise_at_zero(data, size: int, rng=None, *, epsilon: float = 1
     The output 0.0 then occurs with probability 1 on a dataset with no matching record and
     probability 0 on its neighbour with one: the real epsilon is infinite. Neighbours: add/remove
     one record.
+
+    Parameters
+    ----------
+    data : array_like
+        Records; the count is of the nonzero ones.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` released counts.
 
     Examples
     --------
@@ -234,6 +360,26 @@ def mean_clamped_to_data_range(data, size: int, rng=None, *, epsilon: float = 1.
     real epsilon is infinite. Neighbours: replace one record, ``n`` and the bounds public (as
     for :func:`laplace_clipped_mean`).
 
+    Parameters
+    ----------
+    data : array_like
+        Records (numbers), at least one.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+    lower : float, default 0.0
+        Public lower clipping bound.
+    upper : float, default 1.0
+        Public upper clipping bound.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` noisy means.
+
     Examples
     --------
     >>> out = mean_clamped_to_data_range([0.2, 0.6], 1000, rng=0)
@@ -254,6 +400,24 @@ def histogram_with_shared_noise(data, size: int, rng=None, *, epsilon: float = 1
     Differences between released counts are then exact (``(c0 + z) - (c1 + z) = c0 - c1``),
     so adding one record to category 0 changes ``output[0] - output[1]`` deterministically:
     the real epsilon is infinite. Neighbours: add/remove one record; the categories are public.
+
+    Parameters
+    ----------
+    data : array_like
+        Category labels, whole numbers from 0 to ``n_categories - 1``.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+    n_categories : int, default 3
+        Number of public categories (labels 0 .. n_categories - 1).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(size, n_categories)``.
 
     Examples
     --------
@@ -302,6 +466,11 @@ class PlantedBug:
 
 def planted_bugs() -> tuple[PlantedBug, ...]:
     """The five planted bugs (freshly built on each call).
+
+    Returns
+    -------
+    tuple of PlantedBug
+        The bugs, in the order lesson 02 audits them.
 
     Examples
     --------

@@ -64,7 +64,23 @@ def _category_indices(labels: np.ndarray, what: str) -> np.ndarray:
 
 
 def category_counts(data) -> np.ndarray:
-    """How many records fall in each category 0..K-1 (``data``: category indices)."""
+    """How many records fall in each category 0..K-1 (``data``: category indices).
+
+    Parameters
+    ----------
+    data : array_like
+        Category indices, whole numbers from 0 to ``K - 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``K`` counts, as floats.
+
+    Examples
+    --------
+    >>> category_counts([0, 1, 1]).tolist()
+    [1.0, 2.0]
+    """
     labels = _category_indices(_numbers(data).ravel(), "data")
     return np.bincount(labels, minlength=K).astype(float)
 
@@ -74,6 +90,21 @@ def category_spend(data) -> np.ndarray:
 
     One added or removed purchase moves one category's total by at most ``SPEND_CAP``: the
     L-infinity sensitivity is ``SPEND_CAP``, not 1.
+
+    Parameters
+    ----------
+    data : array_like
+        Purchases, rows ``(category, amount)``: shape ``(n, 2)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``K`` clipped totals.
+
+    Examples
+    --------
+    >>> category_spend([[0, 2.0], [1, 9.0]]).tolist()
+    [2.0, 5.0]
     """
     rows = _numbers(data)
     if rows.size and (rows.ndim != 2 or rows.shape[1] != 2):
@@ -85,12 +116,46 @@ def category_spend(data) -> np.ndarray:
 
 # ------------------------------------------------------------------ most common category
 def most_common_category(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
-    """Correct: the exponential mechanism on category counts, sensitivity 1 (any neighbour relation)."""
+    """Correct: the exponential mechanism on category counts, sensitivity 1 (any neighbour relation).
+
+    Parameters
+    ----------
+    data : array_like
+        Category indices, whole numbers from 0 to ``K - 1``.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` chosen category indices.
+    """
     return exponential_mechanism(category_counts(data), 1.0, epsilon, rng, size=size)
 
 
 def most_common_category_without_noise(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
-    """Bug: the exact argmax, released without any randomness."""
+    """Bug: the exact argmax, released without any randomness.
+
+    Parameters
+    ----------
+    data : array_like
+        Category indices, whole numbers from 0 to ``K - 1``.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` copies of the exact argmax.
+    """
     check_positive_float(epsilon, "epsilon")  # claimed, not used: that is the bug
     as_generator(rng)
     counts = category_counts(data)
@@ -101,18 +166,69 @@ def most_common_category_halved_twice(data, size: int, rng=None, *, epsilon: flo
     """Bug: the score is divided by 2 twice. The code halves the score (for the ``epsilon / 2``) and then
     also halves its sensitivity ("the score was halved, so is its sensitivity"): the two cancel and
     the weights are ``exp(epsilon * u / Delta)``, which is only ``2 epsilon``-DP when the counts can
-    move in opposite directions (replace-one neighbours)."""
+    move in opposite directions (replace-one neighbours).
+
+    Parameters
+    ----------
+    data : array_like
+        Category indices, whole numbers from 0 to ``K - 1``.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` chosen category indices.
+    """
     counts = category_counts(data)
     return exponential_mechanism(counts / 2, 0.5, epsilon, rng, monotonic=True, size=size)
 
 
 def top_spend_category(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
-    """Correct: the category with the largest total spend, utility sensitivity ``SPEND_CAP``."""
+    """Correct: the category with the largest total spend, utility sensitivity ``SPEND_CAP``.
+
+    Parameters
+    ----------
+    data : array_like
+        Purchases, rows ``(category, amount)``: shape ``(n, 2)``.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` chosen category indices.
+    """
     return exponential_mechanism(category_spend(data), SPEND_CAP, epsilon, rng, size=size)
 
 
 def top_spend_category_sensitivity_one(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
-    """Bug: the same utility with its sensitivity underestimated as 1 (it is ``SPEND_CAP``)."""
+    """Bug: the same utility with its sensitivity underestimated as 1 (it is ``SPEND_CAP``).
+
+    Parameters
+    ----------
+    data : array_like
+        Purchases, rows ``(category, amount)``: shape ``(n, 2)``.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` chosen category indices.
+    """
     return exponential_mechanism(category_spend(data), 1.0, epsilon, rng, size=size)
 
 
@@ -126,7 +242,24 @@ def _one_answer(data) -> bool:
 
 
 def randomized_response_one(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
-    """Correct: one person's yes/no answer (``data``: a 1-element array), kept w.p. e^eps / (1 + e^eps)."""
+    """Correct: one person's yes/no answer (``data``: a 1-element array), kept w.p. e^eps / (1 + e^eps).
+
+    Parameters
+    ----------
+    data : array_like
+        One person's answer: a 1-element array of a boolean or 0/1.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` reports, 1.0 (yes) or 0.0 (no).
+    """
     truth = _one_answer(data)
     keep = as_generator(rng).random(check_size(size, "size", 1)) < rr_keep_probability(epsilon)
     return np.where(keep, truth, not truth).astype(float)
@@ -136,6 +269,22 @@ def randomized_response_wrong_flip(data, size: int, rng=None, *, epsilon: float 
     """Bug: flips with probability ``e^-epsilon / 2`` instead of ``1 / (1 + e^epsilon)``: too rarely.
 
     The truth-to-lie ratio is ``2 e^epsilon - 1``, more than ``e^epsilon``.
+
+    Parameters
+    ----------
+    data : array_like
+        One person's answer: a 1-element array of a boolean or 0/1.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` reports, 1.0 (yes) or 0.0 (no).
     """
     truth = _one_answer(data)
     epsilon = check_positive_float(epsilon, "epsilon")
@@ -148,12 +297,46 @@ MEDIAN_BOUNDS = (0.0, 100.0)
 
 
 def median_with_public_bounds(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
-    """Correct: Smith's DP median with bounds declared in advance (``MEDIAN_BOUNDS``)."""
+    """Correct: Smith's DP median with bounds declared in advance (``MEDIAN_BOUNDS``).
+
+    Parameters
+    ----------
+    data : array_like
+        Records (numbers).
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` released medians, in ``MEDIAN_BOUNDS``.
+    """
     return dp_quantile(data, 0.5, *MEDIAN_BOUNDS, epsilon, rng, size=size)
 
 
 def median_with_data_bounds(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
-    """Bug: the bounds are the data's own minimum and maximum, so the output range reveals them."""
+    """Bug: the bounds are the data's own minimum and maximum, so the output range reveals them.
+
+    Parameters
+    ----------
+    data : array_like
+        Records (numbers), at least one.
+    size : int
+        Independent outputs to draw (>= 1).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    epsilon : float, default 1.0
+        The epsilon the mechanism claims (> 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``size`` released medians.
+    """
     values = _numbers(data)
     if values.size == 0:
         raise ValueError("data is empty: the bug takes its bounds from the data's own min and max, so it needs data.")
@@ -163,7 +346,25 @@ def median_with_data_bounds(data, size: int, rng=None, *, epsilon: float = 1.0) 
 # ------------------------------------------------------------------ the catalogue
 @dataclass(frozen=True)
 class SelectionBug:
-    """A planted bug: the broken sampler, its fix, what it claims, and a pair that exposes it."""
+    """A planted bug: the broken sampler, its fix, what it claims, and a pair that exposes it.
+
+    Attributes
+    ----------
+    name : str
+        Short name of the bug (or "correct").
+    description : str
+        What is wrong and why it breaks the claim.
+    mechanism : callable
+        The vectorized sampler as written, ``f(data, size, rng, *, epsilon)``.
+    fixed : callable
+        The corrected sampler.
+    claimed_epsilon : float
+        The epsilon the mechanism claims.
+    neighbours : str
+        The neighbour relation the claim is about.
+    dataset_a, dataset_b : object
+        Neighbouring datasets that expose the bug.
+    """
 
     name: str
     description: str
@@ -177,6 +378,11 @@ class SelectionBug:
 
 def planted_selection_bugs() -> list[SelectionBug]:
     """The planted selection and local-DP bugs, each with a neighbouring pair that exposes it at epsilon = 1.
+
+    Returns
+    -------
+    list of SelectionBug
+        The bugs, in the order lesson 07 audits them.
 
     Examples
     --------

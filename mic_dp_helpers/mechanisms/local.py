@@ -118,6 +118,16 @@ def rr_keep_probability(epsilon: float) -> float:
     This is the largest truth-telling probability for which the answer is epsilon-LDP: the ratio
     ``p / (1 - p)`` of the chances of a "yes" report for a true yes and a true no is ``e^epsilon``.
 
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0).
+
+    Returns
+    -------
+    float
+        The truth-telling probability, in (1/2, 1).
+
     Examples
     --------
     >>> round(rr_keep_probability(math.log(3)), 6)  # Warner's two coins: truth with prob. 3/4
@@ -239,6 +249,18 @@ def grr_probabilities(k: int, epsilon: float) -> tuple[float, float]:
 
     ``p = e^epsilon / (e^epsilon + k - 1)`` and ``q = 1 / (e^epsilon + k - 1)``, so ``p / q = e^epsilon``.
 
+    Parameters
+    ----------
+    k : int
+        Size of the public domain (>= 2).
+    epsilon : float
+        Privacy parameter (> 0).
+
+    Returns
+    -------
+    p, q : float
+        Keep probability and the probability of each other value.
+
     Examples
     --------
     >>> p, q = grr_probabilities(2, 1.0)
@@ -345,6 +367,18 @@ def unary_probabilities(epsilon: float, optimized: bool = False) -> tuple[float,
     Symmetric (RAPPOR's basic one-time response): ``p = e^(epsilon/2) / (1 + e^(epsilon/2))``,
     ``q = 1 - p``. Optimized (OUE, Wang et al. 2017): ``p = 1/2``, ``q = 1 / (e^epsilon + 1)``.
     Either way ``p (1 - q) / ((1 - p) q) = e^epsilon``: changing one's value flips two bits.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0).
+    optimized : bool, default False
+        Use OUE instead of the symmetric encoding.
+
+    Returns
+    -------
+    p, q : float
+        Probabilities that a 1 bit and a 0 bit are sent as 1.
 
     Examples
     --------
