@@ -17,6 +17,7 @@ from mic_dp_helpers.synthetic import marginals as M
 from mic_dp_helpers.synthetic import tree_model as T
 from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant, zcdp_rho_gaussian, zcdp_to_dp
 from mic_dp_helpers.attacks.audit import audit_epsilon
+from mic_dp_helpers.mechanisms.selection import exponential_mechanism
 from mic_dp_helpers.synthetic.binning import discretize, equal_width_bins, quantile_bins, undiscretize
 from mic_dp_helpers.synthetic.evaluation import two_way_tv
 from mic_dp_helpers.synthetic.comparison import METHODS, compare_once
@@ -112,14 +113,6 @@ def test_one_way_noise_is_gaussian_with_the_stated_sd_and_independent_across_cel
     assert abs(np.corrcoef(noise.T)[0, 1]) < 0.1  # |r| of independent cells: sd 1/sqrt(2000) = 0.022
 
 
-def test_exponential_mechanism_draws_with_the_softmax_law():
-    scores = np.array([0.0, 1.0, 3.0, 3.5])
-    draws = M.exponential_mechanism(scores, 2.0, 1.0, rng=0, size=40_000)
-    expected = np.exp(scores) / np.exp(scores).sum()  # epsilon * score / (2 * sensitivity) = score
-    chi2 = stats.chisquare(np.bincount(draws, minlength=4), expected * 40_000)
-    assert chi2.pvalue > 1e-3
-
-
 def test_select_tree_returns_a_spanning_tree_and_finds_strong_pairs():
     rng = np.random.default_rng(3)
     x = rng.integers(0, 3, 2000)
@@ -201,7 +194,7 @@ def test_audit_selection_keeps_its_claim_and_catches_a_pair_chosen_without_noise
 
     def noisy(codes, size, rng):
         scores = M.pair_scores(codes, [2] * 3, one_way)[1]
-        return M.exponential_mechanism(scores, eps_round, 2.0, rng, size=size).astype(float)
+        return exponential_mechanism(scores, 2.0, eps_round, rng, size=size).astype(float)
 
     def argmax(codes, size, rng):
         return np.full(size, float(np.argmax(M.pair_scores(codes, [2] * 3, one_way)[1])))
@@ -300,7 +293,6 @@ def test_sample_tree_rejects_huge_n():
     (lambda huge: M.pair_counts([[0, 1]], [huge, 2]), r"sizes\[0\]"),
     (lambda huge: M.pair_counts([[0, 1]], [10**5, 2]), r"sum\(sizes\)"),  # the pair table is sum(sizes) squared
     (lambda huge: M.measure_one_way([[0, 1]], [huge, 2], 1.0, rng=0), r"sizes\[0\]"),
-    (lambda huge: M.exponential_mechanism([1.0, 2.0], 1.0, 1.0, rng=0, size=huge), "size"),
     (lambda huge: M.one_way_audit_mechanism(1.0, 0.0, 1.0, huge), "n_bins"),
     (lambda huge: M.one_way_audit_mechanism(1.0, 0.0, 1.0, 3)(np.array([[0.2]]), huge, np.random.default_rng(0)),
      "size"),

@@ -34,8 +34,7 @@ _core.FORBIDDEN["07.1"] = ("mic_dp_helpers.mechanisms.local:randomized_response"
                             "mic_dp_helpers.mechanisms.local:generalized_randomized_response")
 _core.FORBIDDEN["07.2"] = ("mic_dp_helpers.mechanisms.local:rr_estimate", "mic_dp_helpers.mechanisms.local:rr_standard_error",
                             "mic_dp_helpers.mechanisms.local:grr_estimate")
-_core.FORBIDDEN["07.3"] = ("mic_dp_helpers.mechanisms.selection:report_noisy_max", "mic_dp_helpers.mechanisms.selection:exponential_mechanism",
-                            "mic_dp_helpers.synthetic.marginals:exponential_mechanism")
+_core.FORBIDDEN["07.3"] = ("mic_dp_helpers.mechanisms.selection:report_noisy_max", "mic_dp_helpers.mechanisms.selection:exponential_mechanism")
 _SAMPLERS = {name: getattr(_broken, name) for name in _broken.__all__ if callable(getattr(_broken, name))}
 
 #: z beyond which a binomial share is declared off: two-sided probability 5.7e-7 for a correct answer.

@@ -143,7 +143,9 @@ def exponential_mechanism(utilities, sensitivity: float, epsilon: float, rng=Non
 
     Candidate ``r`` is chosen with probability proportional to
     ``exp(epsilon * u_r / (2 * sensitivity))`` (see :func:`selection_probabilities`), by inverse
-    transform sampling. Only the chosen index is released, never the scores.
+    transform sampling. Only the chosen index is released, never the scores. One selection is also
+    ``epsilon**2 / 8``-zCDP (Cesar & Rogers 2021, bounded range), the cost MST's tree selection
+    (:func:`~mic_dp_helpers.synthetic.marginals.select_tree`) accounts for.
 
     The guarantee holds for neighbouring datasets (by default: one person added or removed) if
     ``sensitivity`` bounds how far **any one** utility moves between them, and the candidate set

@@ -42,7 +42,8 @@ Gaussian noise ``N(0, sigma**2)`` on ``k`` marginals with per-marginal L2 sensit
 Rogers 2021, bounded range); MST runs it ``d - 1`` times. zCDP composes by adding rho. The default
 split gives each of the three steps a third of rho (as MST does).
 
-For teaching only: NumPy's floating-point Gaussian and Gumbel samplers are not safe against
+For teaching only: NumPy's floating-point Gaussian noise and the floating-point sampling of the
+exponential mechanism are not safe against
 floating-point attacks (Mironov 2012); production code uses a DP library (OpenDP, or MST in
 ``smartnoise-synth``).
 """
@@ -66,6 +67,7 @@ from mic_dp_helpers._validation import (
     ndim_of,
 )
 from mic_dp_helpers.accounting.ledger import PrivacyAccountant, zcdp_to_dp
+from mic_dp_helpers.mechanisms.selection import exponential_mechanism
 from mic_dp_helpers.synthetic.binning import _check_codes, discretize, equal_width_bins
 from mic_dp_helpers.synthetic.tree_model import _check_n_rows, _check_one_way, _normalise, fit_tree, sample_tree
 
@@ -76,7 +78,6 @@ __all__ = [
     "pair_counts",
     "measure_one_way",
     "one_way_audit_mechanism",
-    "exponential_mechanism",
     "pair_scores",
     "select_tree",
     "MarginalRelease",
@@ -224,28 +225,6 @@ def one_way_audit_mechanism(sigma: float, lower: float, upper: float, n_bins: in
     return mechanism
 
 
-def exponential_mechanism(scores, epsilon: float, sensitivity: float, rng=None, size: int | None = None):
-    """Index drawn with probability proportional to ``exp(epsilon * score / (2 * sensitivity))``.
-
-    epsilon-DP when one record changes every score by at most ``sensitivity`` (McSherry & Talwar
-    2007), and ``epsilon**2 / 8``-zCDP (Cesar & Rogers 2021). Drawn with the Gumbel-max trick:
-    the argmax of ``epsilon * score / (2 * sensitivity) + Gumbel noise`` has exactly that law.
-    ``size`` draws many independent choices at once (for audits).
-
-    Examples
-    --------
-    >>> int(exponential_mechanism([0.0, 100.0, 0.0], epsilon=1.0, sensitivity=1.0, rng=0))
-    1
-    """
-    scores = check_finite_array(scores, "scores").ravel()
-    epsilon = check_positive_float(epsilon, "epsilon")
-    sensitivity = check_positive_float(sensitivity, "sensitivity")
-    generator = as_generator(rng)
-    shape = (len(scores),) if size is None else (check_size(size, "size", 1, per_item=len(scores)), len(scores))
-    utility = epsilon * (scores - scores.max()) / (2 * sensitivity)
-    return np.argmax(utility + generator.gumbel(size=shape), axis=-1)
-
-
 def pair_scores(codes, sizes, one_way: list[np.ndarray]) -> tuple[list[tuple[int, int]], np.ndarray]:
     """MST's score of every pair: L1 distance between its true counts and what independence predicts.
 
@@ -275,7 +254,8 @@ def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, n
     """Choose the ``d - 1`` pairs of a spanning tree with the exponential mechanism (MST's selection).
 
     Kruskal's algorithm picks, ``d - 1`` times, one pair among those that join two separate
-    components, with the exponential mechanism at ``epsilon_round`` on the scores of
+    components, with the exponential mechanism
+    (:func:`~mic_dp_helpers.mechanisms.selection.exponential_mechanism`) at ``epsilon_round`` on the scores of
     :func:`pair_scores` (high for pairs the one-way marginals explain badly). Each round is
     ``epsilon_round``-DP and ``epsilon_round**2 / 8``-zCDP.
 
@@ -294,7 +274,7 @@ def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, n
     chosen: list[tuple[int, int]] = []
     for _ in range(len(sizes) - 1):
         candidates = np.flatnonzero(component[first] != component[second])  # pairs that join two components
-        pick = candidates[int(exponential_mechanism(scores[candidates], epsilon_round, score_sensitivity, generator))]
+        pick = candidates[exponential_mechanism(scores[candidates], score_sensitivity, epsilon_round, generator)]
         i, j = pairs[pick]
         component[component == component[j]] = component[i]
         chosen.append((i, j))
