@@ -28,6 +28,16 @@ def four_corners_pair(n_per_corner: int = 25) -> tuple[np.ndarray, np.ndarray]:
     ``2 * n_per_corner - 2`` records split A into bottom and top, but B into left and right,
     so both centroids move by about 0.7 although one record changed.
 
+    Parameters
+    ----------
+    n_per_corner : int, default 25
+        Records on each corner (>= 2).
+
+    Returns
+    -------
+    A, B : numpy.ndarray
+        The two datasets, shape ``(4 * n_per_corner, 2)``, differing in one row.
+
     Examples
     --------
     >>> A, B = four_corners_pair()
@@ -46,6 +56,16 @@ def matched_centroid_shift(centroids_a, centroids_b) -> float:
 
     A release of centroids is a set; this is how far the set moved (the L2 norm of the
     stacked differences after matching with :func:`scipy.optimize.linear_sum_assignment`).
+
+    Parameters
+    ----------
+    centroids_a, centroids_b : array_like
+        Two sets of centroids, same shape ``(k, D)``.
+
+    Returns
+    -------
+    float
+        The L2 distance after the best matching.
 
     Examples
     --------
@@ -94,6 +114,24 @@ def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_seed: int =
     release. ``"random"`` draws a fresh random partition per release (exactly, with
     hypergeometric counts); ``"kd"`` and ``"cluster"`` compute their grouping once per dataset
     (the clustering with the fixed seed ``cluster_seed``, as a seeded implementation would).
+
+    Parameters
+    ----------
+    grouping : {"random", "kd", "cluster"}
+        How the rows are grouped.
+    l : int
+        Fewest records per group.
+    sigma : float
+        Noise standard deviation on each coordinate of each mean (> 0).
+    cluster_seed : int, default 0
+        Seed of the clustering (``"cluster"`` only).
+    cluster_method : {"kmeans", "gmm"}, default "kmeans"
+        Clustering of ``"cluster"``.
+
+    Returns
+    -------
+    callable
+        ``mechanism(dataset, size, rng) -> numpy.ndarray`` of shape ``(size, D)``.
 
     Examples
     --------

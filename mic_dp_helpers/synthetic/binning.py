@@ -30,6 +30,18 @@ def equal_width_bins(lower, upper, n_bins: int) -> list[np.ndarray]:
 
     Only the bounds and ``n_bins`` are used, never data, so the bins are public.
 
+    Parameters
+    ----------
+    lower, upper : float or array_like
+        Public bounds, one number for all columns or one per column.
+    n_bins : int
+        Bins per column (>= 1).
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``n_bins + 1`` edges per column.
+
     Examples
     --------
     >>> [edges.tolist() for edges in equal_width_bins([0, 0], [16, 1], 4)]
@@ -45,6 +57,18 @@ def quantile_bins(X, n_bins: int) -> list[np.ndarray]:
 
     Each edge is a statistic of the data: one changed record moves it and with it the bin of
     many other records, so no noise calibrated to one record per bin covers the release.
+
+    Parameters
+    ----------
+    X : array_like
+        Values, shape ``(n, d)`` (private).
+    n_bins : int
+        Bins per column (>= 1).
+
+    Returns
+    -------
+    list of numpy.ndarray
+        ``n_bins + 1`` edges per column, read from the data.
 
     Examples
     --------
@@ -80,6 +104,18 @@ def discretize(X, edges) -> np.ndarray:
     Bins are ``[e_0, e_1), [e_1, e_2), ..., [e_{k-1}, e_k]``; values outside the outer edges are
     clipped into the first or last bin (so one record's value never changes another's bin).
 
+    Parameters
+    ----------
+    X : array_like
+        Values, shape ``(n, d)``.
+    edges : list of array_like
+        Public bin edges of each column (from :func:`equal_width_bins`).
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer codes, shape ``(n, d)``.
+
     Examples
     --------
     >>> discretize([[-1.0], [0.5], [3.9], [4.0], [99.0]], [[0, 1, 2, 3, 4]]).ravel().tolist()
@@ -97,6 +133,20 @@ def discretize(X, edges) -> np.ndarray:
 
 def undiscretize(codes, edges, rng=None) -> np.ndarray:
     """Values drawn uniformly inside each record's bin (post-processing: it uses only public edges).
+
+    Parameters
+    ----------
+    codes : array_like
+        Integer bin codes, shape ``(n, d)``.
+    edges : list of array_like
+        The bin edges the codes refer to.
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
+    Returns
+    -------
+    numpy.ndarray
+        Values, shape ``(n, d)``.
 
     Examples
     --------

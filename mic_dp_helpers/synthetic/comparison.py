@@ -77,6 +77,32 @@ def compare_once(name: str, epsilon: float, delta: float, seed: int, *, n_bins: 
     sample bin codes, turned into values uniformly inside each bin for training. The 3A release
     uses random groups (the grouping lesson 06 proves private) with the smallest ``l`` whose noise
     is at most ``max_sigma``, or one group per class when no ``l`` is.
+
+    Parameters
+    ----------
+    name : str
+        Task name (see :func:`load_task`).
+    epsilon : float
+        Privacy level of every release (> 0).
+    delta : float
+        Delta of every release, in (0, 1).
+    seed : int
+        Seed of the split and of every release.
+    n_bins : int, default 3
+        Equal-width bins per feature.
+    max_sigma : float, default 0.3
+        Largest acceptable noise of the 3A release, in ``[0, 1]`` units.
+    models : sequence of str, default ("logreg",)
+        Models trained on each release.
+    hgb_rounds : int, default 10
+        Boosting rounds of the ``"hgb"`` model.
+    task : tuple, optional
+        ``(X, y, lower, upper)``, to skip loading ``name`` again.
+
+    Returns
+    -------
+    list of dict
+        One row per method and model.
     """
     X, y, lower, upper = load_task(name) if task is None else _check_task(task)
     check_positive_float(epsilon, "epsilon")
@@ -132,6 +158,26 @@ def compare_methods(name: str, epsilons: Sequence[float], delta: float, n_seeds:
     """:func:`compare_once` over ``epsilons`` x ``range(n_seeds)``: one tidy DataFrame.
 
     ``progress`` wraps the loop (for instance ``tqdm.auto.tqdm``).
+
+    Parameters
+    ----------
+    name : str
+        Task name (see :func:`load_task`).
+    epsilons : sequence of float
+        Privacy levels (> 0).
+    delta : float
+        Delta of every release, in (0, 1).
+    n_seeds : int
+        Seeds ``0 .. n_seeds - 1``.
+    progress : callable, optional
+        Wraps the loop.
+    **kwargs
+        Passed to :func:`compare_once`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The rows of every :func:`compare_once` call.
     """
     epsilons = check_positive_floats(epsilons, "epsilons")
     n_seeds = check_size(n_seeds, "n_seeds", 1, per_item=len(epsilons))
@@ -153,6 +199,32 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, 
     run with its paper's noise, which does not make it private. ``models`` are those of
     :func:`evaluate_tstr`; the releases do not depend on them. Returns rows ``{epsilon, release,
     model, score}`` (``"real data"`` once per epsilon) and the releases by ``(epsilon, label)``.
+
+    Parameters
+    ----------
+    task : tuple
+        ``(X, y, lower, upper)`` from :func:`load_task`.
+    epsilons : sequence of float
+        Privacy levels to compare (> 0).
+    delta : float
+        Delta of every release, in (0, 1).
+    seed : int
+        Seed of the split and of every release.
+    max_sigma : float, default 0.3
+        Largest acceptable noise, in ``[0, 1]`` units.
+    hgb_rounds : int, default 10
+        Boosting rounds of the ``"hgb"`` model.
+    cluster_n_init : int, default 2
+        Restarts of the clustering.
+    models : sequence of str, default ("hgb", "logreg")
+        Models trained on each release.
+
+    Returns
+    -------
+    rows : list of dict
+        One row per epsilon, release and model.
+    releases : dict
+        ``(epsilon, label)`` -> :class:`SyntheticRelease`.
     """
     X, y, lower, upper = _check_task(task)
     epsilons = check_positive_floats(epsilons, "epsilons")
@@ -234,6 +306,20 @@ def run_sweep(name: str, seeds: Iterable[int] | None = None, progress: Callable 
     The result has the columns of :func:`stored_sweep`; ``progress`` wraps the loop over
     ``(task, seed)`` (for instance ``tqdm.auto.tqdm``).
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SWEEPS`.
+    seeds : iterable of int, optional
+        Seeds to run; all of the sweep's by default.
+    progress : callable, optional
+        Wraps the loop.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The sweep's rows for those seeds.
+
     Examples
     --------
     >>> part = run_sweep("methods", seeds=[0])  # doctest: +SKIP
@@ -264,6 +350,16 @@ def run_sweep(name: str, seeds: Iterable[int] | None = None, progress: Callable 
 def stored_sweep(name: str) -> pd.DataFrame:
     """The stored result of sweep ``name`` (see :data:`SWEEPS`), as written by ``--write-stored``.
 
+    Parameters
+    ----------
+    name : str
+        A key of :data:`SWEEPS`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The stored rows.
+
     Examples
     --------
     >>> table = stored_sweep("groupings")
@@ -281,6 +377,25 @@ def reproduction_gap(live: pd.DataFrame, stored: pd.DataFrame, keys: Sequence[st
     Every row of ``live`` must have a stored counterpart (matched on ``keys``: by default every
     column that both tables have and that is not a result), and results that are missing
     (no release) must be missing in both; otherwise a ``ValueError`` says which rows differ.
+
+    Parameters
+    ----------
+    live : pandas.DataFrame
+        Results computed now.
+    stored : pandas.DataFrame
+        The stored results.
+    keys : sequence of str, optional
+        Columns that match rows; by default the shared non-result columns.
+
+    Returns
+    -------
+    float
+        The largest absolute difference of a result (0.0 when equal).
+
+    Raises
+    ------
+    ValueError
+        If a live row has no stored counterpart, or a result is missing on one side only.
 
     Examples
     --------

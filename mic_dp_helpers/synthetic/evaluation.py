@@ -48,6 +48,20 @@ def load_task(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     ``"breast_cancer"`` (569 x 30, binary) or ``"digits"`` (1,797 x 64, ten classes). Both ship
     with scikit-learn (``load_breast_cancer`` / ``load_digits``): nothing is downloaded.
 
+    Parameters
+    ----------
+    name : {"breast_cancer", "digits"}
+        The dataset.
+
+    Returns
+    -------
+    X : numpy.ndarray
+        Features, shape ``(n, d)``.
+    y : numpy.ndarray
+        Class labels.
+    lower, upper : numpy.ndarray
+        Public bounds of every feature.
+
     Examples
     --------
     >>> X, y, lower, upper = load_task("digits")
@@ -68,6 +82,24 @@ def split_real(X, y, test_size: float = 0.25, random_state: int = 0):
     """Stratified split into a private training part and a real hold-out test part.
 
     Returns ``X_train, X_test, y_train, y_test`` (scikit-learn's ``train_test_split``).
+
+    Parameters
+    ----------
+    X : array_like
+        Features.
+    y : array_like
+        Class labels (the split is stratified on them).
+    test_size : float, default 0.25
+        Share of the rows held out.
+    random_state : int, default 0
+        Seed of the split.
+
+    Returns
+    -------
+    X_train, X_test : array_like
+        The two parts of ``X`` (of its type).
+    y_train, y_test : numpy.ndarray
+        The two parts of ``y``.
 
     Examples
     --------
@@ -121,6 +153,24 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
     (standardized logistic regression). Fits run single-threaded: on small data, OpenMP
     threads cost more than they save, and they stall on busy shared machines.
 
+    Parameters
+    ----------
+    X_train, y_train : array_like
+        Training features and labels (synthetic).
+    X_test, y_test : array_like
+        Real held-out features and labels.
+    models : sequence of {"hgb", "logreg"}, default ("hgb", "logreg")
+        Models to train.
+    max_iter : int, default 20
+        Boosting rounds of ``"hgb"``.
+    random_state : int, default 0
+        Seed of the models.
+
+    Returns
+    -------
+    dict of str to float
+        Model -> score on the real test set.
+
     Examples
     --------
     >>> rng = np.random.default_rng(0)
@@ -164,6 +214,18 @@ def two_way_tv(codes_a, codes_b, sizes) -> float:
     cells of the pair's contingency table (shares, so tables of different sizes compare);
     the result is the mean over all ``d (d - 1) / 2`` pairs: 0 for identical pair
     distributions, 1 for disjoint ones. Both tables use the same public bins.
+
+    Parameters
+    ----------
+    codes_a, codes_b : array_like
+        Two tables of bin codes, ``d`` columns each.
+    sizes : sequence of int
+        Number of bins of each column.
+
+    Returns
+    -------
+    float
+        The mean TV distance, in [0, 1].
 
     Examples
     --------

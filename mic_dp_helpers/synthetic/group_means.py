@@ -102,6 +102,16 @@ def public_bounds(name: str) -> tuple[np.ndarray, np.ndarray]:
     measurement; they were written for this course with knowledge of this public benchmark,
     which a real deployment must not do: fix bounds from domain knowledge before seeing data.
 
+    Parameters
+    ----------
+    name : {"digits", "breast_cancer"}
+        The dataset.
+
+    Returns
+    -------
+    lower, upper : numpy.ndarray
+        One bound per feature.
+
     Examples
     --------
     >>> lower, upper = public_bounds("digits")
@@ -149,6 +159,18 @@ def scale_to_unit(X, lower, upper) -> np.ndarray:
 def unscale_from_unit(U, lower, upper) -> np.ndarray:
     """Map ``[0, 1]`` values back to the original units: ``lower + U * (upper - lower)``.
 
+    Parameters
+    ----------
+    U : array_like
+        Values in ``[0, 1]``, shape ``(n, D)``.
+    lower, upper : float or array_like
+        Public bounds, one number or one per column.
+
+    Returns
+    -------
+    numpy.ndarray
+        Values in the original units.
+
     Examples
     --------
     >>> unscale_from_unit([[0.5]], lower=0, upper=16).tolist()
@@ -188,6 +210,11 @@ def smallest_group_size(class_counts: Sequence[int], dim: int, epsilon: float, d
     grouping : {"random", "kd", "cluster"}
     repeats : int, default 1
         Random partitions (DPMix-style mixing; ``"random"`` only).
+
+    Returns
+    -------
+    int
+        The smallest such ``l``.
 
     Raises
     ------

@@ -53,6 +53,20 @@ def random_groups(n: int, l: int, rng=None) -> list[np.ndarray]:
     Group sizes differ by at most one and depend only on ``n`` and ``l``; which record goes
     where does not depend on the data. Replacing one record moves one group mean.
 
+    Parameters
+    ----------
+    n : int
+        Records.
+    l : int
+        Fewest records per group.
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        Row indices of each group.
+
     Examples
     --------
     >>> groups = random_groups(10, 3, rng=0)
@@ -69,6 +83,18 @@ def kd_leaf_sizes(n: int, l: int) -> list[int]:
     A node with ``m`` records and ``k`` leaves below it sends ``floor(m * (k//2) / k)`` records
     to the left child (``k//2`` leaves) and the rest to the right (``k - k//2`` leaves), so
     every leaf has at least ``l`` records and the sizes depend only on ``n`` and ``l``.
+
+    Parameters
+    ----------
+    n : int
+        Records.
+    l : int
+        Fewest records per leaf.
+
+    Returns
+    -------
+    list of int
+        The ``n // l`` leaf sizes, summing to ``n``.
 
     Examples
     --------
@@ -101,6 +127,13 @@ def kd_groups(X, l: int) -> list[np.ndarray]:
     records land in which leaf depends on the data, but replacing one record changes every
     leaf by at most one record (one swap per split), so the release of the ``K`` leaf means
     has L2 sensitivity ``sqrt(K*D)/l`` on ``[0, 1]^D`` data.
+
+    Parameters
+    ----------
+    X : array_like
+        Records of one class, shape ``(n, D)``.
+    l : int
+        Fewest records per leaf.
 
     Returns
     -------
@@ -204,6 +237,26 @@ def cluster_groups(X, l: int, method: str = "kmeans", rng=None, n_init: int = 10
     Slow for large ``n`` (an assignment problem of about ``n x 2n`` per iteration); limited
     to 3,000 records per class.
 
+    Parameters
+    ----------
+    X : array_like
+        Records of one class, shape ``(n, D)``.
+    l : int
+        Fewest records per cluster.
+    method : {"kmeans", "gmm"}, default "kmeans"
+        The clustering.
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+    n_init : int, default 10
+        Restarts; the best is kept.
+    max_iter : int, default 30
+        Iterations per restart.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        Row indices of each cluster.
+
     Examples
     --------
     >>> X = np.vstack([np.zeros((5, 2)), np.ones((5, 2))])
@@ -237,6 +290,22 @@ def groups_touched(grouping: str, n: int, l: int, repeats: int = 1) -> int:
     ``"random"``: ``repeats`` (one group per random partition). ``"kd"``: the number of leaves
     ``n // l``. ``"cluster"``: ``n // l`` as the paper counts it (the paper's ``C``), which
     the audit in lesson 06 shows is not a valid bound.
+
+    Parameters
+    ----------
+    grouping : {"random", "kd", "cluster"}
+        How the rows are grouped.
+    n : int
+        Records in the class.
+    l : int
+        Fewest records per group.
+    repeats : int, default 1
+        Random partitions (``"random"`` only).
+
+    Returns
+    -------
+    int
+        The number of group means one record can move.
 
     Examples
     --------

@@ -163,6 +163,20 @@ def pair_counts(codes, sizes) -> tuple[np.ndarray, np.ndarray]:
     ``table[offsets[i]:offsets[i+1], offsets[j]:offsets[j+1]]``; the one-way counts of column
     ``i`` are the diagonal of its own block.
 
+    Parameters
+    ----------
+    codes : array_like
+        Integer bin codes, shape ``(n, d)``.
+    sizes : sequence of int
+        Public number of bins of each column.
+
+    Returns
+    -------
+    table : numpy.ndarray
+        The counts, shape ``(sum(sizes), sum(sizes))``.
+    offsets : numpy.ndarray
+        Where each column's block starts (and, last, ends).
+
     Examples
     --------
     >>> table, offsets = pair_counts([[0, 1], [1, 1], [1, 0]], [2, 2])
@@ -182,6 +196,22 @@ def pair_counts(codes, sizes) -> tuple[np.ndarray, np.ndarray]:
 
 def measure_one_way(codes, sizes, sigma: float, rng=None) -> list[np.ndarray]:
     """Noisy histogram of every column: exact counts plus ``N(0, sigma**2)`` in every cell.
+
+    Parameters
+    ----------
+    codes : array_like
+        Integer bin codes, shape ``(n, d)``.
+    sizes : sequence of int
+        Public number of bins of each column.
+    sigma : float
+        Noise standard deviation per cell (> 0).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
+    Returns
+    -------
+    list of numpy.ndarray
+        One noisy histogram per column.
 
     Examples
     --------
@@ -203,6 +233,22 @@ def one_way_audit_mechanism(sigma: float, lower: float, upper: float, n_bins: in
     plus ``N(0, sigma**2)`` noise, with bins between the public ``lower`` and ``upper``, or, with
     ``bins_from_data=True``, between the data's own min and max: **the broken variant**, whose
     edges move when one record changes.
+
+    Parameters
+    ----------
+    sigma : float
+        Noise standard deviation per cell (> 0).
+    lower, upper : float
+        Public bounds of the column.
+    n_bins : int
+        Number of bins.
+    bins_from_data : bool, default False
+        Use the data's min and max (broken) instead of the public bounds.
+
+    Returns
+    -------
+    callable
+        ``mechanism(values, size, rng) -> numpy.ndarray`` of shape ``(size, n_bins)``.
 
     Examples
     --------
@@ -232,6 +278,22 @@ def pair_scores(codes, sizes, one_way: list[np.ndarray]) -> tuple[list[tuple[int
     scaled to their mean total. One record moves a score by at most 1 (add/remove) or 2
     (replace): it moves one cell (or two) of the true counts by 1.
 
+    Parameters
+    ----------
+    codes : array_like
+        Integer bin codes, shape ``(n, d)``.
+    sizes : sequence of int
+        Public number of bins of each column.
+    one_way : list of numpy.ndarray
+        The released noisy one-way marginals.
+
+    Returns
+    -------
+    pairs : list of tuple of int
+        Every pair ``(i, j)``, ``i < j``.
+    scores : numpy.ndarray
+        The score of each pair.
+
     Examples
     --------
     >>> pairs, scores = pair_scores([[0, 0], [1, 1]], [2, 2], [np.array([1.0, 1.0])] * 2)
@@ -258,6 +320,26 @@ def select_tree(codes, sizes, one_way: list[np.ndarray], epsilon_round: float, n
     (:func:`~mic_dp_helpers.mechanisms.selection.exponential_mechanism`) at ``epsilon_round`` on the scores of
     :func:`pair_scores` (high for pairs the one-way marginals explain badly). Each round is
     ``epsilon_round``-DP and ``epsilon_round**2 / 8``-zCDP.
+
+    Parameters
+    ----------
+    codes : array_like
+        Integer bin codes, shape ``(n, d)``.
+    sizes : sequence of int
+        Public number of bins of each column.
+    one_way : list of numpy.ndarray
+        The released noisy one-way marginals.
+    epsilon_round : float
+        Epsilon of each selection round (> 0).
+    neighbours : {"add/remove", "replace"}, default "add/remove"
+        The neighbour relation (sets the score's sensitivity).
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
+    Returns
+    -------
+    list of tuple of int
+        The ``d - 1`` chosen pairs.
 
     Examples
     --------

@@ -95,7 +95,21 @@ def _check_n_rows(n, n_columns: int, name: str) -> int:
 
 @dataclass(frozen=True)
 class TreeModel:
-    """A tree-shaped model: the root's distribution and each child's distribution given its parent."""
+    """A tree-shaped model: the root's distribution and each child's distribution given its parent.
+
+    Attributes
+    ----------
+    order : tuple of int
+        Columns, each after its parent.
+    parent : dict
+        Column -> parent column (the root has none).
+    root_probabilities : numpy.ndarray
+        Distribution of the root column.
+    conditionals : dict
+        Column -> array (values of parent) x (values of column); rows sum to 1.
+    marginals : list of numpy.ndarray
+        One-way probability vector of each column.
+    """
 
     order: tuple[int, ...]  # columns, each after its parent
     parent: dict  # column -> parent column (the root has none)
@@ -159,6 +173,24 @@ def fit_tree(one_way: list[np.ndarray], edges: list[tuple[int, int]], pair_table
        its parent is its fitted pair table with each row normalised. Columns without an edge
        are independent draws from their one-way marginal.
 
+    Parameters
+    ----------
+    one_way : list of numpy.ndarray
+        Noisy one-way counts of each column.
+    edges : list of tuple of int
+        The tree's pairs of columns.
+    pair_tables : dict
+        Pair -> its noisy two-way counts.
+    sigma_one : float, default 1.0
+        Noise sd of the one-way counts.
+    sigma_pairs : float, default 1.0
+        Noise sd of the pair counts.
+
+    Returns
+    -------
+    TreeModel
+        The fitted model.
+
     Examples
     --------
     >>> model = fit_tree([np.array([50.0, 50.0]), np.array([50.0, 50.0])], [(0, 1)],
@@ -200,6 +232,20 @@ def fit_tree(one_way: list[np.ndarray], edges: list[tuple[int, int]], pair_table
 
 def sample_tree(model: TreeModel, n: int, rng=None) -> np.ndarray:
     """Ancestral sampling: each column drawn after its parent, from its distribution given the parent.
+
+    Parameters
+    ----------
+    model : TreeModel
+        From :func:`fit_tree`.
+    n : int
+        Rows to draw.
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
+    Returns
+    -------
+    numpy.ndarray
+        Integer codes, shape ``(n, d)``.
 
     Examples
     --------
