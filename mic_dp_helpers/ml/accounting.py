@@ -46,6 +46,20 @@ def _check_sample_rate(value) -> float:
 def dpsgd_dp_event(sample_rate: float, noise_multiplier: float, steps: int):
     """The ``dp_accounting`` event of a DP-SGD run: ``steps`` Poisson-subsampled Gaussian steps.
 
+    Parameters
+    ----------
+    sample_rate : float
+        Poisson sampling probability ``q`` of each example, in (0, 1].
+    noise_multiplier : float
+        Noise standard deviation over the clipping norm (> 0).
+    steps : int
+        Number of steps (>= 1).
+
+    Returns
+    -------
+    dp_accounting.SelfComposedDpEvent
+        The run, for any ``dp_accounting`` accountant.
+
     Examples
     --------
     >>> event = dpsgd_dp_event(0.01, 1.1, 100)

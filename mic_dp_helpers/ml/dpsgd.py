@@ -137,7 +137,18 @@ class Architecture:
         return (self.n_features + 1) * self.hidden + (self.hidden + 1) * self.n_classes
 
     def unpack(self, params: np.ndarray) -> list[np.ndarray]:
-        """Views ``[W, b]`` (or ``[W1, b1, W2, b2]``) into the flat ``params``."""
+        """Views ``[W, b]`` (or ``[W1, b1, W2, b2]``) into the flat ``params``.
+
+        Parameters
+        ----------
+        params : numpy.ndarray
+            Flat parameter vector of length ``n_params``.
+
+        Returns
+        -------
+        list of numpy.ndarray
+            Weight matrices and bias vectors, views into ``params``.
+        """
         params = _as_floats(params, "params")
         if params.shape != (self.n_params,):
             raise ValueError(f"params must be a flat vector of length {self.n_params} for {self}, "
@@ -234,6 +245,20 @@ def _forward(architecture: Architecture, params: np.ndarray, X: np.ndarray):
 def predict_proba(architecture: Architecture, params, X) -> np.ndarray:
     """Class probabilities, shape ``(n, n_classes)``.
 
+    Parameters
+    ----------
+    architecture : Architecture
+        The model's shape.
+    params : numpy.ndarray
+        Flat parameter vector.
+    X : array_like
+        Features, shape ``(n, n_features)``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, n_classes)``; rows sum to 1.
+
     Examples
     --------
     >>> arch = Architecture(2, 2)
@@ -246,6 +271,22 @@ def predict_proba(architecture: Architecture, params, X) -> np.ndarray:
 
 def per_example_loss(architecture: Architecture, params, X, y) -> np.ndarray:
     """Cross-entropy loss of each example, ``-log p(y_i | x_i)``, shape ``(n,)``.
+
+    Parameters
+    ----------
+    architecture : Architecture
+        The model's shape.
+    params : numpy.ndarray
+        Flat parameter vector.
+    X : array_like
+        Features, shape ``(n, n_features)``.
+    y : array_like
+        Class labels ``0 .. n_classes - 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n,)``, in nats.
 
     Examples
     --------
@@ -264,6 +305,22 @@ def per_example_gradients(architecture: Architecture, params, X, y) -> np.ndarra
 
     Written out by hand (backpropagation for one example at a time, vectorised over examples),
     which is what Opacus and JAX's ``vmap`` do for you.
+
+    Parameters
+    ----------
+    architecture : Architecture
+        The model's shape.
+    params : numpy.ndarray
+        Flat parameter vector.
+    X : array_like
+        Features, shape ``(n, n_features)``.
+    y : array_like
+        Class labels ``0 .. n_classes - 1``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(n, n_params)``.
 
     Examples
     --------
@@ -289,6 +346,22 @@ def per_example_gradients(architecture: Architecture, params, X, y) -> np.ndarra
 
 def accuracy(architecture: Architecture, params, X, y) -> float:
     """Share of rows whose most probable class is the label.
+
+    Parameters
+    ----------
+    architecture : Architecture
+        The model's shape.
+    params : numpy.ndarray
+        Flat parameter vector.
+    X : array_like
+        Features, shape ``(n, n_features)``.
+    y : array_like
+        Class labels ``0 .. n_classes - 1``.
+
+    Returns
+    -------
+    float
+        The accuracy, in [0, 1].
 
     Examples
     --------
@@ -334,6 +407,20 @@ def clip_per_example(per_example_grads, clip_norm: float) -> np.ndarray:
 
 def poisson_sample(n: int, sample_rate: float, rng=None) -> np.ndarray:
     """Poisson sampling: a boolean mask where each of ``n`` examples is True with probability ``sample_rate``.
+
+    Parameters
+    ----------
+    n : int
+        Number of examples (>= 0).
+    sample_rate : float
+        Probability each example is in the batch, in (0, 1].
+    rng : None, int or numpy.random.Generator, optional
+        Source of randomness.
+
+    Returns
+    -------
+    numpy.ndarray
+        Boolean mask of length ``n``.
 
     Examples
     --------

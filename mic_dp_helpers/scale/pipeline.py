@@ -61,6 +61,11 @@ def purchase_log(n_rows: int = 100_000, random_state: int | np.random.Generator 
     random_state : int, Generator or None, default 0
         Seed.
 
+    Returns
+    -------
+    pandas.DataFrame
+        One row per purchase.
+
     Examples
     --------
     >>> log = purchase_log(5_000, random_state=1)
@@ -80,6 +85,20 @@ def purchase_log(n_rows: int = 100_000, random_state: int | np.random.Generator 
 
 def rows_for_pipeline(log: pd.DataFrame, partition: str = "day", value: str = "amount") -> list[tuple]:
     """The log as a list of ``(person, partition, value)`` tuples, the plain records PipelineDP reads.
+
+    Parameters
+    ----------
+    log : pandas.DataFrame
+        The purchase log, with ``customer_id``.
+    partition : str, default "day"
+        Column of the partition key.
+    value : str, default "amount"
+        Numeric column of the value.
+
+    Returns
+    -------
+    list of tuple
+        ``(customer_id, partition, value)`` per row.
 
     Examples
     --------
@@ -164,6 +183,20 @@ def bound_contributions(log: pd.DataFrame, max_partitions: int, max_per_partitio
 def count_noise_scale(max_partitions: int, max_per_partition: int, epsilon: float) -> float:
     """Laplace scale of a DP count per partition: ``max_partitions * max_per_partition / epsilon``.
 
+    Parameters
+    ----------
+    max_partitions : int
+        Partitions one person may contribute to (>= 1).
+    max_per_partition : int
+        Contributions per person and partition (>= 1).
+    epsilon : float
+        Epsilon of the count (> 0).
+
+    Returns
+    -------
+    float
+        The Laplace scale.
+
     Examples
     --------
     >>> count_noise_scale(3, 2, 0.5)
@@ -180,6 +213,22 @@ def sum_noise_scale(max_partitions: int, max_per_partition: int, min_value: floa
 
     One person changes at most ``max_partitions`` sums, each by at most ``max_per_partition`` values of
     size up to ``max(|min_value|, |max_value|)``: the L1 sensitivity is the product, divided by epsilon.
+
+    Parameters
+    ----------
+    max_partitions : int
+        Partitions one person may contribute to (>= 1).
+    max_per_partition : int
+        Contributions per person and partition (>= 1).
+    min_value, max_value : float
+        Public bounds of each value, ``min_value <= max_value``.
+    epsilon : float
+        Epsilon of the sum (> 0).
+
+    Returns
+    -------
+    float
+        The Laplace scale.
 
     Examples
     --------
@@ -204,6 +253,26 @@ def bounding_tradeoff(log: pd.DataFrame, max_partitions: Sequence[int], max_per_
     ``sqrt(2) * max_partitions * max_per_partition / epsilon``, and ``rmse`` combines them. This reads the
     private data without noise: it is a teaching tool to *see* the trade-off. A real analysis chooses the
     bounds from public knowledge or a public sample (:func:`public_contribution_bounds`), or pays for them.
+
+    Parameters
+    ----------
+    log : pandas.DataFrame
+        One row per contribution (private).
+    max_partitions : sequence of int
+        Values of the bound on partitions per person to try.
+    max_per_partition : sequence of int
+        Values of the bound on contributions per person and partition to try.
+    epsilon : float
+        Epsilon of the count (> 0).
+    person, partition : str
+        Column names of the privacy unit and of the partition key.
+    rng : int, Generator or None, default 0
+        Randomness of the bounding.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per pair of bounds: ``bias``, ``noise_sd``, ``rmse`` and ``rows_kept``.
 
     Examples
     --------
@@ -244,6 +313,20 @@ def public_contribution_bounds(public_sample: pd.DataFrame, quantile: float = 0.
     ``max_partitions`` is the smallest k such that at least ``quantile`` of the sample's people contribute
     to at most k partitions; ``max_per_partition`` likewise over (person, partition) cells. Spend no
     privacy only if the sample really is public (an earlier survey, a disjoint consenting panel).
+
+    Parameters
+    ----------
+    public_sample : pandas.DataFrame
+        A public sample of contributions, one row each.
+    quantile : float, default 0.9
+        Share of the sample the bounds must cover, in (0, 1].
+    person, partition : str
+        Column names of the privacy unit and of the partition key.
+
+    Returns
+    -------
+    max_partitions, max_per_partition : int
+        The two bounds.
 
     Examples
     --------
@@ -322,6 +405,29 @@ def private_statistics(data: Iterable, backend, *, epsilon: float, delta: float 
     Neighbour relation: add or remove one person. Each value is clamped to ``[min_value, max_value]``
     (public bounds); contributions are bounded by ``max_partitions`` and ``max_per_partition``.
 
+    Parameters
+    ----------
+    data : iterable
+        ``(person, partition, value)`` tuples: a list (local backend) or an RDD (Spark).
+    backend : pipeline_dp backend
+        ``pipeline_dp.LocalBackend()`` or ``pipeline_dp.SparkRDDBackend(sc)``.
+    epsilon : float
+        Total epsilon (> 0).
+    delta : float, default 0.0
+        Total delta, in [0, 1); > 0 when the partitions are not public.
+    max_partitions : int
+        Partitions one person may contribute to (>= 1).
+    max_per_partition : int
+        Contributions per person and partition (>= 1).
+    min_value, max_value : float
+        Public bounds of each value.
+    public_partitions : sequence, optional
+        Public partition keys; without them the keys are chosen privately.
+    ledger : PrivacyAccountant, optional
+        Charged ``(epsilon, delta)`` before the data is read.
+    label : str, optional
+        Name of the spend in the ledger.
+
     Returns
     -------
     pandas.DataFrame
@@ -392,6 +498,28 @@ def select_private_partitions(data: Iterable, backend, *, epsilon: float, delta:
     A key is kept with a probability that grows with the number of people who have it (after bounding
     each person to ``max_partitions`` keys); a key only one person has is almost never kept, so its
     existence does not reveal that person. (epsilon, delta)-DP for adding or removing one person.
+
+    Parameters
+    ----------
+    data : iterable
+        ``(person, partition, value)`` tuples: a list (local backend) or an RDD (Spark).
+    backend : pipeline_dp backend
+        ``pipeline_dp.LocalBackend()`` or ``pipeline_dp.SparkRDDBackend(sc)``.
+    epsilon : float
+        Epsilon of the selection (> 0).
+    delta : float
+        Delta of the selection, in (0, 1).
+    max_partitions : int
+        Partitions one person may contribute to (>= 1).
+    ledger : PrivacyAccountant, optional
+        Charged ``(epsilon, delta)`` before the data is read.
+    label : str, optional
+        Name of the spend in the ledger.
+
+    Returns
+    -------
+    list
+        The kept partition keys.
 
     Examples
     --------
