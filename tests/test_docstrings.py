@@ -79,7 +79,8 @@ def _parameters(function, skip_first: bool) -> tuple[str, ...]:
     names = list(inspect.signature(function).parameters)
     if skip_first and names:
         names = names[1:]
-    return tuple(names)
+    # a leading underscore marks a private keyword (a default bound for speed or safety), not an argument
+    return tuple(name for name in names if not name.startswith("_"))
 
 
 def _function(qualname: str, function, doc: str | None, skip_first: bool) -> Public:

@@ -74,6 +74,23 @@ def expect_number(value, what: str) -> float:
 
     A one-element NumPy array counts as a number; booleans, strings, NaN and infinities do not.
 
+    Parameters
+    ----------
+    value : object
+        What the student's function returned.
+    what : str
+        What was expected, for the hint ("a share").
+
+    Returns
+    -------
+    float
+        ``value`` as a finite float.
+
+    Raises
+    ------
+    CheckFailed
+        If ``value`` is not a single finite number.
+
     Examples
     --------
     >>> expect_number(0.25, "a share")
@@ -97,6 +114,11 @@ _RUNNING: contextvars.ContextVar[str | None] = contextvars.ContextVar("mic_dp_ch
 def check_is_running() -> str | None:
     """The id of the exercise whose check is running the student's function right now, else None.
 
+    Returns
+    -------
+    str or None
+        The exercise id, or None outside a check.
+
     Examples
     --------
     >>> check_is_running() is None
@@ -110,6 +132,16 @@ def running_student_code(exercise_id: str | None) -> Iterator[None]:
     """Mark the block as the student's function running under the check of ``exercise_id``.
 
     ``None`` marks the opposite (the checker's own code, e.g. a callback it handed the student).
+
+    Parameters
+    ----------
+    exercise_id : str or None
+        The exercise whose check runs the block, or None.
+
+    Yields
+    ------
+    None
+        The flag is reset on exit.
     """
     token = _RUNNING.set(exercise_id)
     try:
@@ -125,6 +157,20 @@ def call_repeatedly(answer: Callable, n: int, *args) -> list:
     it through here, never in a loop of their own: when the grader hands a check a function that lives
     in another process, that proxy provides its own ``call_repeatedly`` and does all ``n`` calls in one
     round trip. Arguments that change state between calls (a random generator) advance as in a loop.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's function (or a proxy of it).
+    n : int
+        Number of calls.
+    *args
+        Arguments of every call.
+
+    Returns
+    -------
+    list
+        The ``n`` results, in order.
 
     Examples
     --------
@@ -153,7 +199,17 @@ class Exercise:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Outcome of one check: ``status`` is "passed", "failed" or "not done"."""
+    """Outcome of one check: ``status`` is "passed", "failed" or "not done".
+
+    Attributes
+    ----------
+    exercise : str
+        The exercise id ("01.2").
+    status : {"passed", "failed", "not done"}
+        The outcome.
+    message : str
+        The line shown to the student (a hint when failed).
+    """
 
     exercise: str
     status: str
@@ -164,6 +220,13 @@ class CheckResult:
         return self.status == PASSED
 
     def to_dict(self) -> dict:
+        """The result as a plain dict (for JSON and the gradebook).
+
+        Returns
+        -------
+        dict
+            ``exercise``, ``status`` and ``message``.
+        """
         return asdict(self)
 
     def _ipython_display_(self) -> None:
@@ -177,7 +240,27 @@ EXERCISES: dict[str, Exercise] = {}
 
 
 def exercise(exercise_id: str, *, title: str, answer_name: str) -> Callable:
-    """Decorator registering a checker for exercise ``exercise_id``."""
+    """Decorator registering a checker for exercise ``exercise_id``.
+
+    Parameters
+    ----------
+    exercise_id : str
+        The exercise id ("01.2"), registered once.
+    title : str
+        A short title.
+    answer_name : str
+        Name of the function the student writes.
+
+    Returns
+    -------
+    callable
+        The decorator; it registers the checker and returns it unchanged.
+
+    Raises
+    ------
+    ValueError
+        When the decorated checker is registered, if ``exercise_id`` already is.
+    """
 
     def register(checker: Callable[[Callable], None]) -> Callable[[Callable], None]:
         if exercise_id in EXERCISES:
@@ -189,7 +272,18 @@ def exercise(exercise_id: str, *, title: str, answer_name: str) -> Callable:
 
 
 def exercises_for_lesson(lesson: str) -> list[Exercise]:
-    """The registered exercises of ``lesson`` ("01"), in order."""
+    """The registered exercises of ``lesson`` ("01"), in order.
+
+    Parameters
+    ----------
+    lesson : str
+        Two-digit lesson number ("01").
+
+    Returns
+    -------
+    list of Exercise
+        Sorted by id; empty for an unknown lesson.
+    """
     return [EXERCISES[key] for key in sorted(EXERCISES) if EXERCISES[key].lesson == lesson]
 
 
@@ -268,6 +362,27 @@ def run_check(exercise_id: str, answer, *, in_kernel: bool = True, guard: bool =
 
     ``in_kernel=False`` words messages for a teacher's gradebook; ``guard=False`` leaves the
     "check is running" flag alone (the grader sets it in the student's sandboxed kernel instead).
+
+    Parameters
+    ----------
+    exercise_id : str
+        The exercise id ("01.2").
+    answer : callable or None
+        The student's function; None or ``...`` means not done yet.
+    in_kernel : bool, default True
+        Word the messages for a student in a notebook (False: for a gradebook).
+    guard : bool, default True
+        Set the "check is running" flag around the student's calls.
+
+    Returns
+    -------
+    CheckResult
+        The outcome.
+
+    Raises
+    ------
+    KeyError
+        If ``exercise_id`` is not a registered exercise.
     """
     if exercise_id not in EXERCISES:
         known = ", ".join(sorted(EXERCISES))
@@ -297,6 +412,18 @@ def check(exercise_id: str, answer) -> CheckResult:
 
     The result is returned for code that wants it; as the last line of a Jupyter cell it shows nothing
     more than the printed line.
+
+    Parameters
+    ----------
+    exercise_id : str
+        The exercise id ("01.2").
+    answer : callable or None
+        The student's function; None or ``...`` means not done yet.
+
+    Returns
+    -------
+    CheckResult
+        The outcome (already printed).
 
     Examples
     --------
@@ -407,6 +534,18 @@ def forbidden_helpers(targets, record: list):
     The function objects themselves are changed (code and keyword defaults), so references the
     student took before the check (``from module import function``) refuse too. Everything is put
     back on exit.
+
+    Parameters
+    ----------
+    targets : iterable of str
+        Helpers as ``"module:function"``.
+    record : list
+        Receives the name of each refused helper that was called.
+
+    Yields
+    ------
+    None
+        The helpers refuse inside the ``with`` block.
     """
     swapped = []
     try:
@@ -434,6 +573,24 @@ def student_call(exercise_id: str, check_module, function, *args, extra_modules=
     Returns what it returns. Raises :class:`~mic_dp_helpers.checks._core.CheckFailed` if, while
     it ran, it called a forbidden course helper or changed a namespace the check relies on (that
     change is undone first). After the call only locals and default arguments are used.
+
+    Parameters
+    ----------
+    exercise_id : str
+        The exercise whose check makes the call.
+    check_module : module
+        The check's module, whose namespace is watched.
+    function : callable
+        The function to call.
+    *args
+        Its arguments.
+    extra_modules : sequence of module, optional
+        More namespaces to watch.
+
+    Returns
+    -------
+    object
+        What ``function`` returned.
     """
     record: list[str] = []
     snapshots = _snapshot(_watched([check_module, *extra_modules]))

@@ -65,7 +65,25 @@ TAIL_FAILURE = 1e-5
 
 
 def as_numbers(outputs, what: str):
-    """The student's outputs (one per call) as a float array, failing like ``expect_number`` would."""
+    """The student's outputs (one per call) as a float array, failing like ``expect_number`` would.
+
+    Parameters
+    ----------
+    outputs : sequence
+        One output of the student's function per call.
+    what : str
+        What each output should be, for the hint.
+
+    Returns
+    -------
+    numpy.ndarray
+        The outputs as floats.
+
+    Raises
+    ------
+    CheckFailed
+        If an output is not a single finite number.
+    """
     from mic_dp_helpers.checks._core import expect_number
 
     try:
@@ -78,13 +96,35 @@ def as_numbers(outputs, what: str):
 
 
 def laplace_tail_threshold(n: int) -> float:
-    """The largest |z| of n standard Laplace draws is below this with probability TAIL_FAILURE."""
+    """The largest |z| of n standard Laplace draws is below this with probability TAIL_FAILURE.
+
+    Parameters
+    ----------
+    n : int
+        Number of draws.
+
+    Returns
+    -------
+    float
+        The threshold on ``max |z|``.
+    """
     # P(max |z| < t) = (1 - e^-t)^n ~ exp(-n e^-t) = TAIL_FAILURE
     return _log(n / -_log(TAIL_FAILURE))
 
 
 def gaussian_tail_threshold(n: int) -> float:
-    """The largest |z| of n standard normal draws is below this with probability TAIL_FAILURE."""
+    """The largest |z| of n standard normal draws is below this with probability TAIL_FAILURE.
+
+    Parameters
+    ----------
+    n : int
+        Number of draws.
+
+    Returns
+    -------
+    float
+        The threshold on ``max |z|``.
+    """
     # P(max |z| < t) = (1 - 2 Phi(-t))^n ~ exp(-2 n Phi(-t)) = TAIL_FAILURE
     return _float(-scipy.stats.norm.ppf(-_log(TAIL_FAILURE) / (2 * n)))
 
@@ -99,6 +139,22 @@ def check_laplace_noise(z, where: str, *, inverted: float | None = None, centre_
     """Test that ``z`` (noise divided by the Laplace scale, one value per call) is standard Laplace.
 
     ``inverted``: the scale ratio an answer with sensitivity and epsilon swapped would show.
+
+    Parameters
+    ----------
+    z : array_like
+        Noise divided by the Laplace scale, one value per call.
+    where : str
+        Start of every hint.
+    inverted : float, optional
+        Scale ratio of an answer with sensitivity and epsilon swapped.
+    centre_hint : str, optional
+        Added to the hint when the releases are off-centre.
+
+    Raises
+    ------
+    CheckFailed
+        If the noise is missing, off-centre, of the wrong scale or not Laplace.
     """
     z = _asarray(z, dtype=float)
     n = len(z)
@@ -132,7 +188,20 @@ def check_laplace_noise(z, where: str, *, inverted: float | None = None, centre_
 
 
 def check_gaussian_noise(z, where: str) -> None:
-    """Test that the array ``z`` (calls x groups x coordinates, noise / sigma) is i.i.d. standard normal."""
+    """Test that the array ``z`` (calls x groups x coordinates, noise / sigma) is i.i.d. standard normal.
+
+    Parameters
+    ----------
+    z : array_like
+        Noise divided by sigma, shape ``(calls, groups, coordinates)``.
+    where : str
+        Start of every hint.
+
+    Raises
+    ------
+    CheckFailed
+        If the noise is missing, shared, or not standard normal.
+    """
     z = _asarray(z, dtype=float)
     flat = z.ravel()
     n = flat.size
@@ -186,6 +255,24 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
       has about ``n^2/2 * g * integral(f^2)`` of them (``f`` the noise density), about 0 without
       rounding. More than ``3 x`` that plus 10 fail: a buffer of draws cycled through, or a
       generator seeded from a small set of seeds, does.
+
+    Parameters
+    ----------
+    releases : array_like
+        One value per call (or calls x coordinates).
+    centre : float or array_like
+        The true answer, broadcast against ``releases``.
+    scale : float or array_like
+        Laplace scale or Gaussian sigma (per release allowed).
+    law : {"laplace", "gaussian"}
+        The noise distribution.
+    where : str
+        Start of every hint ("For value=3:").
+
+    Raises
+    ------
+    CheckFailed
+        If a test fails.
     """
     releases = _asarray(releases, dtype=float)
     values = releases.ravel()

@@ -47,7 +47,20 @@ def check_share_above(answer, seed: int = SEED) -> None:
     """A correct answer returns the share (a number in [0, 1]) of values strictly above the threshold,
     for 20 lists (1 to 200 integers or floats, negative ones too) with thresholds equal to one of the
     values, below all of them, equal to the largest, or anywhere, drawn from ``seed`` (to 1e-6, so a
-    float32 share passes), and leaves the list it is given unchanged."""
+    float32 share passes), and leaves the list it is given unchanged.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``share_above`` (exercise 00.1).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(_len(_cases(seed))):
         values, threshold = _cases(seed)[index]
         given = list(values)

@@ -86,7 +86,20 @@ def _call_unchanged(exercise_id, answer, df: pd.DataFrame, *args):
 def check_uniqueness_share(answer, seed: int = SEED) -> None:
     """A correct answer returns the share of rows whose combination of the given columns appears in no
     other row (a number in [0, 1]), without changing the table, on tables from ``seed`` (one row, up to
-    900 rows, shuffled columns and index) and column lists of every length in random order."""
+    900 rows, shuffled columns and index) and column lists of every length in random order.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``uniqueness_share`` (exercise 01.1).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(_len(_tables(seed))):
         for columns in _qi_sets(seed):
             got = expect_number(_call_unchanged("01.1", answer, _tables(seed)[index], list(columns)), "a share")
@@ -154,7 +167,20 @@ def check_linkage_candidates(answer, seed: int = SEED) -> None:
     in [low, high], both ends included, for targets from ``seed`` sitting exactly on the lower bound, on
     the upper bound or inside, with ranges of width 0 to 40,000, on tables with shuffled columns and
     index (one of them a single row). Each table also holds near misses of every target (age one year
-    off, a zip code in the same 3-digit area, a salary one outside the range), which must not match."""
+    off, a zip code in the same 3-digit area, a salary one outside the range), which must not match.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``linkage_candidates`` (exercise 01.2).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(_len(_tables(seed))):
         for pick in range(_len(_linkage_targets(seed, index)[1])):
             released, picks = _linkage_targets(seed, index)
@@ -182,7 +208,20 @@ def check_linkage_candidates(answer, seed: int = SEED) -> None:
 def check_k_anonymity_level(answer, seed: int = SEED) -> None:
     """A correct answer returns the size of the smallest group of rows sharing all the quasi-identifiers
     (k = 1 for a single row), on the tables from ``seed`` and their generalizations (10-year age bands,
-    3-digit zip codes), for quasi-identifier lists of every length in random order."""
+    3-digit zip codes), for quasi-identifier lists of every length in random order.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``k_anonymity_level`` (exercise 01.3).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(_len(_tables(seed))):
         for columns in _qi_sets(seed):
             for coarse_level in (0, 1):
@@ -205,7 +244,20 @@ def check_homogeneity_exposure(answer, seed: int = SEED) -> None:
     """A correct answer returns the share of people whose whole equivalence class has one value of the
     sensitive column, on generalized tables from ``seed`` (a single row included, the sensitive column
     anywhere among the shuffled columns) for several quasi-identifier lists, and also with ``sex`` as the
-    sensitive column (so an answer tied to "diagnosis" fails)."""
+    sensitive column (so an answer tied to "diagnosis" fails).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``homogeneity_exposure`` (exercise 01.4).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(_len(_tables(seed))):
         for columns, sensitive in ((["zip_code", "age", "sex"], "diagnosis"), (["zip_code", "age"], "diagnosis"),
                                    (["zip_code"], "diagnosis"), (["age", "zip_code"], "sex")):

@@ -92,7 +92,20 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     20,000 releases is ``value`` + Laplace(sensitivity / epsilon): centred, right scale, reaching the
     Laplace tails, independent from call to call, never the exact value, never the same release twice,
     and passing a KS test against the exact law, for values (0 to 1e12 either side of 0), sensitivities
-    (1e-3 to 1e4) and epsilons (1e-3 to 1e6), many digits, drawn afresh from ``seed``."""
+    (1e-3 to 1e4) and epsilons (1e-3 to 1e6), many digits, drawn afresh from ``seed``.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``laplace_mechanism`` (exercise 02.1).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(4):
         value, sensitivity, epsilon, draw_seed = _laplace_cases(seed)[index]
         where = f"For value={value:g}, sensitivity={sensitivity:.6g}, epsilon={epsilon:.6g}:"
@@ -130,7 +143,20 @@ def _expected_sensitivity(query: str, lower: float, upper: float, n: int) -> flo
 def check_sensitivity(answer, seed: int = SEED) -> None:
     """A correct answer returns, for add/remove neighbours, 1 for a count, max(|lower|, |upper|) for a
     sum and that divided by the public n for a mean, for bounds drawn from ``seed`` covering both signs,
-    a positive lower bound, both bounds negative and |lower| > |upper|, and n from 1 to 100,000."""
+    a positive lower bound, both bounds negative and |lower| > |upper|, and n from 1 to 100,000.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``sensitivity`` (exercise 02.2).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(len(_sensitivity_cases(seed))):
         for query in ("count", "sum", "mean"):
             lower, upper, n = _sensitivity_cases(seed)[index]
@@ -173,7 +199,20 @@ def _epsilon_cases(seed: int):
 def check_smallest_epsilon(answer, seed: int = SEED) -> None:
     """A correct answer returns sensitivity * ln(1 / (1 - confidence)) / max_error (to 1e-6), the
     epsilon at which P(|Laplace| <= max_error) is exactly ``confidence``, for sensitivities and
-    errors from 1e-3 to 1e5 and confidences from 0.01 to 1 - 1e-9 drawn from ``seed``."""
+    errors from 1e-3 to 1e5 and confidences from 0.01 to 1 - 1e-9 drawn from ``seed``.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``smallest_epsilon`` (exercise 02.3).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(len(_epsilon_cases(seed))):
         sensitivity, max_error, confidence = _epsilon_cases(seed)[index]
         got = expect_number(_call("02.3", answer, sensitivity, max_error, confidence), "an epsilon")
@@ -230,7 +269,20 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     scale set by the declared bounds whatever the data (two cases keep every value well inside them,
     either bound the larger), Laplace tails, independent draws, never the exact sum, never the same
     release twice, no grid anchored at the sum, and a KS fit, on five cases drawn from ``seed``
-    (negative, positive and mixed bounds, values exactly on the bounds)."""
+    (negative, positive and mixed bounds, values exactly on the bounds).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``dp_bounded_sum`` (exercise 02.4).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(5):
         values, lower, upper, epsilon, draw_seed = _sum_cases(seed)[index]
         where = f"For {len(values)} values, bounds [{lower:.6g}, {upper:.6g}], epsilon={epsilon:.6g}:"

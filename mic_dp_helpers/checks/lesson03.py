@@ -122,7 +122,20 @@ def check_total_epsilon(answer, seed: int = SEED) -> None:
     composition); a step of disjoint parts costs its most expensive part (parallel composition), and a
     part holding several queries costs their sum; an empty plan costs 0. Tested on fixed plans and 40
     plans from ``seed`` (some empty) with unsorted, repeated, tiny and large epsilons of many digits
-    (compared to a relative 1e-9)."""
+    (compared to a relative 1e-9).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``total_epsilon`` (exercise 03.1).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(len(_plans(seed))):
         given = _plans(seed)[index]
         got = expect_number(_call("03.1", answer, given), "the total epsilon")
@@ -257,7 +270,20 @@ def check_allocate(answer, seed: int = SEED) -> None:
     (1 to 7 queries, many digits, slack from 0.01% to 200%), 4 with exactly enough budget (in
     numbers whose sums are exact, so no rounding decides) and 6 random infeasible ones, from ``seed``
     (short of the need by 0.1% to 200%, by 1e-3 to 2e-2, and by a relative 2e-6 to 8e-6: a tolerance as
-    loose as np.isclose's lets that one through)."""
+    loose as np.isclose's lets that one through).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``allocate`` (exercise 03.2).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     feasible, infeasible = _allocation_cases(seed)
     n_feasible, n_infeasible = _len(feasible), _len(infeasible)
     del feasible, infeasible
@@ -328,7 +354,20 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
     0.5 of the true count (rounding recovers it), for 6 cases from ``seed``: true counts from 0 to 5,000,
     Laplace or Gaussian noise with SD from 0.5 to 6, and n_queries set so that the mean's SD is at most
     0.07 (a correct attack fails with probability below 1e-10 per check). The true count is recomputed
-    from the seed after the function returns; the query function holds only its pre-drawn answers."""
+    from the seed after the function returns; the query function holds only its pre-drawn answers.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``averaging_attack`` (exercise 03.3).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(6):
         noisy_query, stream, n_queries, size = _noisy_query(seed, index)
         estimate = expect_number(_call("03.3", answer, noisy_query, n_queries), "an estimate of the true answer")
@@ -385,7 +424,20 @@ def check_sigma_for_k_queries(answer, seed: int = SEED) -> None:
     """A correct answer returns the smallest sigma whose k Gaussian queries, composed under zCDP and
     converted to (epsilon, delta)-DP, stay within the budget: the total it implies is at most
     total_epsilon and sigma is not larger than needed (both to a relative 1e-6), for fixed cases and 14
-    from ``seed``: k = 1, 2, up to 100,000; epsilon 0.01 to 1000; delta 1e-12 to 1e-3; sensitivity 1e-3 to 1e3."""
+    from ``seed``: k = 1, 2, up to 100,000; epsilon 0.01 to 1000; delta 1e-12 to 1e-3; sensitivity 1e-3 to 1e3.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``sigma_for_k_queries`` (exercise 03.4).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(len(_sigma_cases(seed))):
         k, total_epsilon, delta, sensitivity = _sigma_cases(seed)[index]
         sigma = expect_number(_call("03.4", answer, k, total_epsilon, delta, sensitivity), "a noise standard deviation")

@@ -108,7 +108,20 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     errors); have a mean absolute deviation within 13-15% of PyDP's at that epsilon (5 standard errors;
     20% too much epsilon fails about 9 times in 10), also when the data span only part of the bounds
     (bounds from the data fail); are never the exact clamped mean; and reach the tails 1,500
-    Laplace-like draws reach (clipped noise fails). It leaves ``values`` unchanged."""
+    Laplace-like draws reach (clipped noise fails). It leaves ``values`` unchanged.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``dp_mean_with_pydp`` (exercise 04.1).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(3):
         values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
         try:
@@ -208,7 +221,20 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     everyone's count), leaves the table unchanged, draws its choice from ``rng`` only (same seed, same
     rows), and keeps each of a person's rows with the same probability, whatever its values: over 60 calls
     on 30 people with 7 rows each (k = 2, amounts doubling from row to row), each row position is kept
-    with frequency 2/7 within 0.06 (5.6 standard errors). Tables come from ``seed``; the person column is not the first column."""
+    with frequency 2/7 within 0.06 (5.6 standard errors). Tables come from ``seed``; the person column is not the first column.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``bound_contributions`` (exercise 04.2).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(3):
         df, column = _contribution_tables(seed)[index]
         counts = df[column].value_counts()
@@ -311,7 +337,20 @@ def check_best_upper_bound(answer, seed: int = SEED) -> None:
     clamping bias on [lower, upper] and noise_sd = sqrt(2) (upper - lower) / (epsilon n), without changing
     ``values``, for 12 cases from ``seed``: 1 to 4,000 values, zero or non-zero lower bounds (with values
     below it sometimes), 2 to 8 unsorted candidates, epsilons 0.01 to 20 with many digits; each case's
-    best candidate is unique by a relative 1e-6."""
+    best candidate is unique by a relative 1e-6.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``best_upper_bound`` (exercise 04.3).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(_len(_bound_bank(seed))):
         values, lower, candidates, epsilon = _bound_cases(seed)[index]
         given = values.copy()
@@ -433,7 +472,20 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
     noise for means whose noise is well inside the bounds, 4.3 standard errors; no mean ever exact);
     refuses a plan that does not fit with BudgetExceededError and spends nothing; accepts a plan that fits
     by the ledger's exact addition but whose float sum exceeds the remaining epsilon by rounding; and
-    returns [] for an empty plan."""
+    returns [] for an empty plan.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``run_query_plan`` (exercise 04.4).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     values, lower, upper, plan = _plan_case(seed)
     accountant = PrivacyAccountant(_fsum(e for _, e in plan) * 1.5)
     answers = _run_plan(answer, accountant, values.copy(), lower, upper, plan)

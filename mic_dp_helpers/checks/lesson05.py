@@ -86,7 +86,20 @@ def _mic_cases(seed: int = SEED) -> list[tuple[pd.DataFrame, pd.Series]]:
 def check_rank_by_mic(answer, seed: int = SEED) -> None:
     """A correct answer returns a Series of minepy's MIC (alpha 0.6, c 15, mic_approx) of every column of X
     with y, indexed by column name and sorted from most to least relevant, without changing X or y, on
-    3 tables from ``seed`` (60 to 400 rows, columns in random order)."""
+    3 tables from ``seed`` (60 to 400 rows, columns in random order).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``rank_by_mic`` (exercise 05.1).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(3):
         X_copy, y_copy = (part.copy() for part in _mic_cases(seed)[index])
         got = _as_series(_call("05.1", answer, X_copy, y_copy), "MIC scores")
@@ -142,7 +155,20 @@ def check_split_budget(answer, seed: int = SEED) -> None:
     w = floor + (1 - floor) * max(score, 0) / max(scores) (all equal when every score is <= 0): positive
     summing to the total, to a relative 1e-9; it leaves the scores unchanged. Cases from
     ``seed``: 1 to 7 features, negative scores, ties at the top, all zeros, floors from 0.001 to 1,
-    totals 0.01 to 100 with many digits."""
+    totals 0.01 to 100 with many digits.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``split_budget_by_relevance`` (exercise 05.2).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(_len(_budget_cases(seed))):
         scores_copy = _budget_cases(seed)[index][0].copy()
         _, total, floor = _budget_cases(seed)[index]
@@ -196,7 +222,20 @@ def _factor_cases(seed: int = SEED) -> list[tuple[pd.Series, float]]:
 def check_effective_epsilon(answer, seed: int = SEED) -> None:
     """A correct answer returns epsilon * (1 + f) / f per feature (math.inf where f = 0), indexed and ordered
     like the factors, to a relative 1e-9, without changing them; factors from ``seed`` between 1e-3 and
-    100 with many digits, some exactly 0, epsilons 0.01 to 50."""
+    100 with many digits, some exactly 0, epsilons 0.01 to 50.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``effective_epsilon`` (exercise 05.3).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(_len(_factor_cases(seed))):
         factors_copy = _factor_cases(seed)[index][0].copy()
         epsilon = _factor_cases(seed)[index][1]
@@ -284,7 +323,20 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     auditing each column on its own with 20,000 samples, for 3 releases from ``seed``: 2 to 4 columns,
     claims 0.3 to 1, the flawed columns (no noise, 2.5 to 4 times the claim, or honest noise missing from
     3% to 8% of the releases) in random positions, an honest column spending 0.7 to 0.8 of the claim, and
-    one release with no flawed column. A list, tuple, set or array of column numbers is accepted."""
+    one release with no flawed column. A list, tuple, set or array of column numbers is accepted.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``flawed_features`` (exercise 05.4).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in (0, 1, 3):
         epsilons, claimed, dataset_a, dataset_b, leaks = _audit_case(seed, index)
         release = _row_release(epsilons, leaks)

@@ -70,7 +70,20 @@ def _mu_cases(seed: int):
 def check_release_mu(answer, seed: int = SEED) -> None:
     """A correct answer returns sqrt(groups_touched * dim) / (l * sigma) (to a relative 1e-9): the L2
     sensitivity of the vector of group means over sigma, for l from 1 to 500, sigma 1e-3 to 10 (many
-    digits), dim 1 to 200 and groups_touched 1 to 63, drawn from ``seed``."""
+    digits), dim 1 to 200 and groups_touched 1 to 63, drawn from ``seed``.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``release_mu`` (exercise 06.1).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(len(_mu_cases(seed))):
         l, sigma, dim, touched = _mu_cases(seed)[index]
         got = expect_number(_call("06.1", answer, l, sigma, dim, touched), "mu")
@@ -104,7 +117,20 @@ def _delta_cases(seed: int):
 def check_delta_of_mu(answer, seed: int = SEED) -> None:
     """A correct answer returns Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) to an absolute 1e-12 plus a
     relative 1e-6, for epsilon 0 (exactly), 0 to 2 and 2 to 20, and mu 0.05 to 10, drawn from ``seed``
-    (deltas down to about 1e-300 and up to nearly 1)."""
+    (deltas down to about 1e-300 and up to nearly 1).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``delta_of_mu`` (exercise 06.2).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(len(_delta_cases(seed))):
         epsilon, mu = _delta_cases(seed)[index]
         got = expect_number(_call("06.2", answer, epsilon, mu), "delta")
@@ -137,7 +163,20 @@ def _sigma_cases(seed: int):
 def check_noise_for_target(answer, seed: int = SEED) -> None:
     """A correct answer returns the smallest sigma whose exact GDP delta at epsilon is at most the target
     (to a relative 1e-5), for l 1 to 300, dim 1 to 100, epsilon 0.05 to 20 and delta 1e-12 to 1e-2 (many
-    digits) drawn from ``seed``."""
+    digits) drawn from ``seed``.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``noise_for_target`` (exercise 06.3).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for index in range(len(_sigma_cases(seed))):
         l, dim, epsilon, delta = _sigma_cases(seed)[index]
         sigma = expect_number(_call("06.3", answer, l, dim, epsilon, delta), "sigma")
@@ -200,7 +239,20 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     groups, KS fit); keeps every record, leftovers included, in exactly one group of size
     floor or ceil of n / k (one marked record among 59, l = 10, 30 releases); groups records at random
     (data sorted in two halves give almost no pure groups) and keeps the data's mean; and is not refuted
-    at epsilon = 1 by the lesson's audit on the four-corners pair. Shapes and seeds come from ``seed``."""
+    at epsilon = 1 by the lesson's audit on the four-corners pair. Shapes and seeds come from ``seed``.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``random_group_release`` (exercise 06.4).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     for n, l, dim in _shape_cases(seed):
         _release(answer, _default_rng([seed, n]).random((n, dim)), l, 0.1, _default_rng(0))
 

@@ -109,6 +109,16 @@ def check_bound_contributions(answer) -> None:
        and a day with 9 rows no more often than a day with one (days are chosen, not rows).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``bound_contributions`` (exercise 09.1).
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
     """
     rng = _default_rng(901)
     cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
@@ -176,6 +186,16 @@ def check_sum_noise_scale(answer) -> None:
     It is the Laplace scale for a per-partition sum with values clamped to ``[min_value, max_value]``:
     proportional to each bound, to the largest absolute value a clamped value can take (so negative lower
     bounds count), and to 1/epsilon; tested on random arguments with epsilons of many digits, tiny and large.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``sum_noise_scale`` (exercise 09.2).
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
     """
     rng = _default_rng(902)
     cases = [(1, 1, 0.0, 1.0, 1.0), (2, 3, -50.0, 10.0, 0.123456789), (4, 1, -5.0, 20.0, 7.77)]
@@ -233,6 +253,16 @@ def check_bounds_from_public_sample(answer) -> None:
     most k distinct partitions; ``Linf`` likewise over (person, partition) cells. Both are ints; columns are
     taken by name (in any order, with extra columns); quantiles hit a share exactly (0.5 of an even count),
     have many digits, and include 1.0.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``bounds_from_public_sample`` (exercise 09.3).
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
     """
     rng = _default_rng(903)
     exact = _DataFrame({"p": ["a", "a", "b", "b", "b", "b", "c", "d"], "q": [1, 2, 1, 2, 3, 4, 1, 1]})
