@@ -36,6 +36,21 @@ PROJECT_ROOT = Path(__file__).resolve().parent.parent
 def strip_solutions(source: str) -> str:
     """Replace each marked solution block in code ``source`` by a NotImplementedError placeholder.
 
+    Parameters
+    ----------
+    source : str
+        Source code of one cell.
+
+    Returns
+    -------
+    str
+        The source with every solution block replaced.
+
+    Raises
+    ------
+    ValueError
+        If a solution block is not closed, or closed without being opened.
+
     Examples
     --------
     >>> print(strip_solutions("def f(x):\\n    # BEGIN SOLUTION\\n    return 2 * x\\n    # END SOLUTION"))
@@ -63,7 +78,25 @@ def strip_solutions(source: str) -> str:
 
 
 def make_exercise_notebook(solution: nbformat.NotebookNode) -> nbformat.NotebookNode:
-    """Return the student version of a solution notebook (solutions stripped, outputs cleared)."""
+    """Return the student version of a solution notebook (solutions stripped, outputs cleared).
+
+    Parameters
+    ----------
+    solution : nbformat.NotebookNode
+        A solution notebook.
+
+    Returns
+    -------
+    nbformat.NotebookNode
+        A new notebook; ``solution`` is not changed.
+
+    Raises
+    ------
+    TypeError
+        If ``solution`` is not a notebook.
+    ValueError
+        If a cell has unbalanced solution markers.
+    """
     if not isinstance(solution, dict) or not isinstance(solution.get("cells"), list):
         raise TypeError("solution must be a notebook (from nbformat.read(path, as_version=4)), "
                         f"got {type(solution).__name__}.")
@@ -98,6 +131,16 @@ def exercise_file_name(solution_name: str) -> str:
 
     Distinct names tell the lesson, its exercises and its solutions apart in JupyterLab's tabs.
 
+    Parameters
+    ----------
+    solution_name : str
+        File name of a solution notebook.
+
+    Returns
+    -------
+    str
+        File name of its exercise notebook.
+
     Examples
     --------
     >>> exercise_file_name("02_laplace_mechanism_solutions.ipynb")
@@ -117,6 +160,20 @@ def generate_exercises(
 
     Returns the exercise notebooks that were (or, with ``check_only``, would be) written or
     removed: an empty list means ``exercises/`` is up to date.
+
+    Parameters
+    ----------
+    solutions_dir : path, default PROJECT_ROOT / "solutions"
+        Folder of the solution notebooks.
+    exercises_dir : path, default PROJECT_ROOT / "exercises"
+        Folder of the exercise notebooks.
+    check_only : bool, default False
+        Report what is out of date without writing.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The exercise notebooks written or removed (or that would be).
     """
     for name, folder in (("solutions_dir", solutions_dir), ("exercises_dir", exercises_dir)):
         if not isinstance(folder, (str, os.PathLike)):
@@ -147,6 +204,18 @@ def generate_exercises(
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Command line: write ``exercises/`` from ``solutions/``, or with ``--check`` report whether it is up to date.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Arguments; ``sys.argv[1:]`` by default.
+
+    Returns
+    -------
+    int
+        Exit status: 0, or 1 when ``--check`` finds ``exercises/`` out of date.
+    """
     parser = argparse.ArgumentParser(prog="python -m mic_dp_teacher.exercises", description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true", help="only report whether exercises/ is up to date")
     parser.add_argument("--solutions", default=str(PROJECT_ROOT / "solutions"))

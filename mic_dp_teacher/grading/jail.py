@@ -82,6 +82,13 @@ def _private_tmp(size: int, scratch: str, needed: list, uid=None) -> None:
 
 
 def main(argv: list) -> None:
+    """Set up the kernel's cgroup and private /tmp from ``argv``, then replace this process with the worker.
+
+    Parameters
+    ----------
+    argv : list of str
+        ``[CONFIG_JSON, "--", WORKER_COMMAND...]``.
+    """
     config = json.loads(argv[0])
     command = argv[2:]
     try:

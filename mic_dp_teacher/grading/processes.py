@@ -18,11 +18,34 @@ KERNEL_UID_SLOTS = 60000
 
 
 def count_processes(uid: int) -> int:
+    """The number of processes running under ``uid``.
+
+    Parameters
+    ----------
+    uid : int
+        A user id.
+
+    Returns
+    -------
+    int
+        How many processes :func:`pids_of_uid` finds.
+    """
     return len(pids_of_uid(uid))
 
 
 def pids_of_uid(uid: int) -> list[int]:
-    """Processes whose real, effective, saved or file-system user id is ``uid``."""
+    """Processes whose real, effective, saved or file-system user id is ``uid``.
+
+    Parameters
+    ----------
+    uid : int
+        A user id.
+
+    Returns
+    -------
+    list of int
+        Process ids.
+    """
     found = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -44,7 +67,23 @@ _CLAIMS: dict[int, int] = {}  # user id -> fd of its lock file, held while a ker
 
 def free_kernel_uid(taken=()) -> int:
     """Claim an unused user id for a kernel: no process runs under it, and no other grader (even another
-    run at the same time) holds its lock. :func:`release_kernel_uid` gives it back."""
+    run at the same time) holds its lock. :func:`release_kernel_uid` gives it back.
+
+    Parameters
+    ----------
+    taken : collection of int, optional
+        User ids not to use.
+
+    Returns
+    -------
+    int
+        The claimed user id.
+
+    Raises
+    ------
+    RuntimeError
+        If every user id of the range is in use.
+    """
     import fcntl
     import tempfile
 
@@ -68,7 +107,13 @@ def free_kernel_uid(taken=()) -> int:
 
 
 def release_kernel_uid(uid: int | None) -> None:
-    """Kill what is left of ``uid`` and give it back to other runs."""
+    """Kill what is left of ``uid`` and give it back to other runs.
+
+    Parameters
+    ----------
+    uid : int or None
+        A user id from :func:`free_kernel_uid`.
+    """
     kill_uid(uid)
     fd = _CLAIMS.pop(uid, None)
     if fd is not None:
@@ -76,7 +121,13 @@ def release_kernel_uid(uid: int | None) -> None:
 
 
 def kill_uid(uid: int | None) -> None:
-    """SIGKILL every process of ``uid`` (a kernel's own user id), until none is left."""
+    """SIGKILL every process of ``uid`` (a kernel's own user id), until none is left.
+
+    Parameters
+    ----------
+    uid : int or None
+        The kernel's user id; None, 0 and the grader's own uid are ignored.
+    """
     if uid is None or uid in (0, os.getuid()):
         return
     for _ in range(50):
@@ -95,7 +146,13 @@ PR_SET_CHILD_SUBREAPER = 36
 
 
 def become_subreaper() -> bool:
-    """Orphans of this process's descendants (e.g. a double-forked daemon) become its children, not init's."""
+    """Orphans of this process's descendants (e.g. a double-forked daemon) become its children, not init's.
+
+    Returns
+    -------
+    bool
+        Whether the kernel accepted (Linux only).
+    """
     try:
         import ctypes
 
@@ -172,7 +229,18 @@ def cgroup_parent() -> tuple[str, str] | None:
 
 
 def memory_bound(memory: int) -> str:
-    """How the memory of a kernel's whole process tree is bounded on this machine (for gradebook_run.json)."""
+    """How the memory of a kernel's whole process tree is bounded on this machine (for gradebook_run.json).
+
+    Parameters
+    ----------
+    memory : int
+        Memory limit per kernel, in bytes.
+
+    Returns
+    -------
+    str
+        One sentence for the run's record.
+    """
     found = cgroup_parent()
     if found is None:
         return ("per process only: RLIMIT_AS of each kernel process; no memory cgroup is available here, so a "
@@ -182,7 +250,18 @@ def memory_bound(memory: int) -> str:
 
 
 class MemoryCgroup:
-    """A memory cgroup holding one kernel's process tree; :meth:`destroy` kills what is in it and removes it."""
+    """A memory cgroup holding one kernel's process tree; :meth:`destroy` kills what is in it and removes it.
+
+    Parameters
+    ----------
+    memory : int
+        Memory limit of the whole process tree, in bytes.
+
+    Raises
+    ------
+    OSError
+        If no memory cgroup is available or it cannot be created.
+    """
 
     count = 0
 
@@ -233,6 +312,7 @@ class MemoryCgroup:
                 pass
 
     def destroy(self) -> None:
+        """Kill every process in the cgroup and remove it (retrying while the kernel lets go)."""
         for _ in range(200):
             self.kill()
             try:

@@ -20,7 +20,24 @@ class ProtocolError(RuntimeError):
 
 def send(fd: int, message: dict, deadline: float | None = None) -> None:
     """Write one message; with ``deadline`` (a ``time.monotonic()`` value; ``fd`` should be non-blocking)
-    raise TimeoutError if the other side has not taken all of it by then."""
+    raise TimeoutError if the other side has not taken all of it by then.
+
+    Parameters
+    ----------
+    fd : int
+        File descriptor to write to.
+    message : dict
+        A JSON-serialisable message with an ``"op"``.
+    deadline : float, optional
+        A ``time.monotonic()`` value.
+
+    Raises
+    ------
+    ProtocolError
+        If the encoded message is too large.
+    TimeoutError
+        If ``deadline`` passes first.
+    """
     data = json.dumps(message, allow_nan=False, separators=(",", ":")).encode("utf-8")
     if len(data) > MAX_MESSAGE:
         raise ProtocolError(f"message of {len(data)} bytes is larger than {MAX_MESSAGE}")
@@ -53,7 +70,27 @@ def _read_exact(fd: int, n: int, deadline: float | None) -> bytes:
 
 
 def recv(fd: int, deadline: float | None = None) -> dict:
-    """Read one message; with ``deadline`` (a ``time.monotonic()`` value) raise TimeoutError after it."""
+    """Read one message; with ``deadline`` (a ``time.monotonic()`` value) raise TimeoutError after it.
+
+    Parameters
+    ----------
+    fd : int
+        File descriptor to read from.
+    deadline : float, optional
+        A ``time.monotonic()`` value.
+
+    Returns
+    -------
+    dict
+        The message (it has a string ``"op"``).
+
+    Raises
+    ------
+    ProtocolError
+        If the message is too large, not JSON, or not an object with an ``"op"``.
+    TimeoutError
+        If ``deadline`` passes first.
+    """
     (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size, deadline))
     if size > MAX_MESSAGE:
         raise ProtocolError(f"announced message of {size} bytes is larger than {MAX_MESSAGE}")

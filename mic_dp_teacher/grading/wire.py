@@ -33,13 +33,40 @@ def _course_path(kind: type) -> str | None:
 
 
 def is_course_object(value) -> bool:
-    """An instance of a class of the course package (not the grader's or the checks'), with a ``__dict__``."""
+    """An instance of a class of the course package (not the grader's or the checks'), with a ``__dict__``.
+
+    Parameters
+    ----------
+    value : object
+        Any value.
+
+    Returns
+    -------
+    bool
+        Whether :func:`encode` sends it as a course object.
+    """
     return (not isinstance(value, (type, BaseException)) and _course_path(type(value)) is not None
             and hasattr(value, "__dict__") and not hasattr(type(value), "__slots__"))
 
 
 def course_class(path) -> type:
-    """The course class named ``path`` ("mic_dp_helpers.accounting.ledger:PrivacyAccountant"), looked up, never imported."""
+    """The course class named ``path`` ("mic_dp_helpers.accounting.ledger:PrivacyAccountant"), looked up, never imported.
+
+    Parameters
+    ----------
+    path : str
+        ``"module:qualname"`` of a class in an already imported course module.
+
+    Returns
+    -------
+    type
+        The class.
+
+    Raises
+    ------
+    WireError
+        If ``path`` is malformed or names no class of an imported course module.
+    """
     import sys
 
     if not isinstance(path, str) or ":" not in path:
@@ -59,7 +86,25 @@ def course_class(path) -> type:
 
 
 def course_object(path, state):
-    """Rebuild a course object from its class name and attribute dict, without running its code."""
+    """Rebuild a course object from its class name and attribute dict, without running its code.
+
+    Parameters
+    ----------
+    path : str
+        ``"module:qualname"`` of the class.
+    state : dict
+        The object's ``__dict__``.
+
+    Returns
+    -------
+    object
+        A new instance (``__init__`` is not called).
+
+    Raises
+    ------
+    WireError
+        If the class cannot be rebuilt this way or ``state`` is malformed.
+    """
     kind = course_class(path)
     if issubclass(kind, BaseException) or hasattr(kind, "__slots__"):
         raise WireError(f"{path} cannot be rebuilt")
@@ -71,7 +116,22 @@ def course_object(path, state):
 
 
 def course_exception(path, message: str, state) -> BaseException | None:
-    """An exception of a course class (e.g. BudgetExceededError) with ``message``, or None if unknown."""
+    """An exception of a course class (e.g. BudgetExceededError) with ``message``, or None if unknown.
+
+    Parameters
+    ----------
+    path : str
+        ``"module:qualname"`` of the exception class.
+    message : str
+        The exception's message.
+    state : dict
+        Attributes to set on it.
+
+    Returns
+    -------
+    BaseException or None
+        The rebuilt exception, or None if ``path`` names no course exception.
+    """
     try:
         kind = course_class(path)
     except WireError:
@@ -211,6 +271,18 @@ def _npy(array: np.ndarray) -> bytes:
 
 def encode(value, handle=None):
     """Return ``value`` as a JSON-ready tree; ``handle(obj)`` encodes what is not plain data (or raises).
+
+    Parameters
+    ----------
+    value : object
+        Plain data, NumPy values, pandas objects or course objects.
+    handle : callable, optional
+        Encodes what is not plain data.
+
+    Returns
+    -------
+    object
+        A JSON-ready tree.
 
     Examples
     --------
@@ -427,10 +499,39 @@ def _load(text) -> np.ndarray:
 
 
 def decode(node, handle=None):
-    """Rebuild a value from :func:`encode`'s tree, checking every node; ``handle(node)`` decodes handles."""
+    """Rebuild a value from :func:`encode`'s tree, checking every node; ``handle(node)`` decodes handles.
+
+    Parameters
+    ----------
+    node : object
+        A tree from :func:`encode` (as read from JSON).
+    handle : callable, optional
+        Decodes handle nodes.
+
+    Returns
+    -------
+    object
+        The value.
+    """
     return _Decoder(handle)(node)
 
 
 def is_plain_number(value) -> bool:
-    """True for ints and floats (not bools)."""
+    """True for ints and floats (not bools).
+
+    Parameters
+    ----------
+    value : object
+        Any value.
+
+    Returns
+    -------
+    bool
+        Whether ``value`` is a real number and not a boolean.
+
+    Examples
+    --------
+    >>> is_plain_number(2.5), is_plain_number(True)
+    (True, False)
+    """
     return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
