@@ -185,7 +185,19 @@ def call_repeatedly(answer: Callable, n: int, *args) -> list:
 
 @dataclass(frozen=True)
 class Exercise:
-    """One exercise: its id ("01.2"), title, the name of the student's function, and its checker."""
+    """One exercise: its id ("01.2"), title, the name of the student's function, and its checker.
+
+    Attributes
+    ----------
+    id : str
+        The exercise id ("01.2").
+    title : str
+        A short title.
+    answer_name : str
+        Name of the function the student writes.
+    checker : callable
+        ``checker(answer)``: returns None, or raises CheckFailed with a hint.
+    """
 
     id: str
     title: str

@@ -23,12 +23,39 @@ ICONS = {"passed": "✅", "wrong": "❌", "not done": "⏳", "problem": "⚠️"
 
 
 def exercise_column(exercise_id: str) -> str:
-    """The wide CSV's header for an exercise: "ex_01.1" (a header pandas can never read as 1.1)."""
+    """The wide CSV's header for an exercise: "ex_01.1" (a header pandas can never read as 1.1).
+
+    Parameters
+    ----------
+    exercise_id : str
+        The exercise id ("01.1").
+
+    Returns
+    -------
+    str
+        The column header.
+
+    Examples
+    --------
+    >>> exercise_column("01.1")
+    'ex_01.1'
+    """
     return f"ex_{exercise_id}"
 
 
 def output_paths(out: Path | str) -> dict[str, Path]:
-    """Where each output goes, beside the long CSV ``out`` (e.g. gradebook.csv -> gradebook_wide.csv)."""
+    """Where each output goes, beside the long CSV ``out`` (e.g. gradebook.csv -> gradebook_wide.csv).
+
+    Parameters
+    ----------
+    out : path
+        The long CSV.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+        Output name (``"long"``, ``"wide"``, ``"summary"``, ...) -> its path.
+    """
     out = Path(out)
     stem = out.with_suffix("")
     return {
@@ -45,6 +72,17 @@ def write_cell_outputs(folder: Path, submission: str, outputs: list, file_stem: 
     """What each cell of ``submission`` printed (truncated by the kernel), for a teacher to look at.
 
     ``file_stem`` is the file's name without ``.txt`` (see :func:`output_file_names`).
+
+    Parameters
+    ----------
+    folder : pathlib.Path
+        The outputs folder (created; a link there is removed first).
+    submission : str
+        The submission's path.
+    outputs : list
+        What each cell printed.
+    file_stem : str, optional
+        File name without ``.txt``.
     """
     if folder.is_symlink():
         folder.unlink()
@@ -69,18 +107,55 @@ def csv_text(value) -> str:
     """A text cell made safe for spreadsheets (OWASP CSV injection): one ``'`` before a leading = + - @ tab or CR.
 
     A leading ``'`` is doubled too, so :func:`csv_untext` gives back exactly the original text.
+
+    Parameters
+    ----------
+    value : object
+        The cell's value (turned into text).
+
+    Returns
+    -------
+    str
+        The escaped text.
+
+    Examples
+    --------
+    >>> csv_text("=1+1"), csv_untext(csv_text("=1+1"))
+    ("'=1+1", '=1+1')
     """
     text = str(value)
     return "'" + text if text.startswith(FORMULA_START + ("'",)) else text
 
 
 def csv_untext(text: str) -> str:
-    """The original text of a cell written by :func:`csv_text`."""
+    """The original text of a cell written by :func:`csv_text`.
+
+    Parameters
+    ----------
+    text : str
+        A cell written by :func:`csv_text`.
+
+    Returns
+    -------
+    str
+        The original text.
+    """
     return text[1:] if text.startswith("'") else text
 
 
 def long_csv_lines(rows: Iterable[GradeRow]) -> str:
-    """Rows of the long CSV; text cells are escaped with :func:`csv_text`, numbers are written as numbers."""
+    """Rows of the long CSV; text cells are escaped with :func:`csv_text`, numbers are written as numbers.
+
+    Parameters
+    ----------
+    rows : iterable of GradeRow
+        The rows to write.
+
+    Returns
+    -------
+    str
+        CSV text, CRLF line ends, without the header.
+    """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
     for row in rows:
@@ -92,7 +167,18 @@ def long_csv_lines(rows: Iterable[GradeRow]) -> str:
 
 
 def read_long_csv(path: Path) -> list[dict]:
-    """Rows of an existing long CSV written by this grader, or [] when it is not one."""
+    """Rows of an existing long CSV written by this grader, or [] when it is not one.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        A file that may be a long CSV of an earlier run.
+
+    Returns
+    -------
+    list of dict
+        One dict per row, by column name.
+    """
     try:
         with open(path, newline="", encoding="utf-8") as handle:
             text = handle.read()
@@ -107,6 +193,18 @@ def read_long_csv(path: Path) -> list[dict]:
 
 
 def row_from_dict(entry: dict) -> GradeRow:
+    """A :class:`GradeRow` from one row of :func:`read_long_csv` (text cells unescaped).
+
+    Parameters
+    ----------
+    entry : dict
+        Column name -> cell text.
+
+    Returns
+    -------
+    GradeRow
+        The row.
+    """
     text = {key: csv_untext(value) for key, value in entry.items()}
     return GradeRow(text["submission"], text["exercise"], entry["passed"] == "True", text["message"], text["status"],
                     text["student"], float(entry["points"] or 0), float(entry["max_points"] or 0), text["sha256"],
@@ -126,12 +224,36 @@ LESSON_RULE = ("the lessons given with --lessons; without it, every lesson hande
 
 
 def is_policy_row(row: GradeRow) -> bool:
-    """A 'note' row written by :func:`apply_policy` (dropped when the gradebook is read back, then recomputed)."""
+    """A 'note' row written by :func:`apply_policy` (dropped when the gradebook is read back, then recomputed).
+
+    Parameters
+    ----------
+    row : GradeRow
+        A gradebook row.
+
+    Returns
+    -------
+    bool
+        Whether the row is a policy note.
+    """
     return row.exercise == NOTEBOOK and row.status == NOTE and row.message.startswith((COUNTED, NOT_COUNTED))
 
 
 def raw_row(row: GradeRow, points: dict) -> GradeRow:
-    """``row`` as the grader first wrote it: an exercise's points follow from its status and ``points``."""
+    """``row`` as the grader first wrote it: an exercise's points follow from its status and ``points``.
+
+    Parameters
+    ----------
+    row : GradeRow
+        A gradebook row.
+    points : dict
+        Exercise id -> its points (1.0 when missing).
+
+    Returns
+    -------
+    GradeRow
+        A copy with ``points`` and ``max_points`` recomputed.
+    """
     if row.exercise == NOTEBOOK:
         return row
     best = float(points.get(row.exercise, 1.0))
@@ -162,6 +284,22 @@ def apply_policy(rows: list[GradeRow], found: list[tuple[str, str, str | None]],
 
     ``found`` = [(submission, student, lesson or None)] for every notebook in the folder; ``canonical`` maps a
     lesson to its exercise file's name.
+
+    Parameters
+    ----------
+    rows : list of GradeRow
+        The graded rows.
+    found : list of tuple
+        ``(submission, student, lesson or None)`` for every notebook in the folder.
+    lessons : list of str
+        The assignment's lessons.
+    canonical : dict of str to str
+        Lesson -> its exercise file's name.
+
+    Returns
+    -------
+    list of GradeRow
+        The rows, re-scored, with the 'note' rows added.
     """
     graded = {}
     scores: dict[str, float] = {}
@@ -214,6 +352,22 @@ def student_results(rows: list[GradeRow], roster: list[str] | None, exercise_ids
     Only the notebooks that count (see :func:`apply_policy`) score; the wide CSV, the summary and the
     feedback all read these numbers, so they agree. Without ``exercise_ids``, the exercises of the
     counted rows, at their ``max_points``.
+
+    Parameters
+    ----------
+    rows : list of GradeRow
+        The graded rows.
+    roster : list of str or None
+        Students to list first (and to list even without a submission).
+    exercise_ids : list of str or None
+        The exercises scored.
+    points : dict or None
+        Exercise id -> its points.
+
+    Returns
+    -------
+    dict of str to dict
+        Student -> ``points``, ``score``, ``max_score``, ``statuses`` and ``problems``.
     """
     not_counted = {r.submission for r in rows if r.exercise == NOTEBOOK and r.status == NOTE
                    and r.message.startswith(NOT_COUNTED)}
@@ -254,7 +408,24 @@ def student_results(rows: list[GradeRow], roster: list[str] | None, exercise_ids
 
 
 def wide_table(rows: list[GradeRow], roster: list[str] | None, exercise_ids: list[str], points: dict) -> list[dict]:
-    """One dict per student: student, one column per exercise (points earned), score, max_score, problems."""
+    """One dict per student: student, one column per exercise (points earned), score, max_score, problems.
+
+    Parameters
+    ----------
+    rows : list of GradeRow
+        The graded rows.
+    roster : list of str or None
+        Students to list first.
+    exercise_ids : list of str
+        The exercises scored, one column each.
+    points : dict
+        Exercise id -> its points.
+
+    Returns
+    -------
+    list of dict
+        One row per student.
+    """
     results = student_results(rows, roster, exercise_ids, points)
     names = list(roster) if roster else []
     names += sorted(s for s in results if s not in names)
@@ -278,7 +449,19 @@ def wide_table(rows: list[GradeRow], roster: list[str] | None, exercise_ids: lis
 
 
 def write_csv(path: Path, table: list[dict], columns: list[str], numeric: Iterable[str] = ()) -> None:
-    """Write ``table``; every column but those in ``numeric`` is escaped with :func:`csv_text`."""
+    """Write ``table``; every column but those in ``numeric`` is escaped with :func:`csv_text`.
+
+    Parameters
+    ----------
+    path : pathlib.Path
+        The file to write (through a temporary file, then renamed).
+    table : list of dict
+        The rows.
+    columns : list of str
+        The header, in order.
+    numeric : iterable of str, optional
+        Columns written unescaped.
+    """
     numeric = set(numeric)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "w", newline="", encoding="utf-8") as handle:
@@ -293,6 +476,22 @@ def summary_table(rows: list[GradeRow], roster: list[str] | None = None, exercis
     """One line per student: points, how many exercises passed / wrong / not done / problem, and problems.
 
     Only the notebooks that count are scored (see :func:`apply_policy`), as in the wide CSV.
+
+    Parameters
+    ----------
+    rows : list of GradeRow
+        The graded rows.
+    roster : list of str, optional
+        Students to list first.
+    exercise_ids : list of str, optional
+        The exercises scored.
+    points : dict, optional
+        Exercise id -> its points.
+
+    Returns
+    -------
+    str
+        The table, one line per student.
     """
     results = student_results(rows, roster, exercise_ids, points)
     width = max([len("student"), *map(len, results)])
@@ -327,6 +526,18 @@ def unique_file_names(keys: Iterable[str], shown=lambda key: key) -> dict[str, s
 
     A key whose ``shown`` text is already a safe name keeps it (``alice``); any other, or one whose safe
     name another key would share, gets its safe name plus a short hash of the key (``zo-1a2b3c4d`` for "zoé").
+
+    Parameters
+    ----------
+    keys : iterable of str
+        The names to give files.
+    shown : callable, optional
+        Turns a key into the text its name starts from.
+
+    Returns
+    -------
+    dict of str to str
+        Key -> file name stem.
     """
     keys = sorted(set(keys))
     plain = {key: _safe_name(shown(key)) for key in keys}
@@ -348,7 +559,18 @@ def unique_file_names(keys: Iterable[str], shown=lambda key: key) -> dict[str, s
 
 
 def output_file_names(submissions: Iterable[str]) -> dict[str, str]:
-    """{submission: stem of its file in ``*_outputs/``}, e.g. "ann/01_x.ipynb" -> "ann__01_x.ipynb"."""
+    """{submission: stem of its file in ``*_outputs/``}, e.g. "ann/01_x.ipynb" -> "ann__01_x.ipynb".
+
+    Parameters
+    ----------
+    submissions : iterable of str
+        Submission paths, relative to the submissions folder.
+
+    Returns
+    -------
+    dict of str to str
+        Submission -> unique file name stem.
+    """
     return unique_file_names(submissions, shown=lambda name: name.replace("/", "__"))
 
 
@@ -356,6 +578,20 @@ def feedback_markdown(student: str, rows: list[GradeRow], result: dict | None = 
     """A student's feedback: each exercise's status, points and message (the check's hint). Safe to hand back.
 
     ``result`` is the student's entry of :func:`student_results` (the score the wide CSV gives).
+
+    Parameters
+    ----------
+    student : str
+        The student's name.
+    rows : list of GradeRow
+        The gradebook's rows (of every student).
+    result : dict, optional
+        The student's entry of :func:`student_results`; computed from ``rows`` when missing.
+
+    Returns
+    -------
+    str
+        Markdown text.
     """
     result = result or student_results(rows, None, None, None)[student]
     lines = [f"# Feedback for {student}", ""]
