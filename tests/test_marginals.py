@@ -15,7 +15,9 @@ from scipy import stats
 
 from mic_dp_helpers.synthetic import marginals as M
 from mic_dp_helpers.synthetic import tree_model as T
+from mic_dp_helpers.accounting.gdp import gdp_delta
 from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant, zcdp_rho_gaussian, zcdp_to_dp
+from mic_dp_helpers.accounting.zcdp import zcdp_epsilon
 from mic_dp_helpers.attacks.audit import audit_epsilon
 from mic_dp_helpers.mechanisms.selection import exponential_mechanism
 from mic_dp_helpers.synthetic.binning import discretize, equal_width_bins, quantile_bins, undiscretize
@@ -65,10 +67,28 @@ def test_bad_input_names_the_argument(call, match):
 
 @pytest.mark.parametrize("epsilon", [0.05, 0.5, 1.0, 3.0, 10.0, 50.0])
 @pytest.mark.parametrize("delta", [1e-10, 1e-6, 1e-3])
-def test_zcdp_rho_for_inverts_the_course_conversion(epsilon, delta):
+def test_zcdp_rho_for_inverts_the_tightest_conversion(epsilon, delta):
+    """Canonne, Kamath & Steinke's conversion, never less rho than Bun & Steinke's closed form."""
     rho = M.zcdp_rho_for(epsilon, delta)
-    assert zcdp_to_dp(rho, delta) <= epsilon
-    assert zcdp_to_dp(rho, delta) == pytest.approx(epsilon, rel=1e-9)
+    assert zcdp_epsilon(rho, delta) <= epsilon
+    assert zcdp_epsilon(rho, delta) == pytest.approx(epsilon, rel=1e-9)
+    assert zcdp_to_dp(rho, delta) > epsilon  # more rho than the classic conversion allows
+
+
+@pytest.mark.parametrize("neighbours, l2", [("add/remove", 1.0), ("replace", math.sqrt(2))])
+@pytest.mark.parametrize("epsilon", [0.5, 1.0, 10.0])
+def test_independent_marginals_are_charged_their_exact_gaussian_dp(neighbours, l2, epsilon):
+    """Gaussian noise only: the exact Gaussian-DP curve (Dong, Roth & Su 2022) at the release's noise."""
+    d, delta = 4, 1e-6
+    accountant = PrivacyAccountant(epsilon, delta)
+    meta = M.independent_marginals(np.zeros((50, d), dtype=int), [3] * d, epsilon, delta, neighbours=neighbours,
+                                   rng=0, accountant=accountant).metadata
+    mu = math.sqrt(d) * l2 / meta["sigma_one_way"]  # d histograms, each moved by l2
+    assert gdp_delta(epsilon, mu) <= delta and gdp_delta(epsilon, mu) == pytest.approx(delta, rel=1e-6)
+    assert accountant.ledger[-1].epsilon == meta["epsilon"] <= epsilon
+    assert meta["epsilon"] == pytest.approx(epsilon, rel=1e-9)
+    # tighter than charging the same noise through zCDP: less noise than MST's conversion would need
+    assert meta["rho"] > M.zcdp_rho_for(epsilon, delta)
 
 
 @pytest.mark.parametrize("neighbours, l2", [("add/remove", 1.0), ("replace", math.sqrt(2))])
@@ -160,7 +180,7 @@ A_VALUES = np.array([[0.45]] * 20 + [[0.55]] * 20 + [[0.0]])
 B_VALUES = np.array([[0.45]] * 20 + [[0.55]] * 20 + [[1.0]])  # replace one record
 RHO_AUDIT, DELTA_AUDIT = 1.0, 1e-5
 SIGMA_AUDIT = M.marginal_sigma(RHO_AUDIT, 1, "replace")
-EPS_CLAIM = zcdp_to_dp(RHO_AUDIT, DELTA_AUDIT)  # 7.8: the claim, converted with the course's helper
+EPS_CLAIM = zcdp_epsilon(RHO_AUDIT, DELTA_AUDIT)  # 7.1: the claim, with the conversion MST is charged
 
 
 @pytest.mark.slow

@@ -12,8 +12,13 @@ runs them with :func:`run_sweep` and stores the tables in the package (:func:`st
 the lesson re-runs split 0 live and checks with :func:`reproduction_gap` that it matches the
 stored row, and the test suite re-runs more splits.
 
-Neighbour relation: **replace one record** (``n`` and the class counts public), for every method,
-so that the same (epsilon, delta) means the same guarantee. The real hold-out is used only to
+Neighbour relation: **replace one record** (``n`` public), for every method. It is not quite the
+same relation for all: 3A's group means replace a record's features and keep its label (so the
+class counts are public too), while MST and the independent marginals treat the label as one more
+column and also cover a changed label, a stronger guarantee at the same (epsilon, delta). Each
+method is charged with its tightest valid conversion to (epsilon, delta): exact Gaussian DP for
+3A and the independent marginals (Gaussian noise only), Canonne, Kamath & Steinke's zCDP
+conversion for MST (whose selection step is not Gaussian). The real hold-out is used only to
 score; it is not released.
 """
 

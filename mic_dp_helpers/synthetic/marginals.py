@@ -17,17 +17,22 @@ estimation in closed form for the tree
 (:func:`~mic_dp_helpers.synthetic.tree_model.fit_tree`): one-way counts are averaged with the
 margins of the pair tables, each noisy pair table is shrunk towards independence where its
 structure is weaker than the noise, set non-negative and fitted to both one-way marginals, and
-each child column is drawn given its parent. It is simpler than Private-PGM and less accurate;
-the privacy analysis is the same (all of it is post-processing of the noisy measurements).
+each child column is drawn given its parent. It is simpler than Private-PGM (how much accuracy
+that costs is not measured in this course); the privacy analysis is the same (all of it is
+post-processing of the noisy measurements).
 
 Columns must be **discrete with a domain fixed in advance from public knowledge**
 (:mod:`mic_dp_helpers.synthetic.binning`: bins from public bounds, never from the data).
 
 Privacy analysis
 ----------------
-Accounted in zero-concentrated DP (zCDP; Bun & Steinke 2016), converted to (epsilon, delta) with
-:func:`mic_dp_helpers.accounting.ledger.zcdp_to_dp`. Two neighbour relations are supported and every
-release names its own (``neighbours``):
+:func:`mst` is accounted in zero-concentrated DP (zCDP; Bun & Steinke 2016) and converted to
+(epsilon, delta) with Canonne, Kamath & Steinke's conversion (2020;
+:func:`mic_dp_helpers.accounting.zcdp.zcdp_epsilon`), the one MST's authors use: its selection
+step is not Gaussian, so no exact Gaussian-DP curve applies. :func:`independent_marginals` is
+Gaussian noise only, so it gets the exact Gaussian-DP conversion (Dong, Roth & Su 2022;
+:mod:`mic_dp_helpers.accounting.gdp`), as the group means of lesson 06 do. Two neighbour
+relations are supported and every release names its own (``neighbours``):
 
 * ``"add/remove"`` (MST's): one record more or fewer. A histogram changes by 1 in one cell: L2
   sensitivity 1 per marginal; an L1 score changes by at most 1. The number of records is not
@@ -66,7 +71,9 @@ from mic_dp_helpers._validation import (
     describe,
     ndim_of,
 )
-from mic_dp_helpers.accounting.ledger import PrivacyAccountant, zcdp_to_dp
+from mic_dp_helpers.accounting.gdp import gdp_mu
+from mic_dp_helpers.accounting.ledger import PrivacyAccountant
+from mic_dp_helpers.accounting.zcdp import zcdp_epsilon, zcdp_rho
 from mic_dp_helpers.mechanisms.selection import exponential_mechanism
 from mic_dp_helpers.synthetic.binning import _check_codes, discretize, equal_width_bins
 from mic_dp_helpers.synthetic.tree_model import _check_n_rows, _check_one_way, _normalise, fit_tree, sample_tree
@@ -108,25 +115,32 @@ def _check_neighbours(neighbours) -> tuple[float, float]:
 
 # ================================================================================ accounting
 def zcdp_rho_for(epsilon: float, delta: float) -> float:
-    """The largest rho whose conversion :func:`~mic_dp_helpers.accounting.ledger.zcdp_to_dp` gives at most epsilon.
+    """The largest rho whose conversion :func:`~mic_dp_helpers.accounting.zcdp.zcdp_epsilon` gives at most epsilon.
 
-    Inverts ``epsilon = rho + 2 sqrt(rho ln(1/delta))`` (Bun & Steinke 2016, Proposition 1.3):
-    ``rho = (sqrt(ln(1/delta) + epsilon) - sqrt(ln(1/delta)))**2``.
+    Canonne, Kamath & Steinke's conversion (2020), the one MST's authors use; it allows about
+    1.4 times the rho of Bun & Steinke's closed form (:func:`~mic_dp_helpers.accounting.ledger.zcdp_to_dp`)
+    at (1, 1e-6). See :func:`mic_dp_helpers.accounting.zcdp.zcdp_rho`.
+
+    Parameters
+    ----------
+    epsilon : float
+        Target epsilon (> 0).
+    delta : float
+        Target delta, in (0, 1).
+
+    Returns
+    -------
+    float
+        rho > 0 with ``zcdp_epsilon(rho, delta) <= epsilon``.
 
     Examples
     --------
+    >>> from mic_dp_helpers.accounting.zcdp import zcdp_epsilon
     >>> rho = zcdp_rho_for(1.0, 1e-6)
-    >>> round(rho, 5), zcdp_to_dp(rho, 1e-6) <= 1.0
-    (0.01747, True)
+    >>> round(rho, 4), zcdp_epsilon(rho, 1e-6) <= 1.0
+    (0.0244, True)
     """
-    epsilon = check_positive_float(epsilon, "epsilon")
-    delta = check_probability(delta, "delta")
-    log_term = math.log(1 / delta)
-    root = epsilon / (math.sqrt(log_term + epsilon) + math.sqrt(log_term))  # no cancellation, no overflow
-    rho = root * root
-    while zcdp_to_dp(rho, delta) > epsilon:  # stay on the safe side of rounding
-        rho *= 1 - 1e-12
-    return rho
+    return zcdp_rho(epsilon, delta)
 
 
 def marginal_sigma(rho: float, n_marginals: int, neighbours: str = "add/remove") -> float:
@@ -376,8 +390,8 @@ class MarginalRelease:
         Public domain size of each column.
     metadata : dict
         ``method``, ``neighbours``, ``rho`` and its split, noise ``sigma`` of each step,
-        ``epsilon_round`` of the selection, ``epsilon``/``delta`` (converted with
-        :func:`~mic_dp_helpers.accounting.ledger.zcdp_to_dp`), the chosen ``tree``,
+        ``epsilon_round`` of the selection, ``epsilon``/``delta`` (the ``conversion`` named:
+        Canonne, Kamath & Steinke's for MST, Gaussian DP for independent marginals), the chosen ``tree``,
         ``differentially_private`` and the list of ``assumptions``.
     """
 
@@ -395,12 +409,15 @@ class MarginalRelease:
                 f"neighbours={m.get('neighbours')!r})")
 
 
-def _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, label):
-    """Check the arguments, charge the ledger, then check the values (a failure that depends on them is paid)."""
+def _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, label, calibrate):
+    """Check the arguments, charge the ledger, then check the values (a failure that depends on them is paid).
+
+    ``calibrate(epsilon, delta)`` returns ``(rho, charged epsilon)`` of the method's accounting.
+    """
     sizes = tuple(_check_sizes(sizes))
     codes = _check_codes(codes, sizes, check_values=False)
     _check_neighbours(neighbours)
-    rho = zcdp_rho_for(epsilon, delta)
+    rho, charged = calibrate(check_positive_float(epsilon, "epsilon"), check_probability(delta, "delta"))
     if neighbours == "replace" and n_synthetic is None:
         n_synthetic = len(codes)  # n is public under replace-one neighbours
     if n_synthetic is not None:
@@ -408,8 +425,8 @@ def _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, 
     if accountant is not None:
         if not isinstance(accountant, PrivacyAccountant):
             raise TypeError(f"accountant must be a PrivacyAccountant, got {type(accountant).__name__}.")
-        accountant.spend(zcdp_to_dp(rho, delta), delta, label=label)  # charged before the values are read
-    return _check_codes(codes, sizes), sizes, rho, n_synthetic
+        accountant.spend(charged, delta, label=label)  # charged before the values are read
+    return _check_codes(codes, sizes), sizes, rho, charged, n_synthetic
 
 
 def _assumptions(neighbours: str, n: int, delta: float) -> list[str]:
@@ -442,7 +459,7 @@ def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/re
         Public domain size of each column.
     epsilon, delta : float
         Target privacy; the whole release is ``rho``-zCDP with ``rho = zcdp_rho_for(epsilon, delta)``,
-        so (epsilon, delta)-DP.
+        so (epsilon, delta)-DP by Canonne, Kamath & Steinke's conversion (2020).
     neighbours : {"add/remove", "replace"}
         The neighbour relation the noise is calibrated for (see the module docstring).
     n_synthetic : int, optional
@@ -452,7 +469,7 @@ def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/re
         Shares of rho for the one-way measurements, the selection and the two-way measurements.
     rng : None, int or numpy.random.Generator
     accountant : PrivacyAccountant, optional
-        Charged ``(zcdp_to_dp(rho, delta), delta)`` before the data are touched.
+        Charged ``(zcdp_epsilon(rho, delta), delta)`` (at most ``epsilon``) before the data are touched.
 
     Returns
     -------
@@ -470,8 +487,9 @@ def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/re
     if shares.shape != (3,) or (shares <= 0).any() or not math.isclose(shares.sum(), 1.0, rel_tol=1e-9):
         raise ValueError(f"split must be three positive shares of rho summing to 1, got {list(split)}.")
     generator = as_generator(rng)  # checked before the ledger is charged
-    codes, sizes, rho, n_synthetic = _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
-                                              f"MST ({neighbours} neighbours)")
+    codes, sizes, rho, charged, n_synthetic = _prepare(
+        codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant, f"MST ({neighbours} neighbours)",
+        lambda eps, dlt: (zcdp_rho(eps, dlt), zcdp_epsilon(zcdp_rho(eps, dlt), dlt)))
     d = len(sizes)
     rho_one, rho_select, rho_pairs = (rho * s for s in shares)
     sigma_one = marginal_sigma(rho_one, d, neighbours)
@@ -496,8 +514,9 @@ def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/re
         "epsilon_round": epsilon_round,
         "sigma_two_way": sigma_pairs,
         "tree": [(int(i), int(j)) for i, j in tree],
-        "epsilon": zcdp_to_dp(rho, delta),
+        "epsilon": charged,
         "delta": delta,
+        "conversion": "zCDP to (epsilon, delta): Canonne, Kamath & Steinke 2020",
         "differentially_private": True,
         "assumptions": _assumptions(neighbours, len(codes), delta),
     }
@@ -507,9 +526,11 @@ def mst(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/re
 def independent_marginals(codes, sizes, epsilon: float, delta: float, *, neighbours: str = "add/remove",
                           n_synthetic: int | None = None, rng=None,
                           accountant: PrivacyAccountant | None = None) -> MarginalRelease:
-    """Baseline: every column drawn independently from its noisy one-way marginal (all of rho on them).
+    """Baseline: every column drawn independently from its noisy one-way marginal (the whole budget on them).
 
-    Same privacy analysis as MST's first step with the whole budget; it keeps each column's
+    Gaussian noise only, so it is accounted exactly in Gaussian DP (Dong, Roth & Su 2022): the
+    ``d`` histograms together have L2 sensitivity ``sqrt(d) * Delta``, and the noise gives
+    ``mu = gdp_mu(epsilon, delta)`` (``rho = mu**2 / 2`` in zCDP terms). It keeps each column's
     distribution and none of the pairs.
 
     Examples
@@ -519,12 +540,15 @@ def independent_marginals(codes, sizes, epsilon: float, delta: float, *, neighbo
     'independent marginals'
     """
     generator = as_generator(rng)  # checked before the ledger is charged
-    codes, sizes, rho, n_synthetic = _prepare(codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
-                                              f"independent marginals ({neighbours} neighbours)")
-    sigma = marginal_sigma(rho, len(sizes), neighbours)
+    codes, sizes, rho, charged, n_synthetic = _prepare(
+        codes, sizes, epsilon, delta, neighbours, n_synthetic, accountant,
+        f"independent marginals ({neighbours} neighbours)",
+        lambda eps, dlt: (gdp_mu(eps, dlt) ** 2 / 2, eps))  # gdp_mu makes gdp_delta(eps, mu) <= delta exactly
+    sigma = marginal_sigma(rho, len(sizes), neighbours)  # sqrt(d) Delta / sigma = sqrt(2 rho) = mu
     one_way = measure_one_way(codes, sizes, sigma, generator)
     synthetic = sample_tree(fit_tree(one_way, [], {}, sigma), _size_from(one_way, n_synthetic), generator)
     metadata = {"method": "independent marginals", "neighbours": neighbours, "rho": rho, "sigma_one_way": sigma,
-                "epsilon": zcdp_to_dp(rho, delta), "delta": delta, "differentially_private": True,
+                "epsilon": charged, "delta": delta, "conversion": "Gaussian DP (exact): Dong, Roth & Su 2022",
+                "differentially_private": True,
                 "assumptions": _assumptions(neighbours, len(codes), delta)}
     return MarginalRelease(synthetic, sizes, metadata)
