@@ -27,7 +27,7 @@ Neighbouring datasets in this module differ by adding or removing one row (one r
 person: the data curator must make it so, or use contribution bounding, lesson 04).
 
 :class:`PrivateDatabase` (a table behind an accountant) lives in
-:mod:`mic_dp_helpers.accounting.private_database` and can be imported from here too.
+:mod:`mic_dp_helpers.accounting.private_database` (it imports this module, so not the other way round).
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ __all__ = [
     "BudgetExceededError",
     "LedgerEntry",
     "PrivacyAccountant",
-    "PrivateDatabase",
     "CONDITION_OPERATORS",
     "advanced_composition_epsilon",
     "split_epsilon",
