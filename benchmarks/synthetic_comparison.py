@@ -19,7 +19,7 @@ t-interval over seeds; the last lines list which orderings hold on every seed.
 random groups, random mixing x4) at epsilon 1 and 10.
 
 ``--write-stored`` runs the two sweeps lesson 06 shows (``SWEEPS`` in
-``mic_dp_helpers.synthetic.comparison``: section 7 on both tasks, section 10 on breast_cancer, 10
+``mic_dp_helpers.synthetic.comparison``: sections 7 and 10, both on both tasks, 10
 seeds each) and writes them to ``mic_dp_helpers/stored/``. The lesson runs split 0 of each live and
 checks it against the stored row; ``tests/test_stored_sweeps.py`` re-runs more splits. Run it again
 whenever a release, an evaluation or a pinned library changes (the tests say when).

@@ -295,7 +295,7 @@ class Sweep:
 SWEEPS = {
     "groupings": Sweep("groupings", ("breast_cancer", "digits"), (1.0, 10.0), 1e-6, 10,
                        ("data", "seed", "epsilon", "release", "model")),
-    "methods": Sweep("methods", ("breast_cancer",), (0.5, 1.0, 3.0, 10.0), 1e-6, 10,
+    "methods": Sweep("methods", ("breast_cancer", "digits"), (0.5, 1.0, 3.0, 10.0), 1e-6, 10,
                      ("data", "seed", "epsilon", "method", "model")),
 }
 
