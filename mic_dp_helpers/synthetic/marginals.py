@@ -149,6 +149,20 @@ def marginal_sigma(rho: float, n_marginals: int, neighbours: str = "add/remove")
     ``sigma = sqrt(n_marginals * Delta**2 / (2 rho))`` with ``Delta = 1`` (add/remove) or
     ``sqrt(2)`` (replace one record) per histogram (Bun & Steinke 2016).
 
+    Parameters
+    ----------
+    rho : float
+        zCDP budget of all the histograms together (> 0).
+    n_marginals : int
+        Number of histograms measured with this noise (>= 1).
+    neighbours : {"add/remove", "replace"}
+        The neighbour relation (sets ``Delta``).
+
+    Returns
+    -------
+    float
+        The noise standard deviation, in counts.
+
     Examples
     --------
     >>> round(marginal_sigma(0.5, 2), 4)
@@ -532,6 +546,28 @@ def independent_marginals(codes, sizes, epsilon: float, delta: float, *, neighbo
     ``d`` histograms together have L2 sensitivity ``sqrt(d) * Delta``, and the noise gives
     ``mu = gdp_mu(epsilon, delta)`` (``rho = mu**2 / 2`` in zCDP terms). It keeps each column's
     distribution and none of the pairs.
+
+    Parameters
+    ----------
+    codes : array_like of int, shape (n, d)
+        Private records, discretised with public bins (:func:`discretize`).
+    sizes : sequence of int
+        Public domain size of each column.
+    epsilon, delta : float
+        Target privacy: the noise is ``sqrt(d) * Delta / gdp_mu(epsilon, delta)``, so the release
+        is exactly (epsilon, delta)-DP.
+    neighbours : {"add/remove", "replace"}
+        The neighbour relation the noise is calibrated for.
+    n_synthetic : int, optional
+        Records to sample. Default: ``n`` under ``"replace"`` (public); under ``"add/remove"``
+        the mean total of the noisy one-way marginals.
+    rng : None, int or numpy.random.Generator
+    accountant : PrivacyAccountant, optional
+        Charged ``(epsilon, delta)`` before the data are touched.
+
+    Returns
+    -------
+    MarginalRelease
 
     Examples
     --------
