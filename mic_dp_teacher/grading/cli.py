@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import csv
 import dataclasses
+import json
 import os
+import shlex
 import shutil
 import sys
 import tempfile
@@ -16,6 +18,7 @@ from pathlib import Path
 import mic_dp_helpers
 from mic_dp_helpers.checks import EXERCISES, exercises_for_lesson
 from mic_dp_teacher.grading import processes, report, runner, sandbox
+from mic_dp_teacher.grading.machine import EXIT_STATUS, MachineFailure
 from mic_dp_teacher.grading.runner import NOTEBOOK, GradeRow, Settings, Submission
 
 __all__ = ["GradeRow", "NOTEBOOK", "grade_submission", "grade_folder", "write_gradebook", "summary_table", "main"]
@@ -36,7 +39,9 @@ def _settings(submissions: Path, outputs: list[Path], *, timeout, total_timeout,
     hide, readonly, package_parent = runner.sandbox_layout(submissions, outputs, run_base)
     needed = [os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, package_parent,
                                              os.path.dirname(os.path.realpath(sys.executable)))]
-    expose = runner.unreachable_ancestors(sorted(set(needed)))
+    # folders others cannot pass through above what an unprivileged kernel needs, its scratch folder included;
+    # with namespaces the kernel covers them itself (worker._make_reachable), without them it keeps the grader's user
+    expose = runner.unreachable_ancestors(sorted({*needed, os.path.realpath(run_base)}))
     isolation = sandbox.isolation_mode()
     # as root, kernels run under a user id of their own; without namespaces only if it can reach Python and the package
     as_nobody = os.geteuid() == 0 and (isolation == "root" or not expose)
@@ -119,6 +124,7 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
             raise ValueError(f"no submission of student {only!r} in {folder}")
     out_path = Path(out) if out is not None else None
     outputs = list(report.output_paths(out_path).values()) if out_path else []
+    before = _snapshot(outputs + ([out_path.parent] if out_path is not None else []))
     settings = _settings(folder, outputs, timeout=timeout, total_timeout=total_timeout, memory_gb=memory_gb,
                          points=points, output_limit=output_limit, nproc=nproc)
     version, started = runner.grader_version(), runner.now_utc()
@@ -171,6 +177,15 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
 
     try:
         runner.grade_all(subs, settings, jobs=jobs or os.cpu_count() or 1, on_done=stamp_rows, watch=_watched())
+    except MachineFailure as failure:  # nothing was recorded: leave the outputs as they were before the run
+        failure.settings = settings
+        if fd is not None:
+            os.close(fd)
+            fd = None
+        _restore(outputs, before)
+        if out_path is not None and out_path.parent not in before and not any(out_path.parent.iterdir()):
+            out_path.parent.rmdir()
+        raise
     finally:
         if fd is not None:
             os.close(fd)
@@ -178,6 +193,8 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
     everything = runner.find_submissions(folder)
     found = [(s.name, s.student, runner.submission_lesson(s)) for s in everything]
     assignment = report.assignment_lessons(found, lessons)
+    if out_path is not None:
+        assignment["command"] = f"python -m mic_dp_teacher.grading {shlex.quote(str(folder))} --out {shlex.quote(str(out_path))}"
     rows = report.apply_policy(kept + stamped, found, assignment["lessons"], runner.canonical_names())
     order = {s.name: i for i, s in enumerate(everything)}
     rows = sorted(rows, key=lambda r: (order.get(r.submission, len(order)), r.submission, r.exercise != NOTEBOOK,
@@ -203,6 +220,28 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
             "submissions": {s.name: s.sha256 for s in everything},
         })
     return rows
+
+
+def _snapshot(outputs: list[Path]) -> dict:
+    """{output: its bytes (a file), True (a folder)} for the outputs that exist now."""
+    found: dict = {}
+    for path in outputs:
+        if path.is_file() and not path.is_symlink():
+            found[path] = path.read_bytes()
+        elif path.exists():
+            found[path] = True
+    return found
+
+
+def _restore(outputs: list[Path], before: dict) -> None:
+    """Put the outputs back as :func:`_snapshot` found them (remove those this run created)."""
+    for path in outputs:
+        if isinstance(before.get(path), bytes):
+            path.write_bytes(before[path])
+        elif path not in before and path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path, ignore_errors=True)
+        elif path not in before and path.is_file() and not path.is_symlink():
+            path.unlink()
 
 
 def write_gradebook(rows: Iterable[GradeRow], out: Path | str) -> None:
@@ -284,6 +323,9 @@ def main(argv: list[str] | None = None) -> int:
                         "reported with a 'note' row, for 0 of 0 points. Of several notebooks of one lesson, one "
                         "counts: the exercise file at the top of the student's folder, else the lowest-scoring one.")
     args = parser.parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):  # a name the terminal's encoding cannot show must not stop the run
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     if args.timeout <= 0 or args.total_timeout <= 0 or args.memory_gb <= 0 or args.jobs < 1 or args.output_kb <= 0:
         parser.error("--timeout, --total-timeout, --memory-gb, --output-kb must be positive and --jobs at least 1")
     try:
@@ -293,10 +335,16 @@ def main(argv: list[str] | None = None) -> int:
                             memory_gb=args.memory_gb, jobs=args.jobs, only=args.only, roster=roster, points=points,
                             output_limit=int(args.output_kb * 1000), nproc=args.processes,
                             lessons=args.lessons.split(",") if args.lessons else None)
+    except MachineFailure as failure:
+        print(failure.message(), file=sys.stderr)
+        return EXIT_STATUS
     except (NotADirectoryError, ValueError, OSError) as error:
         parser.error(str(error))
     paths = report.output_paths(args.out)
     print(paths["summary"].read_text(encoding="utf-8"))
     print(f"Gradebook: {paths['long']} ({len(rows)} rows); one row per student: {paths['wide']}; "
           f"feedback: {paths['feedback']}/; summary: {paths['summary']}; run record: {paths['run']}")
+    note = report.assignment_note(json.loads(paths["run"].read_text(encoding="utf-8")).get("assignment", {}))
+    if note:  # said again last, where a teacher looks after a run
+        print("\n" + note, end="")
     return 0

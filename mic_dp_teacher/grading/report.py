@@ -276,6 +276,42 @@ def assignment_lessons(found: list[tuple[str, str, str | None]], given: list[str
             "students": len(students), "students_per_lesson_handed_in": counts, "counting": POLICY}
 
 
+def assignment_note(assignment: dict) -> str:
+    """What the summary says first when the assignment, chosen without ``--lessons``, is empty or leaves a lesson out.
+
+    Parameters
+    ----------
+    assignment : from :func:`assignment_lessons`, with ``"command"`` (the grading command, without --lessons)
+
+    Returns
+    -------
+    str
+        "" when the teacher chose the lessons or every lesson handed in is in the assignment; else a paragraph
+        naming the lessons handed in (with how many students) and the command that chooses them.
+    """
+    if not assignment or assignment.get("chosen_by") == "--lessons":
+        return ""
+    counts = assignment.get("students_per_lesson_handed_in", {})
+    chosen = assignment.get("lessons", [])
+    left_out = {lesson: n for lesson, n in counts.items() if lesson not in chosen}
+    if not left_out:
+        return ""
+    listing = ", ".join(f"{lesson} ({n} student{'s' * (n != 1)})" for lesson, n in sorted(left_out.items()))
+    students = assignment.get("students", 0)
+    if not chosen:
+        head = (f"WARNING: no lesson was handed in by at least half of the {students} students, so this run's "
+                f"assignment is empty and nothing scores (every score is 0/0). Lessons handed in: {listing}.")
+    else:
+        head = (f"NOTE: the assignment is lesson {', '.join(chosen)} (handed in by at least half of the {students} "
+                f"students). Handed in but left out, graded for information only (0 of 0 points): {listing}.")
+    command = assignment.get("command", "python -m mic_dp_teacher.grading SUBMISSIONS --out gradebook.csv")
+    every, first = ",".join(sorted(counts)), sorted(counts)[0]
+    return (f"{head}\nChoose the assignment's lessons with --lessons and run again (notebooks already graded are not "
+            f"run again). Every lesson handed in, each student scored on all of them:\n  {command} --lessons {every}\n"
+            f"One lesson (e.g. {first}), for a class that handed in different lessons: one gradebook per lesson, "
+            f"--out changed:\n  {command} --lessons {first}\n")
+
+
 def apply_policy(rows: list[GradeRow], found: list[tuple[str, str, str | None]], lessons: list[str],
                  canonical: dict[str, str]) -> list[GradeRow]:
     """``rows`` with the counting policy applied (see ``POLICY``): the rows of every notebook that does not count
@@ -625,7 +661,9 @@ def write_outputs(rows: list[GradeRow], out: Path, *, roster: list[str] | None, 
     table = wide_table(rows, roster, exercise_ids, points)
     write_csv(paths["wide"], table, ["student", *map(exercise_column, exercise_ids), "score", "max_score", "problems"],
               numeric=[*map(exercise_column, exercise_ids), "score", "max_score"])
-    paths["summary"].write_text(summary_table(rows, roster, exercise_ids, points) + "\n", encoding="utf-8")
+    note = assignment_note(run_info.get("assignment") or {})
+    paths["summary"].write_text((note + "\n" if note else "") + summary_table(rows, roster, exercise_ids, points) + "\n",
+                                encoding="utf-8")
     paths["feedback"].mkdir(exist_ok=True)
     results = student_results(rows, roster, exercise_ids, points)
     students: dict[str, list[GradeRow]] = {}

@@ -19,7 +19,6 @@ import multiprocessing.connection
 import os
 import re
 import shutil
-import stat
 import sys
 import tempfile
 import time
@@ -30,13 +29,15 @@ import mic_dp_helpers
 from mic_dp_helpers.checks import EXERCISES, exercises_for_lesson
 from mic_dp_helpers.checks._core import FAILED, NOT_DONE, PASSED, run_check
 from mic_dp_teacher.grading import processes, sandbox
+from mic_dp_teacher.grading.machine import MachineFailure, sandbox_layout, unreachable_ancestors  # noqa: F401
+from mic_dp_teacher.grading.submissions import MAX_NOTEBOOK_BYTES, Submission, find_submissions  # noqa: F401
 
 NOTEBOOK = "notebook"  # the "exercise" column for rows about the whole submission
 WRONG, NOT_DONE_STATUS, PROBLEM, NOTE = "wrong", "not done", "problem", "note"
 STATUS_OF = {PASSED: "passed", FAILED: WRONG, NOT_DONE: NOT_DONE_STATUS}
-MAX_NOTEBOOK_BYTES = 50 * 1024 * 1024
 GiB = 1024**3
 _SUBREAPER = False  # True in a grading process that adopts its kernel's orphans (see processes.become_subreaper)
+_KERNEL_READY = False  # True in a grading process once one of its kernels got ready (the machine works)
 
 
 @dataclass(frozen=True)
@@ -57,18 +58,6 @@ class GradeRow:
 
 
 @dataclass
-class Submission:
-    """A notebook file found in the submissions folder, read once (later changes on disk are ignored)."""
-
-    name: str
-    student: str
-    path: Path
-    data: bytes | None = None
-    sha256: str = ""
-    refused: str | None = None
-
-
-@dataclass
 class Settings:
     """Limits and sandbox layout for one grading run (see ``python -m mic_dp_teacher.grading --help``)."""
 
@@ -82,7 +71,7 @@ class Settings:
     isolation: str = ""
     hide: list = field(default_factory=list)
     readonly: list = field(default_factory=list)
-    expose: list = field(default_factory=list)
+    expose: list = field(default_factory=list)  # folders an unprivileged kernel cannot pass (see cli._settings)
     as_nobody: bool = False  # as root: the kernel runs unprivileged, under a user id of its own (kernel_uid)
     package_parent: str = ""
     run_base: str = ""
@@ -100,70 +89,6 @@ def grader_version() -> str:
     for path in sorted([*package.glob("checks/*.py"), *package.glob("grading/*.py")]):
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return f"{mic_dp_helpers.__version__}+{digest.hexdigest()[:8]}"
-
-
-# ----- finding submissions ----------------------------------------------------------------------------
-def _student_of(relative: Path) -> str:
-    return relative.parts[0] if len(relative.parts) > 1 else relative.stem
-
-
-def find_submissions(folder: Path | str) -> list[Submission]:
-    """Every ``*.ipynb`` below ``folder``, read into memory; symbolic links and special files are refused.
-
-    Nothing outside ``folder`` is ever opened: links (to files or folders) are reported, not followed.
-    """
-    folder = Path(folder)
-    if not folder.is_dir():
-        raise NotADirectoryError(f"submissions folder {folder} does not exist or is not a folder")
-    root = Path(os.path.realpath(folder))
-    found: list[Submission] = []
-    for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-        here = Path(dirpath)
-        dirnames[:] = sorted(d for d in dirnames if d != ".ipynb_checkpoints" and not d.startswith("."))
-        for name in list(dirnames):
-            if os.path.islink(here / name):
-                dirnames.remove(name)
-                relative = (here / name).relative_to(root)
-                found.append(Submission(str(relative), _student_of(relative), here / name,
-                                        refused=f"refused: `{relative}` is a symbolic link to a folder; links are not followed"))
-            elif name.endswith(".ipynb"):  # a folder named like a notebook: say so, do not look inside
-                dirnames.remove(name)
-                relative = (here / name).relative_to(root)
-                found.append(Submission(str(relative), _student_of(relative), here / name,
-                                        refused=f"refused: `{relative}` is a folder, not a notebook file; hand in the "
-                                                "notebook file itself (nothing inside the folder was graded)"))
-        for name in sorted(filenames):
-            if not name.endswith(".ipynb"):
-                continue
-            path = here / name
-            relative = path.relative_to(root)
-            submission = Submission(str(relative), _student_of(relative), path)
-            found.append(submission)
-            info = os.lstat(path)
-            if stat.S_ISLNK(info.st_mode):
-                submission.refused = (f"refused: `{relative}` is a symbolic link; the grader reads only files inside "
-                                      "the submissions folder and never follows links")
-                continue
-            if not stat.S_ISREG(info.st_mode):
-                submission.refused = f"refused: `{relative}` is not a regular file"
-                continue
-            try:
-                fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-                try:
-                    if not stat.S_ISREG(os.fstat(fd).st_mode):
-                        raise OSError("not a regular file")
-                    if os.fstat(fd).st_size > MAX_NOTEBOOK_BYTES:
-                        raise OSError(f"larger than {MAX_NOTEBOOK_BYTES // 2**20} MB")
-                    with os.fdopen(fd, "rb", closefd=False) as handle:
-                        data = handle.read(MAX_NOTEBOOK_BYTES + 1)
-                finally:
-                    os.close(fd)
-            except OSError as error:
-                submission.refused = f"refused: `{relative}` could not be read ({error.strerror or error})"
-                continue
-            submission.data = data
-            submission.sha256 = hashlib.sha256(data).hexdigest()
-    return found
 
 
 # ----- reading a notebook -----------------------------------------------------------------------------
@@ -278,10 +203,18 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
     if settings.as_nobody and not settings.kernel_uid:  # graded on its own (not by grade_all): claim a user id
         claimed = processes.free_kernel_uid()
         settings = dataclasses.replace(settings, kernel_uid=claimed)
-    scratch = tempfile.mkdtemp(prefix="sub-", dir=settings.run_base)
+    scratch = ""
     kernels: list[sandbox.StudentKernel] = []
     try:
+        try:
+            scratch = tempfile.mkdtemp(prefix="sub-", dir=settings.run_base)
+        except OSError as error:
+            raise MachineFailure(f"the grader could not create a scratch folder in {settings.run_base} "
+                                 f"({type(error).__name__}: {error})") from None
         return notes + _run_and_check(sub, sources, exercises, scratch, settings, outputs, kernels)
+    except MachineFailure as failure:  # not this submission's doing: the caller decides whether the run goes on
+        failure.rows = notes + failure.rows
+        raise
     except Exception as error:  # a bug or an unexpected state in the grader: report, never crash the run
         return [_row(sub, NOTEBOOK, PROBLEM, f"grading stopped: {type(error).__name__}: {error}", settings)] + [
             _row(sub, spec.id, PROBLEM, "not graded: the grader failed on this submission", settings) for spec in exercises]
@@ -291,7 +224,8 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
         processes.kill_uid(sandbox.kernel_uid(settings.for_kernel()))
         if _SUBREAPER:
             processes.kill_descendants()
-        shutil.rmtree(scratch, ignore_errors=True)
+        if scratch:
+            shutil.rmtree(scratch, ignore_errors=True)
         if claimed is not None:
             processes.release_kernel_uid(claimed)
 
@@ -341,12 +275,28 @@ def _stopped_message(reason: str, where: str, settings: Settings) -> str:
 def _run_and_check(sub, sources, exercises, scratch, settings: Settings, outputs: list | None,
                    kernels: list) -> list[GradeRow]:
     """``kernels`` receives every kernel started, so that the caller kills them whatever happens."""
+    global _KERNEL_READY
     deadline = time.monotonic() + settings.total_timeout
-    _prepare_scratch(scratch, sources, settings)
     rows: list[GradeRow] = []
     clock = time.monotonic()
-    kernel = sandbox.StudentKernel(scratch, settings.for_kernel(), deadline)
+    try:
+        _prepare_scratch(scratch, sources, settings)
+        kernel = sandbox.StudentKernel(scratch, settings.for_kernel(), deadline)
+    except OSError as error:  # e.g. chown refused, or Python cannot be started
+        raise MachineFailure(f"the kernel could not be started ({type(error).__name__}: {error})") from None
     kernels.append(kernel)
+    if not kernel.ready:  # none of the submission's code ran yet: this says nothing about the submission
+        if kernel.setup_failed:
+            raise MachineFailure(kernel.stopped or "the sandbox could not be set up")
+        reason = kernel.stopped or "the kernel did not start properly"
+        cause = (f"the kernel did not start in time (within {sandbox.START_LIMIT:g} s)" if reason in ("time", "timeout")
+                 else f"{reason} while starting")
+        raise MachineFailure(cause, always=False, rows=[
+            _row(sub, NOTEBOOK, PROBLEM, f"{cause}, before any of the notebook ran; the machine was overloaded or short "
+                 "of memory (regrade it with the same --out)", settings)] + [
+            _row(sub, spec.id, PROBLEM, "not graded: the notebook did not finish running", settings) for spec in exercises])
+    _KERNEL_READY = True
+    deadline = kernel.deadline  # the submission's time counts from when its kernel was ready
     started = time.monotonic()
     reports = kernel.run_cells(len(sources))
     ran = time.monotonic()
@@ -409,52 +359,6 @@ def _check_exercise(sub: Submission, spec, kernel: sandbox.StudentKernel, settin
     return _row(sub, spec.id, STATUS_OF.get(result.status, WRONG), result.message, settings)
 
 
-# ----- the sandbox layout ----------------------------------------------------------------------------
-def _is_within(path: str, folder: str) -> bool:
-    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
-
-
-def sandbox_layout(submissions: Path, outputs: list[Path], run_base: str) -> tuple[list[str], list[str], str]:
-    """Folders/files to hide from the kernel, folders to make read-only, and the package's parent folder."""
-    package = os.path.realpath(Path(mic_dp_helpers.__file__).parent)
-    package_parent = os.path.dirname(package)
-    prefix = os.path.realpath(sys.prefix)
-    needed = [package, prefix, os.path.realpath(sys.executable), os.path.realpath(sys.base_prefix)]
-    hide: list[str] = []
-    for root in {package_parent, os.path.dirname(prefix), os.path.dirname(os.path.abspath(sys.prefix))}:
-        for name in ("solutions", "tests", ".git"):
-            candidate = os.path.join(root, name)
-            if os.path.isdir(candidate) and not os.path.islink(candidate):
-                hide.append(candidate)
-    for output in outputs:  # every output, created now so that it is hidden from the first kernel on
-        path = Path(output)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path.suffix:  # gradebook.csv, _wide.csv, _summary.txt, _run.json
-            if not path.is_symlink():
-                path.touch(exist_ok=True)
-        else:  # gradebook_feedback/, gradebook_outputs/
-            path.mkdir(exist_ok=True)
-        hide.append(os.path.realpath(path))
-    for folder in {os.path.realpath(submissions), *(os.path.realpath(o.parent) for o in outputs), run_base}:
-        if not any(_is_within(n, folder) for n in needed):
-            hide.append(folder)
-    readonly = [package, prefix]
-    return sorted(set(hide)), readonly, package_parent
-
-
-def unreachable_ancestors(paths: list[str]) -> list[list]:
-    """[[ancestor, [paths under it]]] for folders that other users cannot pass through (e.g. /root)."""
-    groups: dict[str, list[str]] = {}
-    for path in paths:
-        parts = Path(path).parts
-        for depth in range(2, len(parts)):
-            ancestor = str(Path(*parts[:depth]))
-            if not os.stat(ancestor).st_mode & stat.S_IXOTH:
-                groups.setdefault(ancestor, []).append(path)
-                break
-    return [[ancestor, sorted(set(p))] for ancestor, p in groups.items()]
-
-
 def _tree_hashes(folders: list[Path]) -> dict[str, str]:
     hashes = {}
     for folder in folders:
@@ -472,11 +376,15 @@ def _child(sub: Submission, settings: Settings, connection) -> None:
     global _SUBREAPER
     _SUBREAPER = processes.become_subreaper()  # a daemon the kernel leaves (double fork, setsid) is still ours to kill
     outputs: list = []
+    machine = None
     try:
         rows = grade_one(sub, settings, outputs)
+    except MachineFailure as failure:
+        rows, machine = failure.rows, {"cause": failure.cause, "always": failure.always}
     except BaseException as error:  # noqa: BLE001 - a report beats a silent death
         rows = [_row(sub, NOTEBOOK, PROBLEM, f"grading stopped: {type(error).__name__}: {error}", settings)]
-    connection.send_bytes(json.dumps({"rows": [dataclasses.asdict(r) for r in rows], "outputs": outputs}).encode())
+    connection.send_bytes(json.dumps({"rows": [dataclasses.asdict(r) for r in rows], "outputs": outputs,
+                                      "machine": machine, "ready": _KERNEL_READY}).encode())
     connection.close()
     os._exit(0)
 
@@ -487,6 +395,10 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
 
     Files under ``watch`` (the course package, ``solutions/``) and the submissions themselves are hashed
     after every submission; a change made while exactly one submission was running is reported on it.
+
+    Nothing is handed to ``on_done`` before one kernel of the run has started (the machine works): a
+    :class:`~mic_dp_teacher.grading.machine.MachineFailure` first (a sandbox that cannot be set up, a kernel
+    that cannot start) stops every grading process and is raised, with nothing recorded.
     """
     context = multiprocessing.get_context("fork")
     pending, running = list(subs), {}
@@ -497,14 +409,20 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
     cell_outputs: dict[str, list] = {}
     hard_limit = settings.total_timeout * 2 + 120  # the grading process itself is trusted; this is a backstop
     uids: dict[str, int] = {}  # submission -> the user id its kernels run as (as root): one per grading slot
+    proven, held = False, []  # held: results waiting until a kernel of this run has started
+
+    def emit(sub, rows, outputs):
+        if on_done is not None:
+            held.append((sub, rows, outputs))
+            while proven and held:
+                on_done(*held.pop(0))
     while pending or running:
         while pending and len(running) < max(1, jobs):
             sub = pending.pop(0)
             if sub.refused:
                 rows = grade_one(sub, settings)
                 results += rows
-                if on_done:
-                    on_done(sub, rows, [])
+                emit(sub, rows, [])
                 continue
             receive, send = context.Pipe(duplex=False)
             child_settings = settings
@@ -526,6 +444,12 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
                 message = json.loads(connection.recv_bytes().decode())
                 rows = [GradeRow(**r) for r in message["rows"]]
                 cell_outputs[sub.name] = message["outputs"]
+                proven = proven or bool(message.get("ready"))
+                machine = message.get("machine")
+                if isinstance(machine, dict) and (machine.get("always") or not proven):
+                    _stop_all(running, uids)
+                    processes.release_kernel_uid(uids.pop(sub.name, None))
+                    raise MachineFailure(str(machine.get("cause")))
             except (EOFError, OSError, ValueError, TypeError, KeyError):
                 rows = [_row(sub, NOTEBOOK, PROBLEM, "grading stopped: the grading process of this submission died "
                              "(it is regraded on the next run with the same --out)", settings)]
@@ -565,11 +489,22 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
                     extra.append(_row(sub, NOTEBOOK, NOTE, f"files changed on disk while this and {len(culprits) - 1} other "
                                       f"submission(s) ran ({what}); grades used the copies read before the run", settings))
             results += rows + extra
-            if on_done:
-                on_done(sub, rows + extra, cell_outputs.pop(sub.name, []))
+            emit(sub, rows + extra, cell_outputs.pop(sub.name, []))
         watched = now_watched
         files = {name: (path, _file_sha(path)) for name, (path, sha) in files.items()}
+    for item in held:  # no kernel was needed (every notebook refused, invalid or not a course notebook)
+        on_done(*item)
     return results
+
+
+def _stop_all(running: dict, uids: dict) -> None:
+    """Kill every grading process still running, and its kernel's processes."""
+    for process, sub, _ in running.values():
+        process.kill()
+        process.join(5)
+        processes.kill_uid(uids.get(sub.name))
+        processes.release_kernel_uid(uids.pop(sub.name, None))
+    running.clear()
 
 
 def _file_sha(path: Path) -> str:

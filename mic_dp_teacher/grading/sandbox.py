@@ -31,6 +31,7 @@ from mic_dp_teacher.grading.processes import MemoryCgroup, count_processes, kill
 NOBODY = 65534
 GRACE = 5.0  # seconds a kernel may take beyond its own alarm before it is killed
 SEND_GRACE = 30.0  # seconds a kernel may leave a message to it unread (it reads each one at once)
+START_LIMIT = 60.0  # seconds a kernel may take to get ready (none of the submission's code runs before)
 
 
 class KernelStopped(BaseException):
@@ -73,8 +74,13 @@ class StudentKernel:
     """One sandboxed worker running one submission. ``stopped`` says why it ended early, if it did."""
 
     def __init__(self, scratch: str, settings: dict, deadline: float) -> None:
-        self.settings, self.deadline = settings, deadline
+        """``deadline``: when the submission's time is up; the kernel's start (at most ``START_LIMIT`` seconds,
+        before any of its code runs) moves it later, so a loaded machine does not eat the submission's time."""
+        budget = max(0.0, deadline - time.monotonic())
+        self.settings, self.deadline = settings, time.monotonic() + START_LIMIT
         self.stopped: str | None = None
+        self.ready = False  # the kernel closed itself in, loaded the checks and read its cells
+        self.setup_failed = False  # it said it could not (never the submission's doing: none of its code ran)
         self.isolation: list[str] = []
         self.expired = False
         self.cgroup: MemoryCgroup | None = None
@@ -85,25 +91,25 @@ class StudentKernel:
         limits = {"RLIMIT_AS": settings["memory"], "RLIMIT_CORE": 0, "RLIMIT_FSIZE": settings["file_size"]}
         if settings["nproc"]:
             limits["RLIMIT_NPROC"] = count_processes(uid) + settings["nproc"]
+        needed = sorted({os.path.realpath(p) for p in [*settings["readonly"], settings["package_parent"], sys.base_prefix,
+                                                       os.path.dirname(sys.executable),
+                                                       os.path.dirname(os.path.realpath(sys.executable))] if p})
         config = {
             "scratch": scratch,
             "namespace": mode in ("root", "userns"),
             "hide": settings["hide"],
             "readonly": settings["readonly"],
-            "expose": settings["expose"] if mode == "root" else [],
+            "reach": needed if mode == "root" else [],
             "limits": limits,
             "uid": self.uid,
             "gid": self.uid,
             "cell_timeout": settings["timeout"],
-            "total_timeout": max(1.0, deadline - time.monotonic()),
+            "total_timeout": max(1.0, budget),
             "output_limit": settings["output_limit"],
         }
         command = [sys.executable, "-s", "-m", "mic_dp_teacher.grading.worker", __import__("json").dumps(config)]
         jail = {"scratch": scratch, "tmpfs": int(settings.get("tmp_size") or 0) if mode in ("root", "userns") else 0,
-                "needed": sorted({os.path.realpath(p) for p in [*settings["readonly"], settings["package_parent"],
-                                                                 sys.base_prefix, os.path.dirname(sys.executable),
-                                                                 os.path.dirname(os.path.realpath(sys.executable))]
-                                  if p}),
+                "needed": needed,
                 "uid": self.uid}
         if settings["as_nobody"] and settings.get("cgroup", True):
             try:
@@ -139,18 +145,26 @@ class StudentKernel:
         self.fd_out, self.fd_in = self.process.stdin.fileno(), self.process.stdout.fileno()
         os.set_blocking(self.fd_out, False)  # every write has a deadline (see protocol.send)
         # the total time limit holds even if the grader is blocked: at the deadline the kernel is killed
-        self.watchdog = threading.Timer(max(0.0, deadline - time.monotonic()), self._expire)
-        self.watchdog.daemon = True
-        self.watchdog.start()
-        ready = self._recv(time.monotonic() + 60)
+        self._watch(START_LIMIT)
+        ready = self._recv(self.deadline)
         if ready is None:
             return
         if ready["op"] == "sandbox_failed":
-            self.kill(f"the sandbox could not be set up ({str(ready.get('message'))[:200]})")
+            self.setup_failed = True
+            self.kill(f"the sandbox could not be set up ({str(ready.get('message'))[:300]})")
         elif ready["op"] != "ready" or not isinstance(ready.get("isolation", []), list):
             self.kill("the kernel did not start properly")
         else:
             self.isolation = [str(x) for x in ready.get("isolation", [])]
+            self.ready = True
+            self.watchdog.cancel()
+            self.deadline = time.monotonic() + budget
+            self._watch(budget)
+
+    def _watch(self, seconds: float) -> None:
+        self.watchdog = threading.Timer(max(0.0, seconds), self._expire)
+        self.watchdog.daemon = True
+        self.watchdog.start()
 
     # ----- life and death --------------------------------------------------------------------------
     def _kill_all(self) -> None:

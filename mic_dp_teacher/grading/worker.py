@@ -95,36 +95,100 @@ def _mount(libc, source, target, fstype, flags, data=None) -> None:
         raise OSError(error, f"mount {target}: {os.strerror(error)}")
 
 
+def _passable(path: str) -> bool:
+    """Whether a user who owns nothing on the way (the kernel's own user id) can pass through ``path``."""
+    return bool(os.stat(path).st_mode & 0o001)
+
+
+def _first_blocked(path: str) -> str | None:
+    """The outermost folder above ``path`` that other users cannot pass through, if any (e.g. /root)."""
+    parts = path.strip("/").split("/")
+    for depth in range(1, len(parts)):
+        ancestor = "/" + "/".join(parts[:depth])
+        if not _passable(ancestor):
+            return ancestor
+    return None
+
+
+def _same_folder(path: str, fd: int) -> bool:
+    try:
+        return os.path.isdir(path) and os.path.samestat(os.stat(path), os.fstat(fd))
+    except OSError:
+        return False
+
+
+def _put_back(libc, path: str, fd: int) -> None:
+    """Bind the folder open as ``fd`` at ``path`` again (after something was mounted over one of its ancestors)."""
+    os.makedirs(path, exist_ok=True)
+    _mount(libc, f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
+
+
+def _make_reachable(libc, paths: list[str]) -> list[str]:
+    """Let an unprivileged kernel reach every one of ``paths``, whatever folders lie above them.
+
+    The first folder above a path that others cannot pass through (a 0700 workspace, ``/root`` holding the
+    Python the kernel runs, a private ``TMPDIR``) is covered, in this mount namespace only, with an empty
+    tmpfs others can pass through, and the paths below it are put back; repeated until every path is
+    reachable (a put-back folder may hold another private one). Nothing else of the covered folder is
+    visible to the kernel. Returns the folders covered.
+    """
+    covered: list[str] = []
+    wanted = sorted({p for p in paths if os.path.isdir(p)})
+    for _ in range(32):
+        blocked: dict[str, list[str]] = {}
+        for path in wanted:
+            ancestor = _first_blocked(path)
+            if ancestor is not None:
+                blocked.setdefault(ancestor, []).append(path)
+        if not blocked:
+            return covered
+        for ancestor, below in sorted(blocked.items()):
+            kept = [(path, os.open(path, os.O_RDONLY | os.O_DIRECTORY)) for path in below]
+            _mount(libc, "tmpfs", ancestor, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=755")
+            for path, fd in kept:
+                _put_back(libc, path, fd)
+                os.close(fd)
+            covered.append(ancestor)
+    raise OSError(f"could not make {', '.join(wanted)} reachable for the kernel's user")
+
+
+def _self_test(scratch: str) -> None:
+    """The kernel's own folders work (or the grader is told now, before any submission is graded)."""
+    if os.path.realpath(os.getcwd()) != os.path.realpath(scratch):
+        raise OSError(f"the kernel's working folder is {os.getcwd()}, not its scratch folder {scratch}")
+    for folder in (scratch, "/tmp"):
+        if not os.path.isdir(folder):
+            continue
+        probe = os.path.join(folder, f".mic-dp-probe-{os.getpid()}")
+        with open(probe, "w", encoding="utf-8") as handle:
+            handle.write("ok")
+        os.remove(probe)
+
+
 def _close_in(config: dict) -> list[str]:
     """Hide folders, make the package read-only, set limits and drop privileges. Returns what was done."""
     done = []
+    scratch = config["scratch"]
+    os.umask(0o022)  # folders made here to put paths back must be passable by the kernel's user
+    keep = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY)  # before anything is mounted over it
     if config.get("namespace") and os.geteuid() == 0:
         libc = ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True)
         _mount(libc, None, "/", None, MS_REC | MS_PRIVATE)
-        for ancestor, paths in config.get("expose", []):
-            # an unprivileged kernel cannot pass through ``ancestor`` (e.g. /root holding the Python it
-            # needs): cover it with an empty folder it can pass through and put back only ``paths``
-            kept = [(path, os.open(path, os.O_RDONLY | os.O_DIRECTORY)) for path in paths]
-            _mount(libc, "tmpfs", ancestor, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=755")
-            for path, fd in kept:
-                os.makedirs(path, exist_ok=True)
-                _mount(libc, f"/proc/self/fd/{fd}", path, None, MS_BIND | MS_REC)
-                os.close(fd)
+        if config.get("uid") is not None:  # the kernel gives up root: it must still reach Python and its scratch
+            _make_reachable(libc, [*config.get("reach", []), scratch])
         for path in config.get("readonly", []):
             if os.path.exists(path):
                 _mount(libc, path, path, None, MS_BIND | MS_REC)
                 _mount(libc, None, path, None, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV)
-        scratch = config["scratch"]
-        keep = os.open(scratch, os.O_RDONLY | os.O_DIRECTORY)
         for path in config.get("hide", []):
             if os.path.isdir(path) and not os.path.islink(path):
                 _mount(libc, "tmpfs", path, "tmpfs", MS_NOSUID | MS_NODEV, "size=64k,mode=755")
             elif os.path.isfile(path) and not os.path.islink(path):
                 _mount(libc, "/dev/null", path, None, MS_BIND)
-        if not os.path.isdir(scratch):  # the scratch folder sat under a hidden one: put it back
-            os.makedirs(scratch, exist_ok=True)
-            _mount(libc, f"/proc/self/fd/{keep}", scratch, None, MS_BIND)
-        os.close(keep)
+        if not _same_folder(scratch, keep):  # the scratch folder sat under a hidden or covered one: put it back
+            _put_back(libc, scratch, keep)
+        if config.get("uid") is not None:  # hiding may have covered a folder above it again
+            _make_reachable(libc, [scratch])
         _loopback_up()
         done.append("namespace")
     limits = config.get("limits", {})
@@ -143,7 +207,9 @@ def _close_in(config: dict) -> list[str]:
         if os.getuid() != uid or os.geteuid() != uid:
             raise SystemExit("could not drop privileges")
         done.append("unprivileged")
-    os.chdir(config["scratch"])
+    os.close(keep)
+    os.chdir(scratch)
+    _self_test(scratch)
     return done
 
 
@@ -232,13 +298,17 @@ class Worker:
         signal.setitimer(signal.ITIMER_REAL, max(0.01, min(seconds, left)))
 
     # ----- the notebook ----------------------------------------------------------------------------
-    def run_cells(self, cells: list[str]) -> None:
+    def start_shell(self) -> None:
         from IPython.core.interactiveshell import InteractiveShell
         from traitlets.config import Config
 
         config = Config()
         config.HistoryManager.enabled = False
         self.shell = InteractiveShell.instance(config=config)
+
+    def run_cells(self, cells: list[str]) -> None:
+        if self.shell is None:
+            self.start_shell()
         limit = self.config["output_limit"]
         for index, source in enumerate(cells, start=1):
             self.send({"op": "cell", "index": index})
@@ -466,6 +536,12 @@ def _on_alarm(signum, frame):
     raise _Timeout()
 
 
+def _one_line(error: BaseException) -> str:
+    """The error's type and the line of its message that names the cause (the last, for a long message)."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return f"{type(error).__name__}: {lines[-1] if lines else ''}"[:300]
+
+
 def main(argv: list[str]) -> int:
     config = json.loads(argv[0])
     fd_in, fd_out = os.dup(0), os.dup(1)
@@ -476,8 +552,8 @@ def main(argv: list[str]) -> int:
         os.dup2(null, fd)
     try:
         isolation = _close_in(config)
-    except Exception as error:  # could not close itself in: refuse to run the student's code
-        protocol.send(fd_out, {"op": "sandbox_failed", "message": f"{type(error).__name__}: {error}"})
+    except BaseException as error:  # could not close itself in (SystemExit included): refuse to run the student's code
+        protocol.send(fd_out, {"op": "sandbox_failed", "message": _one_line(error)})
         return 3
     for name in ("HOME", "TMPDIR", "IPYTHONDIR", "MPLCONFIGDIR"):
         os.environ[name] = config["scratch"]
@@ -486,13 +562,18 @@ def main(argv: list[str]) -> int:
     sys.path[:] = [config["scratch"], *[p for p in sys.path if p and p != os.getcwd()]]
     try:
         worker = Worker(config, fd_in, fd_out)
-    except Exception as error:  # without the forbidden helpers' table no check could be trusted
-        protocol.send(fd_out, {"op": "sandbox_failed", "message": f"loading the checks: {type(error).__name__}: {error}"})
+    except BaseException as error:  # without the forbidden helpers' table no check could be trusted
+        protocol.send(fd_out, {"op": "sandbox_failed", "message": f"loading the checks: {_one_line(error)}"})
+        return 3
+    try:  # everything a submission needs, before it is said to be ready: a failure here is the machine's
+        with open(os.path.join(config["scratch"], "cells.json"), encoding="utf-8") as handle:
+            cells = json.load(handle)
+        worker.start_shell()
+    except BaseException as error:
+        protocol.send(fd_out, {"op": "sandbox_failed", "message": f"starting the kernel: {_one_line(error)}"})
         return 3
     worker.send({"op": "ready", "isolation": isolation, "uid": os.getuid()})
     try:
-        with open(os.path.join(config["scratch"], "cells.json"), encoding="utf-8") as handle:
-            cells = json.load(handle)
         worker.run_cells(cells)
         worker.send({"op": "cells_finished"})
         worker.serve()
