@@ -66,6 +66,9 @@ def fix_for(cause: str, settings=None) -> str:
     if "did not start in time" in text:
         return ("the machine is too loaded for a kernel to start; lower --jobs (default: the number of cores), or "
                 "grade when the machine is less busy.")
+    if "exited" in text or "could not be started" in text or "did not start properly" in text:
+        return (f"the kernel's Python ({sys.executable}) stopped before it was ready; check that "
+                f"`{sys.executable} -c \"import mic_dp_helpers.checks\"` runs with the same PYTHONPATH.")
     return ("the sandbox needs a scratch folder it can create, mount and enter; put TMPDIR on a local disk, e.g. "
             f"`TMPDIR=/tmp {_command()}`; if the machine forbids namespaces, "
             "MIC_DP_GRADING_ISOLATION=plain grades without them (a weaker sandbox: see the README).")

@@ -104,7 +104,7 @@ class StudentKernel:
             "uid": self.uid,
             "gid": self.uid,
             "cell_timeout": settings["timeout"],
-            "total_timeout": max(1.0, budget),
+            "total_timeout": max(1.0, budget) + GRACE,  # the grader's watchdog, from ready, ends it first
             "output_limit": settings["output_limit"],
         }
         command = [sys.executable, "-s", "-m", "mic_dp_teacher.grading.worker", __import__("json").dumps(config)]

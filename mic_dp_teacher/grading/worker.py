@@ -572,6 +572,7 @@ def main(argv: list[str]) -> int:
     except BaseException as error:
         protocol.send(fd_out, {"op": "sandbox_failed", "message": f"starting the kernel: {_one_line(error)}"})
         return 3
+    worker.started = time.monotonic()  # the submission's time starts now, as the grader's does
     worker.send({"op": "ready", "isolation": isolation, "uid": os.getuid()})
     try:
         worker.run_cells(cells)
