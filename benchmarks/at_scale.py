@@ -36,7 +36,7 @@ def main() -> None:
     print(f"Spark {spark.version} ({args.master}) start-up: {spark_start:.1f} s\n")
     print("| rows | backend | seconds | rows per second |\n|---:|---|---:|---:|")
     for size in args.sizes:
-        rows = rows_for_pipeline(purchase_log(size, random_state=0))
+        rows = rows_for_pipeline(purchase_log(size, rng=0))
         for name, backend, data in (("local", pipeline_dp.LocalBackend(), lambda: rows),
                                     (f"Spark {args.master}", pipeline_dp.SparkRDDBackend(spark.sparkContext),
                                      lambda: spark.sparkContext.parallelize(rows, 4))):

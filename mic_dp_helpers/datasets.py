@@ -36,7 +36,7 @@ DIAGNOSES = ("healthy", "hypertension", "diabetes", "asthma", "rare disease")
 _MEDICAL_VALUES_PER_ROW = 22
 
 
-def medical(n: int = 1000, random_state: int | np.random.Generator | None = 0) -> pd.DataFrame:
+def medical(n: int = 1000, rng: int | np.random.Generator | None = 0) -> pd.DataFrame:
     """Generate the course's synthetic hospital table (one row per patient).
 
     Columns: ``name``, ``age`` (20-79), ``sex``, ``zip_code`` (5-digit string), ``salary``
@@ -48,8 +48,8 @@ def medical(n: int = 1000, random_state: int | np.random.Generator | None = 0) -
     ----------
     n : int, default 1000
         Number of patients (at least 1).
-    random_state : int, Generator or None, default 0
-        Seed for reproducibility.
+    rng : int, Generator or None, default 0
+        Source of randomness: a seed for reproducibility, a Generator, or None for fresh randomness.
 
     Returns
     -------
@@ -57,14 +57,14 @@ def medical(n: int = 1000, random_state: int | np.random.Generator | None = 0) -
 
     Examples
     --------
-    >>> df = medical(200, random_state=1)
+    >>> df = medical(200, rng=1)
     >>> df.shape
     (200, 7)
     >>> bool(df["age"].between(20, 79).all())
     True
     """
     n = check_size(n, "n", 1, per_item=_MEDICAL_VALUES_PER_ROW)
-    rng = as_generator(random_state, "random_state")
+    rng = as_generator(rng)
 
     age = rng.integers(20, 80, n)
     sex = rng.choice(np.array(["F", "M"]), size=n)
@@ -112,7 +112,7 @@ def public_register(
     patients: pd.DataFrame,
     coverage: float = 0.7,
     n_others: int = 300,
-    random_state: int | np.random.Generator | None = 0,
+    rng: int | np.random.Generator | None = 0,
 ) -> pd.DataFrame:
     """Generate a public register (like a voter list) that names people with their age, sex and zip code.
 
@@ -127,8 +127,8 @@ def public_register(
         Share of the patients the register lists, in [0, 1].
     n_others : int, default 300
         People in the register who are not patients (>= 0).
-    random_state : int, Generator or None, default 0
-        Seed for reproducibility.
+    rng : int, Generator or None, default 0
+        Source of randomness: a seed for reproducibility, a Generator, or None for fresh randomness.
 
     Returns
     -------
@@ -147,9 +147,9 @@ def public_register(
     if not isinstance(coverage, (int, float)) or isinstance(coverage, bool) or not 0 <= coverage <= 1:
         raise ValueError(f"coverage must be a number between 0 and 1, got {coverage!r}.")
     n_others = check_size(n_others, "n_others", 0, per_item=_MEDICAL_VALUES_PER_ROW)
-    rng = as_generator(random_state, "random_state")
+    rng = as_generator(rng)
     listed = patients.sample(frac=coverage, random_state=rng)[["name", "age", "sex", "zip_code"]]
-    others = medical(max(n_others, 1), random_state=rng)[["name", "age", "sex", "zip_code"]].iloc[:n_others]
+    others = medical(max(n_others, 1), rng=rng)[["name", "age", "sex", "zip_code"]].iloc[:n_others]
     register = pd.concat([listed, others], ignore_index=True)
     return register.sample(frac=1.0, random_state=rng).reset_index(drop=True)
 
@@ -172,7 +172,7 @@ COFFEE_SHOP_BOUNDS = {
 COFFEE_SHOP_TARGET = "Daily_Revenue"
 
 
-def coffee_shop_revenue(n: int = 2000, random_state: int | np.random.Generator | None = 0) -> pd.DataFrame:
+def coffee_shop_revenue(n: int = 2000, rng: int | np.random.Generator | None = 0) -> pd.DataFrame:
     """Generate a **synthetic** table of coffee-shop days with their revenue (lesson 05).
 
     The schema copies the public "coffee shop daily revenue" table that the MIC-DP paper
@@ -201,8 +201,8 @@ def coffee_shop_revenue(n: int = 2000, random_state: int | np.random.Generator |
     ----------
     n : int, default 2000
         Number of rows (shop-days), at least 1.
-    random_state : int, Generator or None, default 0
-        Seed for reproducibility.
+    rng : int, Generator or None, default 0
+        Source of randomness: a seed for reproducibility, a Generator, or None for fresh randomness.
 
     Returns
     -------
@@ -211,14 +211,14 @@ def coffee_shop_revenue(n: int = 2000, random_state: int | np.random.Generator |
 
     Examples
     --------
-    >>> df = coffee_shop_revenue(500, random_state=1)
+    >>> df = coffee_shop_revenue(500, rng=1)
     >>> df.shape
     (500, 7)
     >>> bool(df["Number_of_Customers_Per_Day"].between(50, 499).all())
     True
     """
     n = check_size(n, "n", 1, per_item=7)
-    rng = as_generator(random_state, "random_state")
+    rng = as_generator(rng)
     customers = rng.integers(50, 500, n)
     order_value = np.round(rng.uniform(2.5, 10.0, n), 2)
     hours = rng.integers(6, 18, n)
@@ -244,7 +244,7 @@ NONLINEAR_FEATURES_BOUNDS = {"linear": (-1.0, 1.0), "u_shaped": (-1.0, 1.0), "ir
                              "target": (-1.0, 3.0)}
 
 
-def nonlinear_features(n: int = 1000, random_state: int | np.random.Generator | None = 0) -> pd.DataFrame:
+def nonlinear_features(n: int = 1000, rng: int | np.random.Generator | None = 0) -> pd.DataFrame:
     """Generate a small **synthetic** table where one feature drives the target non-linearly (lesson 05).
 
     Three features, each uniform on [-1, 1]: ``linear`` (the target rises with it),
@@ -258,8 +258,8 @@ def nonlinear_features(n: int = 1000, random_state: int | np.random.Generator | 
     ----------
     n : int, default 1000
         Number of rows, at least 1.
-    random_state : int, Generator or None, default 0
-        Seed for reproducibility.
+    rng : int, Generator or None, default 0
+        Source of randomness: a seed for reproducibility, a Generator, or None for fresh randomness.
 
     Returns
     -------
@@ -268,12 +268,12 @@ def nonlinear_features(n: int = 1000, random_state: int | np.random.Generator | 
 
     Examples
     --------
-    >>> df = nonlinear_features(200, random_state=3)
+    >>> df = nonlinear_features(200, rng=3)
     >>> list(df.columns)
     ['linear', 'u_shaped', 'irrelevant', 'target']
     """
     n = check_size(n, "n", 1, per_item=4)
-    rng = as_generator(random_state, "random_state")
+    rng = as_generator(rng)
     linear, u_shaped, irrelevant = rng.uniform(-1.0, 1.0, (3, n))
     target = 0.5 * linear + 2.0 * u_shaped**2 + rng.normal(0.0, 0.2, n)
     return pd.DataFrame({"linear": linear, "u_shaped": u_shaped, "irrelevant": irrelevant, "target": target})
@@ -289,7 +289,7 @@ PURCHASE_CATEGORIES = ("groceries", "household", "clothing", "books", "electroni
 _PURCHASE_VALUES_PER_CUSTOMER = 64
 
 
-def purchases(n_customers: int = 3000, random_state: int | np.random.Generator | None = 0) -> pd.DataFrame:
+def purchases(n_customers: int = 3000, rng: int | np.random.Generator | None = 0) -> pd.DataFrame:
     """Generate a year of loyalty-card purchases of a fictional shop (one row per purchase).
 
     Columns: ``customer_id`` (string such as ``"C00042"``), ``date`` (a day of 2024),
@@ -305,8 +305,8 @@ def purchases(n_customers: int = 3000, random_state: int | np.random.Generator |
     ----------
     n_customers : int, default 3000
         Number of customers (at least 1). The table has about 7 rows per customer.
-    random_state : int, Generator or None, default 0
-        Seed for reproducibility.
+    rng : int, Generator or None, default 0
+        Source of randomness: a seed for reproducibility, a Generator, or None for fresh randomness.
 
     Returns
     -------
@@ -314,14 +314,14 @@ def purchases(n_customers: int = 3000, random_state: int | np.random.Generator |
 
     Examples
     --------
-    >>> log = purchases(200, random_state=1)
+    >>> log = purchases(200, rng=1)
     >>> list(log.columns)
     ['customer_id', 'date', 'category', 'amount']
     >>> bool((log["amount"] >= 0.5).all()) and log["customer_id"].nunique() == 200
     True
     """
     n_customers = check_size(n_customers, "n_customers", 1, per_item=_PURCHASE_VALUES_PER_CUSTOMER)
-    rng = as_generator(random_state, "random_state")
+    rng = as_generator(rng)
 
     business = rng.random(n_customers) < 0.005
     # Purchases per customer: 1 + a negative binomial with mean 5 and a long tail; businesses many more.

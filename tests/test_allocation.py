@@ -239,7 +239,7 @@ def test_comparison_names_the_missing_column_and_refuses_the_target_as_a_feature
 
 
 def test_private_relevance_aligns_y_on_the_index_and_refuses_the_target_among_features():
-    data = coffee_shop_revenue(400, random_state=8)
+    data = coffee_shop_revenue(400, rng=8)
     X, y = data.drop(columns=COFFEE_SHOP_TARGET), data[COFFEE_SHOP_TARGET]
     shuffled = y.sample(frac=1.0, random_state=0)
     aligned = private_relevance(X, shuffled, "pearson", 1000.0, rng=0)
@@ -314,7 +314,7 @@ def test_the_audit_does_not_refute_the_honest_release():
 
 # ------------------------------------------------------------------------- paid relevance
 def test_private_relevance_charges_the_accountant_and_stays_in_range():
-    data = coffee_shop_revenue(1000, random_state=4)
+    data = coffee_shop_revenue(1000, rng=4)
     X, y = data.drop(columns=COFFEE_SHOP_TARGET), data[COFFEE_SHOP_TARGET]
     accountant = PrivacyAccountant(2.0)
     scores = private_relevance(X, y, "pearson", 1.0, accountant=accountant, rng=0)
@@ -323,7 +323,7 @@ def test_private_relevance_charges_the_accountant_and_stays_in_range():
 
 
 def test_private_relevance_approaches_the_block_average_for_large_epsilon():
-    data = coffee_shop_revenue(1000, random_state=4)
+    data = coffee_shop_revenue(1000, rng=4)
     X, y = data.drop(columns=COFFEE_SHOP_TARGET), data[COFFEE_SHOP_TARGET]
     scores = private_relevance(X, y, "mahalanobis", 1e6, n_blocks=5, rng=0)
     assert scores.idxmax() == "Number_of_Customers_Per_Day"
@@ -360,7 +360,7 @@ def test_clustering_utility_uses_scikit_learns_kmeans_and_scores():
     real = pd.DataFrame(rng.uniform(0, 1, (200, 2)), columns=["a", "b"])
     released = real + rng.laplace(0, 0.2, real.shape)
     bounds = {"a": (0, 1), "b": (0, 1)}
-    got = clustering_utility(real, released, bounds, n_clusters=3, random_state=4, silhouette_sample=None)
+    got = clustering_utility(real, released, bounds, n_clusters=3, rng=4, silhouette_sample=None)
     from sklearn.cluster import KMeans
 
     real_labels = KMeans(3, n_init=1, random_state=4).fit(real.to_numpy()).labels_
@@ -394,7 +394,7 @@ def test_clustering_utility_is_perfect_on_real_data_and_poor_on_noise():
 # -------------------------------------------------------------------------------- comparison
 @pytest.fixture(scope="module")
 def small_comparison():
-    data = coffee_shop_revenue(900, random_state=6)
+    data = coffee_shop_revenue(900, rng=6)
     features = data.drop(columns=COFFEE_SHOP_TARGET).columns
     relevance = {"top": pd.Series([1.0, 0.6, 0, 0, 0.2, 0], index=features), "uniform": pd.Series(1.0, index=features)}
     results = compare_allocations(data.iloc[:600], data.iloc[600:], COFFEE_SHOP_TARGET, COFFEE_SHOP_BOUNDS, relevance,
@@ -450,7 +450,7 @@ def test_clustering_utility_refuses_more_clusters_than_rows(n_clusters, error, m
 
 
 def test_compare_allocations_refuses_huge_n_seeds_and_too_many_clusters():
-    df = coffee_shop_revenue(40, random_state=0)
+    df = coffee_shop_revenue(40, rng=0)
     features = df.drop(columns="Daily_Revenue")
     relevance = {"uniform": pd.Series(1.0, index=features.columns)}
     with pytest.raises(ValueError, match="n_seeds=.* is too large"):
@@ -508,7 +508,7 @@ def test_prediction_mae_checks_targets_columns_and_model(kwargs, error, match):
 
 @pytest.mark.parametrize("epsilons", [np.array(2.0), "1", None])
 def test_compare_allocations_needs_a_list_of_epsilons(epsilons):
-    df = coffee_shop_revenue(40, random_state=0)
+    df = coffee_shop_revenue(40, rng=0)
     relevance = {"uniform": pd.Series(1.0, index=df.columns.drop("Daily_Revenue"))}
     with pytest.raises(TypeError, match="epsilons must be a list of positive numbers"):
         compare_allocations(df.iloc[:30], df.iloc[30:], "Daily_Revenue", COFFEE_SHOP_BOUNDS, relevance, epsilons,

@@ -8,13 +8,13 @@ from mic_dp_helpers.attacks import anonymity
 
 @pytest.fixture(scope="module")
 def patients():
-    return datasets.medical(600, random_state=3)
+    return datasets.medical(600, rng=3)
 
 
 def test_medical_is_seeded_and_has_the_documented_schema(patients):
-    again = datasets.medical(600, random_state=3)
+    again = datasets.medical(600, rng=3)
     pd.testing.assert_frame_equal(patients, again)
-    assert not patients.equals(datasets.medical(600, random_state=4))
+    assert not patients.equals(datasets.medical(600, rng=4))
     assert list(patients.columns) == ["name", "age", "sex", "zip_code", "salary", "diagnosis", "rare_disease"]
     assert patients["age"].between(20, 79).all()
     assert set(patients["zip_code"]) <= set(datasets.ZIP_CODES)
@@ -23,7 +23,7 @@ def test_medical_is_seeded_and_has_the_documented_schema(patients):
 
 
 def test_public_register_links_to_patients(patients):
-    register = datasets.public_register(patients, coverage=0.5, n_others=50, random_state=1)
+    register = datasets.public_register(patients, coverage=0.5, n_others=50, rng=1)
     assert len(register) == 300 + 50
     assert register["name"].isin(patients["name"]).sum() >= 300
 
@@ -75,7 +75,7 @@ def test_homogeneity():
     [
         (lambda: datasets.medical(0), ValueError, "n must be an integer >= 1"),
         (lambda: datasets.medical(10.5), TypeError, "n must be an integer"),
-        (lambda: datasets.medical(10, random_state="seed"), TypeError, "random_state must be"),
+        (lambda: datasets.medical(10, rng="seed"), TypeError, "rng must be"),
         (lambda: anonymity.uniqueness_share(pd.DataFrame(), ["a"]), ValueError, "df is empty"),
         (lambda: anonymity.uniqueness_share([1, 2], ["a"]), TypeError, "df must be a pandas DataFrame"),
         (lambda: anonymity.uniqueness_share(pd.DataFrame({"a": [1]}), []), ValueError, "columns is empty"),

@@ -111,7 +111,7 @@ def test_noise_scales_and_their_validation():
 
 
 def test_public_bounds_cover_the_requested_share():
-    sample = purchase_log(3_000, random_state=5)
+    sample = purchase_log(3_000, rng=5)
     for quantile in (0.5, 0.9, 1.0):
         l0, linf = public_contribution_bounds(sample, quantile)
         assert (sample.groupby("customer_id")["day"].nunique() <= l0).mean() >= quantile
@@ -122,13 +122,13 @@ def test_public_bounds_cover_the_requested_share():
 
 
 def test_tradeoff_table_has_bias_falling_and_noise_rising():
-    table = bounding_tradeoff(purchase_log(5_000, random_state=1), [1, 4, 16], [1], epsilon=1.0, rng=0)
+    table = bounding_tradeoff(purchase_log(5_000, rng=1), [1, 4, 16], [1], epsilon=1.0, rng=0)
     assert table["bias"].is_monotonic_increasing and (table["bias"] <= 0).all()
     assert table["noise_sd"].is_monotonic_increasing
 
 
 def test_pipeline_noise_is_what_pipeline_dp_says_and_charged_to_the_ledger():
-    rows = rows_for_pipeline(purchase_log(4_000, random_state=3))
+    rows = rows_for_pipeline(purchase_log(4_000, rng=3))
     ledger = PrivacyAccountant(1.5)
     table = private_statistics(rows, pipeline_dp.LocalBackend(), epsilon=1.0, max_partitions=3, max_per_partition=2,
                                min_value=0.0, max_value=100.0, public_partitions=range(1, 367), ledger=ledger)
@@ -241,7 +241,7 @@ def test_bounding_tradeoff_rejects_empty_or_scalar_candidates(change, error, mat
     arguments = dict(max_partitions=[1, 2], max_per_partition=[1], epsilon=1.0)
     arguments.update(change)
     with pytest.raises(error, match=match):
-        bounding_tradeoff(purchase_log(500, random_state=0), **arguments)
+        bounding_tradeoff(purchase_log(500, rng=0), **arguments)
 
 
 @pytest.mark.parametrize("huge", [10**12, 10**9])
@@ -250,7 +250,7 @@ def test_purchase_log_refuses_a_huge_size_before_allocating(huge):
         purchase_log(huge)
 
 
-_SMALL_LOG = purchase_log(200, random_state=0)
+_SMALL_LOG = purchase_log(200, rng=0)
 
 
 @pytest.mark.parametrize("call, name", [

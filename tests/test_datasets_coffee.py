@@ -66,15 +66,15 @@ def test_revenue_is_mostly_customers_times_order_value(shop):
 
 
 def test_seeded_and_reproducible():
-    pd.testing.assert_frame_equal(coffee_shop_revenue(100, random_state=3), coffee_shop_revenue(100, random_state=3))
-    assert not coffee_shop_revenue(100, random_state=3).equals(coffee_shop_revenue(100, random_state=4))
+    pd.testing.assert_frame_equal(coffee_shop_revenue(100, rng=3), coffee_shop_revenue(100, rng=3))
+    assert not coffee_shop_revenue(100, rng=3).equals(coffee_shop_revenue(100, rng=4))
     generator = np.random.default_rng(0)
     assert not coffee_shop_revenue(50, generator).equals(coffee_shop_revenue(50, generator))
 
 
 def test_declared_bounds_contain_every_generated_value():
     for seed in range(5):
-        table = coffee_shop_revenue(2000, random_state=seed)
+        table = coffee_shop_revenue(2000, rng=seed)
         for column, (low, high) in COFFEE_SHOP_BOUNDS.items():
             assert table[column].between(low, high).all(), (seed, column)
 
@@ -93,7 +93,7 @@ def test_invalid_sizes_are_refused(bad):
 
 
 def test_nonlinear_features_hides_a_u_shape_from_pearson():
-    toy = nonlinear_features(2000, random_state=1)
+    toy = nonlinear_features(2000, rng=1)
     assert list(toy.columns) == ["linear", "u_shaped", "irrelevant", "target"]
     r = toy.corr()["target"]
     assert r["linear"] > 0.3
@@ -109,7 +109,7 @@ def test_nonlinear_features_mic_sees_what_pearson_misses():
     pytest.importorskip("minepy")
     from mic_dp_helpers.micdp.relevance import mic_relevance, pearson_relevance
 
-    toy = nonlinear_features(500, random_state=2)
+    toy = nonlinear_features(500, rng=2)
     X, y = toy.drop(columns="target"), toy["target"]
     assert mic_relevance(X, y).idxmax() == "u_shaped"
     assert pearson_relevance(X, y).idxmax() == "linear"

@@ -31,7 +31,7 @@ RELEVANCE_METHODS = ["MIC", "|Pearson|", "Mahalanobis"]
 
 def _comparison(split: int) -> pd.DataFrame:
     target, bounds = datasets.COFFEE_SHOP_TARGET, datasets.COFFEE_SHOP_BOUNDS
-    shop = datasets.coffee_shop_revenue(n=2000, random_state=2025)
+    shop = datasets.coffee_shop_revenue(n=2000, rng=2025)
     features = [c for c in shop.columns if c != target]
     order = np.random.default_rng([2025, split]).permutation(len(shop))
     public, train, test = shop.iloc[order[:400]], shop.iloc[order[400:1600]], shop.iloc[order[1600:]]
@@ -39,7 +39,7 @@ def _comparison(split: int) -> pd.DataFrame:
     scores = {"MIC": relevance.mic_relevance(X, y), "|Pearson|": relevance.pearson_relevance(X, y),
               "Mahalanobis": relevance.mahalanobis_relevance(X, y), "uniform": relevance.uniform_relevance(X)}
     return release_utility.compare_allocations(train, test, target, bounds, scores, EPSILONS, n_seeds=10,
-                                          progress=False, seed=2025)
+                                          progress=False, rng=2025)
 
 
 @pytest.fixture(scope="module", params=SPLITS, ids=[f"split{s}" for s in SPLITS])

@@ -229,7 +229,7 @@ def test_audit_selection_keeps_its_claim_and_catches_a_pair_chosen_without_noise
 
 
 def test_compare_once_scores_every_method_on_the_same_split():
-    rows = compare_once("breast_cancer", 10.0, 1e-6, seed=0)
+    rows = compare_once("breast_cancer", 10.0, 1e-6, rng=0)
     assert [r["method"] for r in rows] == list(METHODS)
     tv = {r["method"]: r["tv"] for r in rows}
     assert tv["real data"] < tv["MST"] < tv["3A, random groups"]

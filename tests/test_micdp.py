@@ -20,7 +20,7 @@ TARGET = COFFEE_SHOP_TARGET
 
 @pytest.fixture(scope="module")
 def shop():
-    return coffee_shop_revenue(300, random_state=8)
+    return coffee_shop_revenue(300, rng=8)
 
 
 def test_scaling_uses_the_data_own_min_and_max():
@@ -35,7 +35,7 @@ def test_scaling_uses_the_data_own_min_and_max():
 def test_relevance_as_published(shop):
     scaled = micdp.published_scaling(shop)
     y = shop[TARGET].to_numpy()
-    mic = micdp.published_relevance(scaled, y, "mic", random_state=0)
+    mic = micdp.published_relevance(scaled, y, "mic", rng=0)
     expected = mutual_info_regression(scaled[["Average_Order_Value"]].to_numpy(), y, random_state=0)[0]
     assert mic["Average_Order_Value"] == pytest.approx(expected), "'MIC' is k-NN mutual information"
     assert mic.idxmax() == TARGET
@@ -101,7 +101,7 @@ def test_pipeline_leaks_the_target_and_reports_in_sample_error(shop):
 
 def test_the_audit_finds_the_column_released_without_noise(shop):
     neighbour = shop.copy()
-    neighbour.iloc[0] = coffee_shop_revenue(1, random_state=99).iloc[0].to_numpy()
+    neighbour.iloc[0] = coffee_shop_revenue(1, rng=99).iloc[0].to_numpy()
     sampler = micdp.published_row_sampler(TARGET, "pearson", 0.5)
     result = audit_epsilon(sampler, shop, neighbour, n_samples=10_000, rng=0)
     assert result.refutes(5.0) and "==" in result.event and result.count_b == 0
@@ -171,8 +171,8 @@ def test_published_release_checks_factors_and_sensitivity_per_column(kwargs, err
 @pytest.mark.parametrize("call, error, match", [
     (lambda: micdp.published_relevance(pd.DataFrame({"a": [1.0, 2, 3]}), ["x", "y", "z"], "pearson"), TypeError,
      "y must be numeric"),
-    (lambda: micdp.published_relevance(pd.DataFrame({"a": [1.0, 2, 3]}), [1.0, 2, 4], "mic", random_state="s"),
-     TypeError, "random_state must be an integer"),
+    (lambda: micdp.published_relevance(pd.DataFrame({"a": [1.0, 2, 3]}), [1.0, 2, 4], "mic", rng="s"),
+     TypeError, "rng must be None, a non-negative int seed or a numpy.random.Generator"),
     (lambda: micdp.published_factors(pd.Series({"a": "x"})), TypeError, "relevance must hold numbers"),
     (lambda: micdp.published_factors(pd.Series({"a": 1.0}), uniform="yes"), TypeError, "uniform must be True or False"),
     (lambda: micdp.effective_epsilons(pd.Series({"a": "x"}), 1.0), TypeError, "factors must hold numbers"),

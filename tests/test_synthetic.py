@@ -403,7 +403,7 @@ def test_evaluate_tstr_metrics():
 
 def test_split_real_is_stratified():
     X, y, _, _ = S.load_task("breast_cancer")
-    X_train, X_test, y_train, y_test = S.split_real(X, y, random_state=0)
+    X_train, X_test, y_train, y_test = S.split_real(X, y, rng=0)
     assert len(X_test) == math.ceil(0.25 * 569) and abs(y_test.mean() - y.mean()) < 0.01
 
 
@@ -498,10 +498,10 @@ def test_release_group_means_checks_the_clustering_options_even_when_unused(kwar
         S.release_group_means(np.zeros((20, 2)), [0, 1] * 10, 0, 1, 1.0, 1e-5, l=5, **kwargs)
 
 
-@pytest.mark.parametrize("seed", ["seed", 1.5, [1], -1])
-def test_spread_mechanism_checks_the_cluster_seed_when_built(seed):
-    with pytest.raises((TypeError, ValueError), match="cluster_seed must be"):
-        S.spread_mechanism("cluster", 5, 0.1, cluster_seed=seed)
+@pytest.mark.parametrize("bad", ["seed", 1.5, [1], -1])
+def test_spread_mechanism_checks_the_cluster_rng_when_built(bad):
+    with pytest.raises((TypeError, ValueError), match="cluster_rng must be"):
+        S.spread_mechanism("cluster", 5, 0.1, cluster_rng=bad)
 
 
 @pytest.mark.parametrize("call", [
@@ -536,7 +536,7 @@ def test_gdp_epsilon_is_inf_beyond_floating_point(mu):
     (dict(X=np.zeros((8, 1)), y=[0, np.nan] * 4), ValueError, "y has missing labels"),
     (dict(X=5, y=[0, 1]), TypeError, "X must be a 2-D array or DataFrame"),
     (dict(X=np.zeros((3, 1)), y=[0, 1, 1]), ValueError, "a stratified split needs at least 2 rows of every class"),
-    (dict(X=np.zeros((8, 1)), y=[0, 1] * 4, random_state="seed"), TypeError, "random_state must be an integer"),
+    (dict(X=np.zeros((8, 1)), y=[0, 1] * 4, rng="seed"), TypeError, "rng must be None, a non-negative int seed"),
 ])
 def test_split_real_checks_records_and_labels(kwargs, error, match):
     with pytest.raises(error, match=match):

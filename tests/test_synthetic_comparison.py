@@ -49,13 +49,13 @@ def test_reproduction_gap_checks_its_keys(keys, error, match):
     (dict(delta=2.0), ValueError, "delta must be in"),
     (dict(max_sigma=-1.0), ValueError, "max_sigma must be > 0"),
     (dict(cluster_n_init=0), ValueError, "cluster_n_init must be an integer >= 1"),
-    (dict(seed=-1), ValueError, "seed must be an integer >= 0"),
+    (dict(rng=-1), ValueError, "rng must be a non-negative integer seed"),
 ])
 def test_compare_groupings_checks_its_arguments_before_skipping_anything(kwargs, error, match):
     # a bad argument must not read as "no group size met the noise limit" (a skipped release)
     from mic_dp_helpers.synthetic.comparison import compare_groupings
 
-    arguments = dict(task=(None,) * 4, epsilons=[1.0], delta=1e-6, seed=0) | kwargs
+    arguments = dict(task=(None,) * 4, epsilons=[1.0], delta=1e-6, rng=0) | kwargs
     with pytest.raises(error, match=match):
         compare_groupings(**arguments)
 
@@ -63,13 +63,13 @@ def test_compare_groupings_checks_its_arguments_before_skipping_anything(kwargs,
 @pytest.mark.parametrize("kwargs, error, match", [
     (dict(max_sigma=-1.0), ValueError, "max_sigma must be > 0"),
     (dict(epsilon=0.0), ValueError, "epsilon must be > 0"),
-    (dict(seed=2**40), ValueError, "seed=.* is too large"),
+    (dict(rng=2**40), ValueError, "rng=.* is too large"),
     (dict(task=("X", "y")), TypeError, r"task must be \(X, y, lower, upper\)"),
 ])
 def test_compare_once_checks_what_its_fallback_would_hide(kwargs, error, match):
     from mic_dp_helpers.synthetic.comparison import compare_once
 
-    arguments = dict(name="breast_cancer", epsilon=1.0, delta=1e-6, seed=0) | kwargs
+    arguments = dict(name="breast_cancer", epsilon=1.0, delta=1e-6, rng=0) | kwargs
     with pytest.raises(error, match=match):
         compare_once(**arguments)
 

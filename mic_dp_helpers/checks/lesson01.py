@@ -53,7 +53,7 @@ def _fixed_tables() -> list[pd.DataFrame]:
             "diagnosis": ["asthma", "asthma", "healthy", "hypertension", "hypertension", "healthy"],
         }
     )
-    return [small, medical(300, random_state=11)]
+    return [small, medical(300, rng=11)]
 
 
 def _tables(seed: int = SEED) -> list[pd.DataFrame]:
@@ -64,9 +64,9 @@ def _tables(seed: int = SEED) -> list[pd.DataFrame]:
 @functools.lru_cache(maxsize=4)
 def _table_bank(seed: int) -> tuple[pd.DataFrame, ...]:
     rng = _default_rng(seed)
-    tables = _fixed_tables() + [medical(1, random_state=int(rng.integers(0, 2**31)))]
+    tables = _fixed_tables() + [medical(1, rng=int(rng.integers(0, 2**31)))]
     for _ in range(2):
-        table = medical(int(rng.integers(2, 900)), random_state=int(rng.integers(0, 2**31)))
+        table = medical(int(rng.integers(2, 900)), rng=int(rng.integers(0, 2**31)))
         table = table[[table.columns[i] for i in rng.permutation(_len(table.columns))]]
         table.index = rng.permutation(np.arange(10, 10 + 7 * _len(table), 7))
         tables.append(table)

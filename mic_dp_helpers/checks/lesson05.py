@@ -67,8 +67,8 @@ def _as_series(got, what: str) -> pd.Series:
 # ------------------------------------------------------------------------------------ 05.1
 def _mic_cases(seed: int = SEED) -> list[tuple[pd.DataFrame, pd.Series]]:
     rng = _default_rng(seed)
-    toy = nonlinear_features(int(rng.integers(100, 400)), random_state=int(rng.integers(0, 2**31)))
-    coffee = coffee_shop_revenue(int(rng.integers(100, 300)), random_state=int(rng.integers(0, 2**31)))
+    toy = nonlinear_features(int(rng.integers(100, 400)), rng=int(rng.integers(0, 2**31)))
+    coffee = coffee_shop_revenue(int(rng.integers(100, 300)), rng=int(rng.integers(0, 2**31)))
     n = int(rng.integers(60, 300))
     x = rng.uniform(0, 1, n)
     waves = pd.DataFrame({"noise": rng.uniform(0, 1, n), "sine": x, "line": rng.uniform(0, 1, n)})

@@ -620,7 +620,7 @@ def private_relevance(X: pd.DataFrame, y, method: str, epsilon: float, *, n_bloc
     Examples
     --------
     >>> from mic_dp_helpers.datasets import coffee_shop_revenue
-    >>> df = coffee_shop_revenue(1000, random_state=0)
+    >>> df = coffee_shop_revenue(1000, rng=0)
     >>> scores = private_relevance(df.drop(columns="Daily_Revenue"), df["Daily_Revenue"], "pearson",
     ...                            epsilon=5.0, rng=0)
     >>> scores.idxmax()

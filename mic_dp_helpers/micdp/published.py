@@ -50,6 +50,7 @@ import pandas as pd
 from mic_dp_helpers._validation import (
     ColumnError,
     as_generator,
+    as_seed,
     check_choice,
     check_column_name,
     check_finite_array,
@@ -132,7 +133,7 @@ def published_sensitivity(X_scaled: pd.DataFrame) -> pd.Series:
     return (X_scaled.max() - X_scaled.min()).astype(float)
 
 
-def published_relevance(X: pd.DataFrame, y, method: str, random_state: int = 0) -> pd.Series:
+def published_relevance(X: pd.DataFrame, y, method: str, rng: int | np.random.Generator | None = 0) -> pd.Series:
     """Relevance as the published package computes it (on the private data, for free).
 
     Parameters
@@ -146,8 +147,8 @@ def published_relevance(X: pd.DataFrame, y, method: str, random_state: int = 0) 
         estimate of mutual information; not MIC); ``"pearson"`` is the signed correlation;
         ``"mahalanobis"`` is ``|mean(x) - mean(y)| / sd(x - y)`` (infinite if ``x - y``
         is constant), which mixes the units of the feature and the target.
-    random_state : int, default 0
-        Seed of the k-NN estimator's jitter.
+    rng : int, Generator or None, default 0
+        Source of the k-NN estimator's jitter (an int is scikit-learn's ``random_state``).
 
     Returns
     -------
@@ -161,7 +162,7 @@ def published_relevance(X: pd.DataFrame, y, method: str, random_state: int = 0) 
     """
     X = check_numeric_frame(X, min_rows=2)
     target = check_finite_array(y, "y")
-    random_state = check_int_at_least(random_state, "random_state", 0)
+    seed = as_seed(rng)
     if target.ndim != 1 or len(target) != len(X):
         raise ValueError(f"y must have one value per row of X ({len(X)}), got shape {target.shape}.")
     if check_choice(method, "method", PUBLISHED_METHODS) == "uniform":
@@ -170,7 +171,7 @@ def published_relevance(X: pd.DataFrame, y, method: str, random_state: int = 0) 
         from sklearn.feature_selection import mutual_info_regression
 
         scores = {c: float(mutual_info_regression(X[[c]].to_numpy(dtype=float), target,
-                                                  random_state=random_state)[0]) for c in X.columns}
+                                                  random_state=seed)[0]) for c in X.columns}
         return pd.Series(scores, name=method, dtype=float)
     values = X.to_numpy(dtype=float)
     if method == "pearson":
@@ -416,7 +417,7 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
                        include_target: bool = True, amplification: float = PUBLISHED_AMPLIFICATION,
                        delta: float = PUBLISHED_DELTA, mechanism: str = "gaussian", model=None,
                        holdout: Sequence[int] | np.ndarray | None = None, rng=None,
-                       random_state: int = 0, factors: pd.Series | None = None) -> dict:
+                       relevance_rng: int | np.random.Generator | None = 0, factors: pd.Series | None = None) -> dict:
     """Run the published experiment once: scale, score, factor, release, fit, evaluate.
 
     Not differentially private under any neighbour relation (see the module docstring).
@@ -442,8 +443,8 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
         released rows, which it has not seen (``"holdout_mae"``).
     rng : None, int or numpy.random.Generator
         Noise.
-    random_state : int, default 0
-        Seed of the mutual-information estimator.
+    relevance_rng : int, Generator or None, default 0
+        Source of the mutual-information estimator's jitter (see :func:`published_relevance`).
     factors : pandas.Series, optional
         Noise factors from an earlier run on the same table (relevance is deterministic, so
         this only saves time); by default they are computed.
@@ -478,7 +479,7 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
     scaled = published_scaling(features)
     relevance = None
     if factors is None:
-        relevance = published_relevance(scaled, y, method, random_state=random_state)
+        relevance = published_relevance(scaled, y, method, rng=relevance_rng)
         factors = published_factors(relevance, amplification, uniform=method == "uniform")
     else:
         _per_column(factors, scaled.columns, "factors")
@@ -494,7 +495,7 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
 
 def published_row_sampler(target: str, method: str, epsilon: float, *, row: int = 0, include_target: bool = True,
                           amplification: float = PUBLISHED_AMPLIFICATION, delta: float = PUBLISHED_DELTA,
-                          mechanism: str = "gaussian", random_state: int = 0):
+                          mechanism: str = "gaussian", relevance_rng: int | np.random.Generator | None = 0):
     """A vectorized sampler of the published release of one row, for :func:`~mic_dp_helpers.attacks.audit.audit_epsilon`.
 
     Returns ``sampler(data, size, rng)``, which runs the published pipeline on the DataFrame
@@ -521,8 +522,9 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
         For the Gaussian, in (0, 1).
     mechanism : {"gaussian", "laplace"}, default "gaussian"
         The noise distribution.
-    random_state : int, default 0
-        Seed of the published pipeline's own randomness.
+    relevance_rng : int, Generator or None, default 0
+        Source of the mutual-information estimator's jitter, drawn once: every call of the sampler
+        computes the same relevance on the same data, as the published pipeline does.
 
     Returns
     -------
@@ -541,7 +543,7 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
     check_column_name(target, "target")
     row = check_int_at_least(row, "row", 0)
     _check_flag(include_target, "include_target")
-    check_int_at_least(random_state, "random_state", 0)
+    relevance_seed = as_seed(relevance_rng, "relevance_rng")
 
     def sampler(data: pd.DataFrame, size: int, rng) -> np.ndarray:
         size = check_size(size, "size", 1)
@@ -552,7 +554,7 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
             raise ValueError(f"row={row} is not a row of the data, which has {len(data)} rows (0 to {len(data) - 1}).")
         features = data if include_target else data.drop(columns=target)
         scaled = published_scaling(features)
-        relevance = published_relevance(scaled, data[target].to_numpy(dtype=float), method, random_state=random_state)
+        relevance = published_relevance(scaled, data[target].to_numpy(dtype=float), method, rng=relevance_seed)
         factors = published_factors(relevance, amplification, uniform=method == "uniform")
         return published_release(scaled.iloc[[row]], factors, epsilon, sensitivity=published_sensitivity(scaled),
                                  delta=delta, mechanism=mechanism, rng=rng, size=size)[:, 0, :]

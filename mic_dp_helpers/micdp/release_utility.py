@@ -9,7 +9,6 @@ owner can do before publishing; they are not themselves private releases.
 
 from __future__ import annotations
 
-import numbers
 import warnings
 from collections.abc import Mapping, Sequence
 
@@ -19,6 +18,7 @@ import pandas as pd
 from mic_dp_helpers._threads import one_thread
 from mic_dp_helpers._validation import (
     ColumnError,
+    as_seed,
     check_finite_array,
     check_int_at_least,
     check_numeric_frame,
@@ -171,7 +171,7 @@ def _clustering_scores(points: np.ndarray, real_labels: np.ndarray, n_clusters: 
 
 
 def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_clusters: int = 3,
-                       random_state: int = 0, silhouette_sample: int | None = 500) -> dict[str, float]:
+                       rng: int | np.random.Generator | None = 0, silhouette_sample: int | None = 500) -> dict[str, float]:
     """How well k-means on the released table reproduces k-means on the real one.
 
     Both tables are scaled by the declared bounds (to [0, 1] for the real data), k-means is
@@ -196,7 +196,8 @@ def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_
     bounds : dict
         Declared bounds.
     n_clusters : int, default 3
-    random_state : int, default 0
+    rng : int, Generator or None, default 0
+        Source of k-means' and the silhouette sample's randomness (an int is scikit-learn's ``random_state``).
     silhouette_sample : int or None, default 500
         Rows sampled for the silhouette (None: all; it costs O(n^2)).
 
@@ -219,12 +220,11 @@ def clustering_utility(real: pd.DataFrame, released: pd.DataFrame, bounds, *, n_
     n_clusters = _check_n_clusters(n_clusters, len(released))
     if silhouette_sample is not None:
         silhouette_sample = check_int_at_least(silhouette_sample, "silhouette_sample", 2)
-    if isinstance(random_state, bool) or not isinstance(random_state, numbers.Integral) or random_state < 0:
-        raise ValueError(f"random_state must be a non-negative integer, got {random_state!r}.")
+    seed = as_seed(rng)
     columns = list(released.columns)
     with one_thread():
-        real_labels = _kmeans_labels(_scaled(real[columns], bounds), n_clusters, int(random_state))
-        return _clustering_scores(_scaled(released, bounds), real_labels, n_clusters, _seed(int(random_state), 1),
+        real_labels = _kmeans_labels(_scaled(real[columns], bounds), n_clusters, seed)
+        return _clustering_scores(_scaled(released, bounds), real_labels, n_clusters, _seed(seed, 1),
                                   silhouette_sample)
 
 
@@ -232,7 +232,8 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
                         relevance: Mapping[str, pd.Series], epsilons: Sequence[float], *, n_seeds: int = 20,
                         target_share: float = 0.25, floor: float = 0.1, power: float = 1.0,
                         top_k: int | None = None, clustering: bool = True, n_clusters: int = 3,
-                        silhouette_sample: int | None = 300, progress: bool = True, seed: int = 0) -> pd.DataFrame:
+                        silhouette_sample: int | None = 300, progress: bool = True,
+                        rng: int | np.random.Generator | None = 0) -> pd.DataFrame:
     """Compare noise allocations at equal total epsilon: release, then measure utility.
 
     For every total epsilon, every seed and every method in ``relevance``, the training rows
@@ -273,8 +274,8 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     silhouette_sample : int or None, default 300
     progress : bool, default True
         Show a tqdm progress bar.
-    seed : int, default 0
-        Base seed.
+    rng : int, Generator or None, default 0
+        Source of randomness; an int is the base seed of every run's noise and clustering.
 
     Returns
     -------
@@ -286,7 +287,7 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     Examples
     --------
     >>> from mic_dp_helpers.datasets import COFFEE_SHOP_BOUNDS, coffee_shop_revenue
-    >>> df = coffee_shop_revenue(600, random_state=0)
+    >>> df = coffee_shop_revenue(600, rng=0)
     >>> features = df.drop(columns="Daily_Revenue")
     >>> results = compare_allocations(df.iloc[:400], df.iloc[400:], "Daily_Revenue", COFFEE_SHOP_BOUNDS,
     ...     {"uniform": pd.Series(1.0, index=features.columns)}, [1.0], n_seeds=2, progress=False)
@@ -320,8 +321,7 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     test = _numeric_columns(test, features + [target], "test")
     epsilons = check_positive_floats(epsilons, "epsilons")
     n_seeds = check_size(n_seeds, "n_seeds", 1, per_item=len(epsilons))
-    if not isinstance(seed, numbers.Integral) or isinstance(seed, bool) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed!r}.")
+    seed = as_seed(rng)
     if not isinstance(clustering, (bool, np.bool_)):
         raise TypeError(f"clustering must be True or False, got {type(clustering).__name__} {clustering!r}.")
     if clustering:

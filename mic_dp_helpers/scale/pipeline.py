@@ -47,7 +47,7 @@ __all__ = [
 _METRIC_NAMES = ("count", "sum", "mean")
 
 
-def purchase_log(n_rows: int = 100_000, random_state: int | np.random.Generator | None = 0) -> pd.DataFrame:
+def purchase_log(n_rows: int = 100_000, rng: int | np.random.Generator | None = 0) -> pd.DataFrame:
     """A purchase log of about ``n_rows`` rows: lesson 04's generator, scaled, with a ``product`` column.
 
     Columns: ``customer_id``, ``date``, ``day`` (1 to 366), ``category``, ``product`` and ``amount``.
@@ -58,8 +58,8 @@ def purchase_log(n_rows: int = 100_000, random_state: int | np.random.Generator 
     ----------
     n_rows : int, default 100_000
         Approximate number of rows (the generator makes about 7.1 rows per customer).
-    random_state : int, Generator or None, default 0
-        Seed.
+    rng : int, Generator or None, default 0
+        Source of randomness (a seed for reproducibility).
 
     Returns
     -------
@@ -68,15 +68,15 @@ def purchase_log(n_rows: int = 100_000, random_state: int | np.random.Generator 
 
     Examples
     --------
-    >>> log = purchase_log(5_000, random_state=1)
+    >>> log = purchase_log(5_000, rng=1)
     >>> sorted(log.columns)
     ['amount', 'category', 'customer_id', 'date', 'day', 'product']
     >>> bool(log["day"].between(1, 366).all())
     True
     """
     n_rows = check_size(n_rows, "n_rows", 10, per_item=_PURCHASE_VALUES_PER_CUSTOMER // 7 + 1)
-    rng = as_generator(random_state, "random_state")
-    log = purchases(max(1, round(n_rows / 7.1)), random_state=rng)
+    rng = as_generator(rng)
+    log = purchases(max(1, round(n_rows / 7.1)), rng=rng)
     log["day"] = log["date"].dt.day_of_year.astype(np.int64)
     code = np.minimum(rng.zipf(1.3, len(log)), 5_000)
     log["product"] = pd.array([f"P{c:04d}" for c in code], dtype=object)
@@ -102,7 +102,7 @@ def rows_for_pipeline(log: pd.DataFrame, partition: str = "day", value: str = "a
 
     Examples
     --------
-    >>> rows_for_pipeline(purchase_log(200, random_state=0))[0][1] >= 1
+    >>> rows_for_pipeline(purchase_log(200, rng=0))[0][1] >= 1
     True
     """
     check_dataframe(log, "log", columns=["customer_id", check_column_name(partition, "partition"),
@@ -276,7 +276,7 @@ def bounding_tradeoff(log: pd.DataFrame, max_partitions: Sequence[int], max_per_
 
     Examples
     --------
-    >>> table = bounding_tradeoff(purchase_log(3_000, random_state=0), [1, 4], [1], 1.0)
+    >>> table = bounding_tradeoff(purchase_log(3_000, rng=0), [1, 4], [1], 1.0)
     >>> list(table.columns)
     ['max_partitions', 'max_per_partition', 'bias', 'noise_sd', 'rmse', 'rows_kept']
     """
@@ -437,7 +437,7 @@ def private_statistics(data: Iterable, backend, *, epsilon: float, delta: float 
     Examples
     --------
     >>> import pipeline_dp  # doctest: +SKIP
-    >>> rows = rows_for_pipeline(purchase_log(2_000, random_state=0))  # doctest: +SKIP
+    >>> rows = rows_for_pipeline(purchase_log(2_000, rng=0))  # doctest: +SKIP
     >>> table = private_statistics(rows, pipeline_dp.LocalBackend(), epsilon=1.0, max_partitions=2,
     ...     max_per_partition=1, min_value=0.0, max_value=100.0, public_partitions=range(1, 367))  # doctest: +SKIP
     """

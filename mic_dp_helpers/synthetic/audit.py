@@ -13,7 +13,7 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from mic_dp_helpers._validation import as_generator, check_choice, check_int_at_least, check_positive_float, check_size
+from mic_dp_helpers._validation import as_generator, as_seed, check_choice, check_int_at_least, check_positive_float, check_size
 from mic_dp_helpers.synthetic.groupings import CLUSTER_METHODS, _check_grouping, _check_matrix, cluster_groups, kd_groups
 
 __all__ = ["four_corners_pair", "matched_centroid_shift", "spread_mechanism"]
@@ -103,7 +103,8 @@ def _random_partition_means(X: np.ndarray, l: int, size: int, rng: np.random.Gen
     return means
 
 
-def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_seed: int = 0, cluster_method: str = "kmeans"):
+def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_rng: int | np.random.Generator | None = 0,
+                     cluster_method: str = "kmeans"):
     """A noisy-group-means release in the vectorized form :func:`mic_dp_helpers.attacks.audit.audit_epsilon` expects.
 
     Returns ``mechanism(dataset, size, rng)``: ``size`` independent releases of the noisy
@@ -113,7 +114,8 @@ def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_seed: int =
     event on it is an event on the release, so an audit of the summary is an audit of the
     release. ``"random"`` draws a fresh random partition per release (exactly, with
     hypergeometric counts); ``"kd"`` and ``"cluster"`` compute their grouping once per dataset
-    (the clustering with the fixed seed ``cluster_seed``, as a seeded implementation would).
+    (the clustering with one fixed seed from ``cluster_rng``, as a seeded implementation would:
+    :func:`~mic_dp_helpers._validation.as_seed`, so an int is that seed).
 
     Parameters
     ----------
@@ -123,8 +125,8 @@ def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_seed: int =
         Fewest records per group.
     sigma : float
         Noise standard deviation on each coordinate of each mean (> 0).
-    cluster_seed : int, default 0
-        Seed of the clustering (``"cluster"`` only).
+    cluster_rng : int, Generator or None, default 0
+        Source of the clustering's one fixed seed (``"cluster"`` only).
     cluster_method : {"kmeans", "gmm"}, default "kmeans"
         Clustering of ``"cluster"``.
 
@@ -146,7 +148,7 @@ def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_seed: int =
     l = check_int_at_least(l, "l", 1)
     sigma = check_positive_float(sigma, "sigma")
     check_choice(cluster_method, "cluster_method", CLUSTER_METHODS)
-    as_generator(cluster_seed, "cluster_seed")  # checked now, used (afresh on every call) for the clustering
+    cluster_seed = as_seed(cluster_rng, "cluster_rng")  # fixed now, used afresh on every call for the clustering
 
     def mechanism(dataset, size: int, rng) -> np.ndarray:
         X = _check_matrix(dataset, "dataset")

@@ -32,6 +32,7 @@ import numpy as np
 import pandas as pd
 
 from mic_dp_helpers._validation import (
+    as_seed,
     check_choice,
     check_column_list,
     check_dataframe,
@@ -73,7 +74,7 @@ def _group_size(y, dim, epsilon, delta, max_sigma) -> int:
         return int(counts[counts > 0].min())
 
 
-def compare_once(name: str, epsilon: float, delta: float, seed: int, *, n_bins: int = 3, max_sigma: float = 0.3,
+def compare_once(name: str, epsilon: float, delta: float, rng: int | np.random.Generator | None, *, n_bins: int = 3, max_sigma: float = 0.3,
                  models: Sequence[str] = ("logreg",), hgb_rounds: int = 10, task=None) -> list[dict]:
     """Rows ``{method, epsilon, seed, model, score, tv}`` for every method on one split of task ``name``.
 
@@ -91,8 +92,10 @@ def compare_once(name: str, epsilon: float, delta: float, seed: int, *, n_bins: 
         Privacy level of every release (> 0).
     delta : float
         Delta of every release, in (0, 1).
-    seed : int
-        Seed of the split and of every release.
+    rng : int, Generator or None
+        Source of the one seed of the split, the noise and the models
+        (:func:`~mic_dp_helpers._validation.as_seed`: an int is used as it is); the rows record it
+        as ``seed``, which reproduces them.
     n_bins : int, default 3
         Equal-width bins per feature.
     max_sigma : float, default 0.3
@@ -112,7 +115,8 @@ def compare_once(name: str, epsilon: float, delta: float, seed: int, *, n_bins: 
     X, y, lower, upper = load_task(name) if task is None else _check_task(task)
     check_positive_float(epsilon, "epsilon")
     check_positive_float(max_sigma, "max_sigma")  # checked here: _group_size falls back when no l meets it
-    X_train, X_test, y_train, y_test = split_real(X, y, random_state=_seed(seed, "seed"))
+    seed = as_seed(rng)
+    X_train, X_test, y_train, y_test = split_real(X, y, rng=seed)
     edges = equal_width_bins(lower, upper, n_bins)
     classes = np.unique(y)
     sizes = [n_bins] * X.shape[1] + [len(classes)]
@@ -136,19 +140,10 @@ def compare_once(name: str, epsilon: float, delta: float, seed: int, *, n_bins: 
         if len(np.unique(labels)) < 2:  # a release with one class trains no classifier: score it as chance
             scores = {m: np.nan for m in models}
         else:
-            scores = evaluate_tstr(features, labels, X_test, y_test, models=models, max_iter=hgb_rounds,
-                                   random_state=seed)
+            scores = evaluate_tstr(features, labels, X_test, y_test, models=models, max_iter=hgb_rounds, rng=seed)
         rows += [{"method": method, "epsilon": epsilon, "seed": seed, "model": m, "score": s, "tv": tv}
                  for m, s in scores.items()]
     return rows
-
-
-def _seed(seed, name: str) -> int:
-    """A seed for the splits: an int from 0 to 2**32 - 1 (scikit-learn's range)."""
-    seed = check_int_at_least(seed, name, 0)
-    if seed >= 2**32:
-        raise ValueError(f"{name}={seed} is too large: seeds go up to 2**32 - 1.")
-    return seed
 
 
 def _check_task(task) -> tuple:
@@ -194,8 +189,8 @@ def compare_methods(name: str, epsilons: Sequence[float], delta: float, n_seeds:
     return pd.DataFrame(rows)
 
 
-def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, *, max_sigma: float = 0.3,
-                      hgb_rounds: int = 10, cluster_n_init: int = 2, models: Sequence[str] = ("hgb", "logreg"),
+def compare_groupings(task, epsilons: Sequence[float], delta: float, rng: int | np.random.Generator | None, *,
+                      max_sigma: float = 0.3, hgb_rounds: int = 10, cluster_n_init: int = 2, models: Sequence[str] = ("hgb", "logreg"),
                       ) -> tuple[list[dict], dict[tuple, SyntheticRelease]]:
     """Train on synthetic, test on real for every release of :data:`GROUPING_RELEASES` on one split.
 
@@ -213,8 +208,10 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, 
         Privacy levels to compare (> 0).
     delta : float
         Delta of every release, in (0, 1).
-    seed : int
-        Seed of the split and of every release.
+    rng : int, Generator or None
+        Source of the one seed of the split, the noise and the models
+        (:func:`~mic_dp_helpers._validation.as_seed`: an int is used as it is); the rows record it
+        as ``seed``, which reproduces them.
     max_sigma : float, default 0.3
         Largest acceptable noise, in ``[0, 1]`` units.
     hgb_rounds : int, default 10
@@ -236,9 +233,9 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, 
     check_probability(delta, "delta")  # checked here: a bad delta must not read as "no release met the noise limit"
     check_positive_float(max_sigma, "max_sigma")
     check_size(cluster_n_init, "cluster_n_init", 1, maximum=_MAX_RESTARTS)
-    seed = _seed(seed, "seed")
-    X_train, X_test, y_train, y_test = split_real(X, y, random_state=seed)
-    real = evaluate_tstr(X_train, y_train, X_test, y_test, models=models, max_iter=hgb_rounds, random_state=seed)
+    seed = as_seed(rng)
+    X_train, X_test, y_train, y_test = split_real(X, y, rng=seed)
+    real = evaluate_tstr(X_train, y_train, X_test, y_test, models=models, max_iter=hgb_rounds, rng=seed)
     rows = [{"epsilon": eps, "release": "real data", "model": m, "score": s} for eps in epsilons for m, s in real.items()]
     releases = {}
     for eps in epsilons:
@@ -250,8 +247,7 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, seed: int, 
             except ValueError:  # no group size meets the noise limit: nothing is released
                 continue
             releases[(eps, label)] = release
-            scores = evaluate_tstr(release.X, release.y, X_test, y_test, models=models, max_iter=hgb_rounds,
-                                   random_state=seed)
+            scores = evaluate_tstr(release.X, release.y, X_test, y_test, models=models, max_iter=hgb_rounds, rng=seed)
             rows += [{"epsilon": eps, "release": label, "model": m, "score": s} for m, s in scores.items()]
     return rows, releases
 
@@ -334,7 +330,10 @@ def run_sweep(name: str, seeds: Iterable[int] | None = None, progress: Callable 
     sweep = _sweep(name)
     if seeds is not None and (isinstance(seeds, (str, bytes, dict)) or ndim_of(seeds) != 1 or len(seeds) == 0):
         raise TypeError(f"seeds must be None (all of the sweep's) or a non-empty list of seeds, got {describe(seeds)}.")
-    seeds = list(range(sweep.n_seeds)) if seeds is None else [_seed(s, "every entry of seeds") for s in seeds]
+    if seeds is None:
+        seeds = list(range(sweep.n_seeds))
+    else:
+        seeds = [as_seed(check_int_at_least(s, "every entry of seeds", 0), "every entry of seeds") for s in seeds]
     if progress is not None and not callable(progress):
         raise TypeError(f"progress must be None or a function wrapping the loop (tqdm), got {describe(progress)}.")
     grid = [(task, seed) for task in sweep.tasks for seed in seeds]

@@ -16,8 +16,8 @@ import numpy as np
 
 from mic_dp_helpers._threads import one_thread
 from mic_dp_helpers._validation import (
+    as_seed,
     check_choice,
-    check_int_at_least,
     check_labels,
     check_probability,
     check_size,
@@ -78,7 +78,7 @@ def load_task(name: str) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray
     return data.data.astype(float), data.target, lower, upper
 
 
-def split_real(X, y, test_size: float = 0.25, random_state: int = 0):
+def split_real(X, y, test_size: float = 0.25, rng: int | np.random.Generator | None = 0):
     """Stratified split into a private training part and a real hold-out test part.
 
     Returns ``X_train, X_test, y_train, y_test`` (scikit-learn's ``train_test_split``).
@@ -91,8 +91,8 @@ def split_real(X, y, test_size: float = 0.25, random_state: int = 0):
         Class labels (the split is stratified on them).
     test_size : float, default 0.25
         Share of the rows held out.
-    random_state : int, default 0
-        Seed of the split.
+    rng : int, Generator or None, default 0
+        Source of the split's randomness (an int is scikit-learn's ``random_state``).
 
     Returns
     -------
@@ -113,14 +113,14 @@ def split_real(X, y, test_size: float = 0.25, random_state: int = 0):
         raise TypeError(f"X must be a 2-D array or DataFrame of records, got {describe(X)}.")
     labels = check_labels(y, len(X), "y", "X")
     test_size = check_probability(test_size, "test_size")
-    random_state = check_int_at_least(random_state, "random_state", 0)
+    seed = as_seed(rng)
     classes, counts = np.unique(labels, return_counts=True)
     n_test = math.ceil(test_size * len(labels))
     if counts.min() < 2 or not len(classes) <= n_test <= len(labels) - len(classes):
         raise ValueError(f"a stratified split needs at least 2 rows of every class and room for every class on both "
                          f"sides: {len(labels)} rows, classes {classes.tolist()} with {counts.tolist()} rows, "
                          f"test_size={test_size} ({n_test} test rows). Use more rows or another test_size.")
-    return train_test_split(X, labels, test_size=test_size, stratify=labels, random_state=random_state)
+    return train_test_split(X, labels, test_size=test_size, stratify=labels, random_state=seed)
 
 
 def _make_model(name: str, n_train: int, max_iter: int, random_state: int):
@@ -143,7 +143,7 @@ def _make_model(name: str, n_train: int, max_iter: int, random_state: int):
 
 
 def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hgb", "logreg"), *,
-                  max_iter: int = 20, random_state: int = 0) -> dict[str, float]:
+                  max_iter: int = 20, rng: int | np.random.Generator | None = 0) -> dict[str, float]:
     """Train on (synthetic) data, test on real data: one score per model.
 
     The metric is ROC AUC for a binary task and accuracy for more classes (decided by the
@@ -163,8 +163,8 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
         Models to train.
     max_iter : int, default 20
         Boosting rounds of ``"hgb"``.
-    random_state : int, default 0
-        Seed of the models.
+    rng : int, Generator or None, default 0
+        Source of the models' randomness (an int is scikit-learn's ``random_state``).
 
     Returns
     -------
@@ -193,12 +193,12 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
     if binary and np.max(y_test) not in set(np.unique(y_train).tolist()):
         raise ValueError(f"y_test's positive class {np.max(y_test).item()!r} never occurs in y_train: a model "
                          "trained without it cannot score it. Train on data with every class of the test set.")
-    random_state = check_int_at_least(random_state, "random_state", 0)
+    seed = as_seed(rng)
     max_iter = check_size(max_iter, "max_iter", 1, maximum=_MAX_BOOSTING_ROUNDS)
     scores = {}
     with one_thread():
         for name in models:
-            model = _make_model(name, len(y_train), max_iter, random_state).fit(X_train, y_train)
+            model = _make_model(name, len(y_train), max_iter, seed).fit(X_train, y_train)
             if binary:
                 positive = list(model.classes_).index(np.max(y_test))
                 scores[name] = float(roc_auc_score(y_test == np.max(y_test), model.predict_proba(X_test)[:, positive]))
