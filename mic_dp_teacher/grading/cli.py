@@ -73,7 +73,26 @@ def _preload_package() -> None:
 
 def grade_submission(path: Path | str, *, timeout: float = 60, total_timeout: float = 300, memory_gb: float = 2,
                      name: str | None = None) -> list[GradeRow]:
-    """Grade one notebook file (in a sandboxed kernel); never raises for a bad submission."""
+    """Grade one notebook file (in a sandboxed kernel); never raises for a bad submission.
+
+    Parameters
+    ----------
+    path : path
+        The notebook file.
+    timeout : float, default 60
+        Seconds one cell, or one call of a student's function, may run.
+    total_timeout : float, default 300
+        Seconds the submission may take in all.
+    memory_gb : float, default 2
+        Memory limit of its kernel, in GB.
+    name : str, optional
+        Name to record it under; the file name by default.
+
+    Returns
+    -------
+    list of GradeRow
+        One row per exercise of its lesson, plus notebook-level rows.
+    """
     _preload_package()
     path = Path(path)
     subs = runner.find_submissions(path.parent)
@@ -98,6 +117,12 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
 
     Parameters
     ----------
+    progress : bool, default True
+        Show a progress bar.
+    output_limit : int, default 10_000
+        Characters of output kept per cell.
+    nproc : int, default 128
+        Most processes a kernel may run.
     folder : the submissions (one sub-folder per student, or one file per student)
     timeout : seconds one cell, or one call of a student's function by a check, may run
     total_timeout : seconds one submission may take in all (cells and checks)
@@ -112,6 +137,11 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         students). Only they score; only one notebook per student and lesson counts (``report.POLICY``).
 
     Returns the rows of the long CSV: every notebook's rows, with the counting policy applied.
+
+    Returns
+    -------
+    list of GradeRow
+        As said above.
     """
     _preload_package()
     folder = Path(folder)
@@ -245,7 +275,15 @@ def _restore(outputs: list[Path], before: dict) -> None:
 
 
 def write_gradebook(rows: Iterable[GradeRow], out: Path | str) -> None:
-    """Write ``rows`` as the long CSV (see ``report.LONG_COLUMNS``)."""
+    """Write ``rows`` as the long CSV (see ``report.LONG_COLUMNS``).
+
+    Parameters
+    ----------
+    rows : iterable of GradeRow
+        The rows.
+    out : path
+        The CSV file.
+    """
     Path(out).write_text(report.LONG_HEADER + report.long_csv_lines(rows), encoding="utf-8")
 
 
@@ -298,6 +336,18 @@ def _parse_points(values: list[str]) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Command line of ``python -m mic_dp_teacher.grading``: grade a folder and write the gradebook.
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        Arguments; ``sys.argv[1:]`` by default.
+
+    Returns
+    -------
+    int
+        Exit status.
+    """
     parser = argparse.ArgumentParser(prog="python -m mic_dp_teacher.grading",
                                      description="Grade a folder of submitted exercise notebooks in sandboxed kernels.")
     parser.add_argument("submissions", help="folder of .ipynb files (one sub-folder or one file per student)")

@@ -41,7 +41,13 @@ class MachineFailure(Exception):
         self.settings = None  # the run's settings, once the grader knows them (for the fix's figures)
 
     def message(self) -> str:
-        """One paragraph: what failed, that no submission was graded because of it, and what to do."""
+        """One paragraph: what failed, that no submission was graded because of it, and what to do.
+
+        Returns
+        -------
+        str
+            The paragraph.
+        """
         return (f"Grading stopped: {self.cause}. This is the machine or the grader's setup, not a submission, "
                 f"so nothing more was written to the gradebook. Fix: {fix_for(self.cause, self.settings)}")
 
@@ -54,7 +60,20 @@ def _command() -> str:
 
 
 def fix_for(cause: str, settings=None) -> str:
-    """What a teacher can do about ``cause`` (a sentence), from the words of the failure."""
+    """What a teacher can do about ``cause`` (a sentence), from the words of the failure.
+
+    Parameters
+    ----------
+    cause : str
+        What failed, in words.
+    settings : Settings, optional
+        The run's settings, for advice that names a limit.
+
+    Returns
+    -------
+    str
+        One sentence.
+    """
     text = cause.lower()
     memory = f" (now {settings.memory / 1024**3:g} GB)" if settings is not None else ""
     if any(word in text for word in ("memoryerror", "out of memory", "cannot allocate", "map segment", "sigkill")):
@@ -79,7 +98,26 @@ def _is_within(path: str, folder: str) -> bool:
 
 
 def sandbox_layout(submissions: Path, outputs: list[Path], run_base: str) -> tuple[list[str], list[str], str]:
-    """Folders/files to hide from the kernel, folders to make read-only, and the package's parent folder."""
+    """Folders/files to hide from the kernel, folders to make read-only, and the package's parent folder.
+
+    Parameters
+    ----------
+    submissions : pathlib.Path
+        The submissions folder.
+    outputs : list of pathlib.Path
+        Every output of the run (created now).
+    run_base : str
+        The run's scratch folder.
+
+    Returns
+    -------
+    hide : list of str
+        Paths to hide from the kernel.
+    readonly : list of str
+        Folders to make read-only.
+    package_parent : str
+        The folder holding the course package.
+    """
     package = os.path.realpath(Path(mic_dp_helpers.__file__).parent)
     package_parent = os.path.dirname(package)
     prefix = os.path.realpath(sys.prefix)
@@ -107,7 +145,18 @@ def sandbox_layout(submissions: Path, outputs: list[Path], run_base: str) -> tup
 
 
 def unreachable_ancestors(paths: list[str]) -> list[list]:
-    """[[ancestor, [paths under it]]] for folders that other users cannot pass through (e.g. /root)."""
+    """[[ancestor, [paths under it]]] for folders that other users cannot pass through (e.g. /root).
+
+    Parameters
+    ----------
+    paths : list of str
+        Paths a kernel needs.
+
+    Returns
+    -------
+    list of list
+        ``[ancestor, [paths under it]]`` per blocking folder.
+    """
     groups: dict[str, list[str]] = {}
     for path in paths:
         parts = Path(path).parts

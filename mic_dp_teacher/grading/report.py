@@ -261,7 +261,21 @@ def raw_row(row: GradeRow, points: dict) -> GradeRow:
 
 
 def assignment_lessons(found: list[tuple[str, str, str | None]], given: list[str] | None) -> dict:
-    """The assignment's lessons from ``found`` = [(submission, student, lesson or None)], and how they were chosen."""
+    """The assignment's lessons from ``found`` = [(submission, student, lesson or None)], and how they were chosen.
+
+    Parameters
+    ----------
+    found : list of tuple
+        ``(submission, student, lesson or None)`` for every notebook in the folder.
+    given : list of str or None
+        Lessons the teacher named (``--lessons``), or None to choose them.
+
+    Returns
+    -------
+    dict
+        ``lessons``, ``rule``, ``chosen_by``, ``students``, ``students_per_lesson_handed_in`` and
+        ``counting``.
+    """
     students = {student for _, student, _ in found}
     handed_in: dict[str, set] = {}
     for _, student, lesson in found:
@@ -653,7 +667,28 @@ def feedback_markdown(student: str, rows: list[GradeRow], result: dict | None = 
 
 def write_outputs(rows: list[GradeRow], out: Path, *, roster: list[str] | None, exercise_ids: list[str], points: dict,
                   run_info: dict) -> dict[str, Path]:
-    """Write the wide CSV, the summary, the feedback files and the run record beside the long CSV ``out``."""
+    """Write the wide CSV, the summary, the feedback files and the run record beside the long CSV ``out``.
+
+    Parameters
+    ----------
+    rows : list of GradeRow
+        The graded rows.
+    out : pathlib.Path
+        The long CSV.
+    roster : list of str or None
+        Students to list first.
+    exercise_ids : list of str
+        The exercises scored.
+    points : dict
+        Exercise id -> its points.
+    run_info : dict
+        What the run record (``*_run.json``) holds.
+
+    Returns
+    -------
+    dict of str to pathlib.Path
+        Output name -> its path (see :func:`output_paths`).
+    """
     paths = output_paths(out)
     for path in paths.values():  # never write through a link someone planted where an output goes
         if path.is_symlink():

@@ -42,7 +42,31 @@ _KERNEL_READY = False  # True in a grading process once one of its kernels got r
 
 @dataclass(frozen=True)
 class GradeRow:
-    """One line of the gradebook. ``status`` is "passed", "wrong", "not done", "problem" or "note"."""
+    """One line of the gradebook. ``status`` is "passed", "wrong", "not done", "problem" or "note".
+
+    Attributes
+    ----------
+    submission : str
+        The notebook's path below the submissions folder.
+    exercise : str
+        The exercise id, or the notebook-level row's name.
+    passed : bool
+        Whether the check passed.
+    message : str
+        The check's message (a hint when wrong), or what went wrong.
+    status : str
+        One of the statuses above.
+    student : str
+        The student's id.
+    points, max_points : float
+        Points earned and available.
+    sha256 : str
+        Hash of the notebook file.
+    graded_at : str
+        UTC time of grading.
+    grader_version : str
+        See :func:`grader_version`.
+    """
 
     submission: str
     exercise: str
@@ -59,7 +83,39 @@ class GradeRow:
 
 @dataclass
 class Settings:
-    """Limits and sandbox layout for one grading run (see ``python -m mic_dp_teacher.grading --help``)."""
+    """Limits and sandbox layout for one grading run (see ``python -m mic_dp_teacher.grading --help``).
+
+    Attributes
+    ----------
+    timeout : float
+        Seconds one cell, or one call of a student's function, may run.
+    total_timeout : float
+        Seconds one submission may take in all.
+    memory : int
+        Memory limit of a kernel, in bytes.
+    nproc : int
+        Most processes a kernel may run.
+    output_limit : int
+        Characters of output kept per cell.
+    file_size : int
+        Largest file a kernel may write, in bytes.
+    points : dict
+        Exercise id -> its points.
+    isolation : str
+        How kernels are isolated on this machine.
+    hide, readonly, expose : list of str
+        Paths hidden from a kernel, made read-only, or made passable.
+    as_nobody : bool
+        Run each kernel under a user id of its own (when the grader is root).
+    package_parent : str
+        The folder holding the course package.
+    run_base : str
+        This run's scratch folder.
+    kernel_uid : int
+        User id of this slot's kernels (0: pick a free one).
+    tmp_size : int
+        Size of a kernel's private ``/tmp``, ``/var/tmp`` and ``/dev/shm`` together, in bytes.
+    """
 
     timeout: float = 60.0
     total_timeout: float = 300.0
@@ -79,11 +135,24 @@ class Settings:
     tmp_size: int = 256 * 1024 * 1024  # the kernel's private /tmp, /var/tmp and /dev/shm together
 
     def for_kernel(self) -> dict:
+        """The settings as a plain dict, as the sandbox reads them.
+
+        Returns
+        -------
+        dict
+            Field name -> value.
+        """
         return dataclasses.asdict(self)
 
 
 def grader_version() -> str:
-    """The package version and a short hash of the grading and check code, e.g. "0.1.0+3fa2c1d0"."""
+    """The package version and a short hash of the grading and check code, e.g. "0.1.0+3fa2c1d0".
+
+    Returns
+    -------
+    str
+        The version string.
+    """
     digest = hashlib.sha256()
     package = Path(mic_dp_helpers.__file__).parent
     for path in sorted([*package.glob("checks/*.py"), *package.glob("grading/*.py")]):
@@ -116,13 +185,40 @@ def _parse(data: bytes) -> tuple[list[str], dict]:
 
 
 def name_lesson(name: str) -> str | None:
-    """The lesson number in a file name ("01" for ``01_anonymization_fails_exercises-Copy1.ipynb``), if any."""
+    """The lesson number in a file name ("01" for ``01_anonymization_fails_exercises-Copy1.ipynb``), if any.
+
+    Parameters
+    ----------
+    name : str
+        A file name.
+
+    Returns
+    -------
+    str or None
+        Two-digit lesson number, or None.
+
+    Examples
+    --------
+    >>> name_lesson("01_anonymization_fails_exercises-Copy1.ipynb")
+    '01'
+    """
     match = re.search(r"(?:^|[^0-9])(\d\d)_", Path(name).name)
     return match.group(1) if match and exercises_for_lesson(match.group(1)) else None
 
 
 def metadata_lesson(metadata: dict) -> str | None:
-    """The lesson in the notebook's metadata (``metadata.mic_dp.lesson``), if it names a lesson of the course."""
+    """The lesson in the notebook's metadata (``metadata.mic_dp.lesson``), if it names a lesson of the course.
+
+    Parameters
+    ----------
+    metadata : dict
+        The notebook's metadata.
+
+    Returns
+    -------
+    str or None
+        Two-digit lesson number, or None.
+    """
     lesson = metadata.get("mic_dp", {}).get("lesson") if isinstance(metadata.get("mic_dp"), dict) else None
     if isinstance(lesson, bool) or not isinstance(lesson, (str, int)):
         return None
@@ -135,6 +231,20 @@ def lesson_of(name: str, metadata: dict, sources: list[str]) -> str | None:
 
     The file name wins: students rarely rename the exercise file, and the metadata is theirs to edit
     (a disagreement is reported as a note by :func:`grade_one`).
+
+    Parameters
+    ----------
+    name : str
+        The notebook's file name.
+    metadata : dict
+        The notebook's metadata.
+    sources : list of str
+        Its code cells' sources.
+
+    Returns
+    -------
+    str or None
+        Two-digit lesson number, or None.
     """
     lesson = name_lesson(name) or metadata_lesson(metadata)
     if lesson:
@@ -146,7 +256,18 @@ def lesson_of(name: str, metadata: dict, sources: list[str]) -> str | None:
 
 
 def submission_lesson(sub: Submission) -> str | None:
-    """The lesson ``sub`` is graded as (see :func:`lesson_of`), None for a file that is not a course notebook."""
+    """The lesson ``sub`` is graded as (see :func:`lesson_of`), None for a file that is not a course notebook.
+
+    Parameters
+    ----------
+    sub : Submission
+        A submission (read already).
+
+    Returns
+    -------
+    str or None
+        Two-digit lesson number, or None.
+    """
     try:
         sources, metadata = _parse(sub.data) if sub.data is not None else ([], {})
     except ValueError:
@@ -155,7 +276,13 @@ def submission_lesson(sub: Submission) -> str | None:
 
 
 def canonical_names() -> dict[str, str]:
-    """{lesson: the exercise notebook's file name}, e.g. {"01": "01_anonymization_fails_exercises.ipynb"}."""
+    """{lesson: the exercise notebook's file name}, e.g. {"01": "01_anonymization_fails_exercises.ipynb"}.
+
+    Returns
+    -------
+    dict of str to str
+        Lesson -> exercise notebook file name.
+    """
     folder = Path(mic_dp_helpers.__file__).resolve().parent.parent / "exercises"
     names: dict[str, list[str]] = {}
     for path in sorted(folder.glob("[0-9][0-9]_*_exercises.ipynb")) if folder.is_dir() else []:
@@ -178,6 +305,20 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
     """Grade one submission; never raises for anything the submission does.
 
     ``outputs``, if given, receives ``[cell number, kept output, characters printed]`` per cell.
+
+    Parameters
+    ----------
+    sub : Submission
+        The submission.
+    settings : Settings
+        Limits and sandbox layout.
+    outputs : list, optional
+        Receives what each cell printed.
+
+    Returns
+    -------
+    list of GradeRow
+        One row per exercise of its lesson, plus notebook-level rows.
     """
     if sub.refused:
         return [_row(sub, NOTEBOOK, PROBLEM, sub.refused, settings)]
@@ -399,6 +540,29 @@ def grade_all(subs: list[Submission], settings: Settings, *, jobs: int = 1, on_d
     Nothing is handed to ``on_done`` before one kernel of the run has started (the machine works): a
     :class:`~mic_dp_teacher.grading.machine.MachineFailure` first (a sandbox that cannot be set up, a kernel
     that cannot start) stops every grading process and is raised, with nothing recorded.
+
+    Parameters
+    ----------
+    subs : list of Submission
+        The submissions.
+    settings : Settings
+        Limits and sandbox layout.
+    jobs : int, default 1
+        Grading processes at the same time.
+    on_done : callable, optional
+        Called with ``(sub, rows, outputs)`` as each submission finishes.
+    watch : list of pathlib.Path, optional
+        Files whose changes during the run are reported.
+
+    Returns
+    -------
+    list of GradeRow
+        Every submission's rows.
+
+    Raises
+    ------
+    MachineFailure
+        If the machine cannot grade (no sandbox, no kernel starts).
     """
     context = multiprocessing.get_context("fork")
     pending, running = list(subs), {}
@@ -520,8 +684,22 @@ def _file_sha(path: Path) -> str:
 
 
 def now_utc() -> str:
+    """The current UTC time, to the second, in ISO 8601 (``2026-11-26T16:50:00+00:00``).
+
+    Returns
+    -------
+    str
+        The time stamp.
+    """
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
 def all_exercise_ids() -> list[str]:
+    """Every registered exercise id, sorted.
+
+    Returns
+    -------
+    list of str
+        Exercise ids ("00.1", "01.1", ...).
+    """
     return sorted(EXERCISES)

@@ -64,7 +64,18 @@ def isolation_mode() -> str:
 
 
 def kernel_uid(settings: dict) -> int | None:
-    """The user id the kernel runs as: its own (from the run's slot) as root, None to keep the grader's."""
+    """The user id the kernel runs as: its own (from the run's slot) as root, None to keep the grader's.
+
+    Parameters
+    ----------
+    settings : dict
+        The run's settings (:meth:`Settings.for_kernel`).
+
+    Returns
+    -------
+    int or None
+        The user id, or None.
+    """
     if not settings["as_nobody"]:
         return None
     return int(settings.get("kernel_uid") or NOBODY)
@@ -569,6 +580,15 @@ class StudentFunction:
     Arguments travel as plain data; callables, NumPy generators and other objects of the checker stay
     in the grader (the student's side gets stand-ins). :meth:`call_repeatedly` makes ``n`` calls in one
     round trip, so :func:`mic_dp_helpers.checks._core.call_repeatedly` is as fast as a local loop.
+
+    Parameters
+    ----------
+    kernel : StudentKernel
+        The kernel the function lives in.
+    exercise : str
+        The exercise whose check calls it.
+    name : str
+        The function's name in the student's namespace.
     """
 
     def __init__(self, kernel: StudentKernel, exercise: str, name: str) -> None:
@@ -580,6 +600,20 @@ class StudentFunction:
         return self._call(args, kwargs, None)
 
     def call_repeatedly(self, n: int, *args) -> list:
+        """``n`` calls ``self(*args)`` in one round trip to the kernel (see the class docstring).
+
+        Parameters
+        ----------
+        n : int
+            Number of calls (>= 0).
+        *args
+            Arguments of every call.
+
+        Returns
+        -------
+        list
+            The ``n`` results, in order.
+        """
         n = int(n)
         if n < 0:
             raise ValueError("n must be >= 0")

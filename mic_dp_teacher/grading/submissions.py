@@ -81,7 +81,25 @@ def _unique(found: list[Submission]) -> list[Submission]:
 
 @dataclass
 class Submission:
-    """A notebook file found in the submissions folder, read once (later changes on disk are ignored)."""
+    """A notebook file found in the submissions folder, read once (later changes on disk are ignored).
+
+    Attributes
+    ----------
+    name : str
+        Path below the submissions folder.
+    student : str
+        The student's id (the sub-folder, or the file's stem).
+    path : pathlib.Path
+        Where the file is.
+    data : bytes or None
+        Its content, read once; None when refused.
+    sha256 : str
+        Hash of ``data``.
+    refused : str or None
+        Why it is not graded (a link, an unreadable file), or None.
+    raw : bytes
+        The path below the submissions folder as the file system holds it.
+    """
 
     name: str
     student: str
@@ -96,6 +114,16 @@ def find_submissions(folder: Path | str) -> list[Submission]:
     """Every ``*.ipynb`` below ``folder``, read into memory; symbolic links and special files are refused.
 
     Nothing outside ``folder`` is ever opened: links (to files or folders) are reported, not followed.
+
+    Parameters
+    ----------
+    folder : path
+        The submissions folder.
+
+    Returns
+    -------
+    list of Submission
+        Sorted by name; refused files are included with ``refused`` set.
     """
     folder = Path(folder)
     if not folder.is_dir():
