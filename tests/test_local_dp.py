@@ -186,12 +186,84 @@ def test_rr_standard_error_rejects_empty_n(bad):
 
 
 def test_huge_epsilon_gives_probabilities_not_overflow():
-    assert grr_probabilities(3, 1e6) == (1.0, 0.0)
-    assert unary_probabilities(1e6, optimized=True) == (0.5, 0.0)
+    # The rarer outcome keeps at least one step of the 2**-53 grid: never a coin that cannot flip.
+    assert grr_probabilities(3, 1e6) == (1.0 - 2.0**-53, 2.0**-54)
+    assert unary_probabilities(1e6, optimized=True) == (0.5, 2.0**-53)
     p, q = grr_probabilities(3, 700.5)
-    assert 0.0 < q < 1e-300 and p == 1.0
+    assert 0.0 < q and p < 1.0
     estimate = grr_estimate([0, 1, 2], 3, 1e6)
     assert np.allclose(estimate.value, 1 / 3)
+
+
+def _ratio_at_most_e_epsilon(numerator: float, denominator: float, epsilon: float) -> bool:
+    """numerator / denominator <= e^epsilon, decided in 60-digit decimal arithmetic (the floats are exact)."""
+    from decimal import Decimal, localcontext
+
+    with localcontext() as context:
+        context.prec = 60
+        return Decimal(numerator) / Decimal(denominator) <= Decimal(repr(epsilon)).exp()
+
+
+EPSILONS_FP = [1e-12, 1e-6, 0.01, 0.5, 1.0, 3.0, 10.0, 20.0, 36.0, 36.8, 40.0, 73.6, 100.0, 709.0, 710.0, 1e6]
+
+
+@pytest.mark.parametrize("epsilon", EPSILONS_FP)
+def test_realised_coins_never_exceed_e_epsilon(epsilon):
+    """Issue 25: 1 / (1 + e^-eps) rounds to 1.0 from eps 36.8, SUE from 73.6, k-RR (k = 4) near 40. The
+    probabilities the samplers use are on the 2**-53 grid of Generator.random, with the rare outcome
+    rounded up, so the exact ratio of every report's probabilities is at most e^eps, and no coin is certain."""
+    grid = 2.0**-53
+    p = rr_keep_probability(epsilon)
+    assert 0.5 < p < 1.0 and ((1.0 - p) / grid).is_integer()
+    assert _ratio_at_most_e_epsilon(p, 1.0 - p, epsilon)
+    for k in (2, 4, 24, 1000):
+        p, q = grr_probabilities(k, epsilon)
+        change = 1.0 - p
+        assert (change / grid).is_integer() and q > 0 and p > q
+        assert _ratio_at_most_e_epsilon(p * (k - 1), change, epsilon)  # p / q with q = change / (k - 1) exactly
+    for optimized in (False, True):
+        p, q = unary_probabilities(epsilon, optimized)
+        assert ((1.0 - p) / grid).is_integer() and (q / grid).is_integer() and 0 < q < p < 1
+        # Changing one's value flips two bits: the largest ratio is p (1 - q) / ((1 - p) q).
+        assert _ratio_at_most_e_epsilon(p * (1.0 - q), (1.0 - p) * q, epsilon)
+
+
+def test_generator_random_is_on_the_2_to_minus_53_grid():
+    """The exactness above rests on this property of NumPy's Generator.random: a failure here means the
+    coins' probabilities are no longer exact."""
+    draws = np.random.default_rng(0).random(100_000) * 2.0**53
+    assert np.array_equal(draws, np.floor(draws))
+
+
+class _ScriptedGenerator:
+    """Stands in for a Generator: random() returns the given uniforms, integers() zeros."""
+
+    def __init__(self, uniforms):
+        self.uniforms = np.asarray(uniforms, dtype=float)
+
+    def random(self, size):
+        return self.uniforms[:int(np.prod(size))].reshape(size)
+
+    def integers(self, low, high, size):
+        return np.zeros(size, dtype=np.int64)
+
+
+@pytest.mark.parametrize("epsilon", [1.0, 40.0, 1e6])
+def test_samplers_flip_exactly_below_the_grid_threshold(epsilon, monkeypatch):
+    """A report changes exactly when random() < the rounded-up probability: the last grid point below it
+    changes the answer, the threshold itself keeps it, even at epsilons where 1 / (1 + e^-eps) is 1.0."""
+    from mic_dp_helpers.mechanisms import local as local_dp
+
+    grid = 2.0**-53
+    flip = 1.0 - rr_keep_probability(epsilon)
+    monkeypatch.setattr(local_dp, "as_generator", lambda rng: _ScriptedGenerator([flip - grid, flip]))
+    assert randomized_response([True, True], epsilon).tolist() == [False, True]
+    change = 1.0 - grr_probabilities(4, epsilon)[0]
+    monkeypatch.setattr(local_dp, "as_generator", lambda rng: _ScriptedGenerator([change - grid, change]))
+    assert generalized_randomized_response([2, 2], 4, epsilon).tolist() == [0, 2]
+    p, q = unary_probabilities(epsilon)
+    monkeypatch.setattr(local_dp, "as_generator", lambda rng: _ScriptedGenerator([1 - p - grid, q - grid]))
+    assert unary_encoding([0], 2, epsilon).tolist() == [[False, True]]
 
 
 @pytest.mark.parametrize("call, name", [

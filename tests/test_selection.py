@@ -331,3 +331,50 @@ def test_a_noise_scale_out_of_floating_point_range_is_a_clear_error(sensitivity,
                  lambda: selection_probabilities([1.0, 2.0], sensitivity, epsilon)):
         with pytest.raises(ValueError, match="out of floating-point range"):
             call()
+
+
+# ------------------------------------------------------------------ floating point (issue 25)
+class _OneUniform:
+    """Stands in for a Generator whose random() returns one chosen grid point m * 2**-53."""
+
+    def __init__(self, m: int):
+        self.value = m * 2.0**-53
+
+    def random(self, size):
+        return np.full(size, self.value)
+
+
+def _realised_probabilities(utilities, epsilon, monkeypatch) -> np.ndarray:
+    """The exact probabilities of exponential_mechanism's float sampler: for each candidate, the share of
+    the 2**53 values of Generator.random() that choose it (found by bisection: the choice grows with m)."""
+    from mic_dp_helpers.mechanisms import selection
+
+    def choice(m: int) -> int:
+        monkeypatch.setattr(selection, "as_generator", lambda rng: _OneUniform(m))
+        return selection.exponential_mechanism(utilities, 1.0, epsilon)
+
+    starts = []
+    for candidate in range(len(utilities)):
+        low, high = 0, 2**53  # smallest m with choice(m) >= candidate
+        while low < high:
+            middle = (low + high) // 2
+            low, high = (middle + 1, high) if choice(middle) < candidate else (low, middle)
+        starts.append(low)
+    return np.diff(np.array(starts + [2**53], dtype=object)).astype(float) / 2.0**53
+
+
+def test_float_sampler_realises_probabilities_to_the_documented_precision(monkeypatch):
+    """The module warning: each probability is realised to within about k * 2**-53, and a candidate whose
+    exact probability is below that is never chosen (so the sampler is epsilon-DP only up to a tiny slack)."""
+    rng = np.random.default_rng(5)
+    for _ in range(3):
+        utilities = rng.normal(0, 5, 12)
+        realised = _realised_probabilities(utilities, 1.0, monkeypatch)
+        exact = selection_probabilities(utilities, 1.0, 1.0)
+        assert np.abs(realised - exact).max() <= len(utilities) * 2.0**-53
+    far = np.array([80.0, 0.0, 80.0])  # the middle candidate's exact probability is e^-40 / 2, about 2e-18
+    assert selection_probabilities(far, 1.0, 1.0)[1] > 0
+    realised = _realised_probabilities(far, 1.0, monkeypatch)
+    assert realised[1] == 0.0  # never chosen
+    far_first = np.array([0.0, 80.0, 80.0])  # first in line, the same candidate gets one grid step: 2**-53
+    assert _realised_probabilities(far_first, 1.0, monkeypatch)[0] == 2.0**-53

@@ -163,10 +163,15 @@ def most_common_category_without_noise(data, size: int, rng=None, *, epsilon: fl
 
 
 def most_common_category_halved_twice(data, size: int, rng=None, *, epsilon: float = 1.0) -> np.ndarray:
-    """Bug: the score is divided by 2 twice. The code halves the score (for the ``epsilon / 2``) and then
-    also halves its sensitivity ("the score was halved, so is its sensitivity"): the two cancel and
-    the weights are ``exp(epsilon * u / Delta)``, which is only ``2 epsilon``-DP when the counts can
-    move in opposite directions (replace-one neighbours).
+    """Bug: the factor 2 of the exponential mechanism is dropped twice over.
+
+    The code halves the score and its sensitivity (``counts / 2`` with sensitivity 0.5: on its own
+    this changes nothing, the two halvings cancel) **and** passes ``monotonic=True``, which drops
+    the factor 2 of ``exp(epsilon * u / (2 * Delta))``. The weights are then
+    ``exp(epsilon * u / Delta)``, which is epsilon-DP only for monotonic utilities (counts under
+    adding or removing one person). Under replace-one neighbours one count rises while another
+    falls, and the selection is only ``2 epsilon``-DP. With the default ``monotonic=False`` the
+    same call would be correct.
 
     Parameters
     ----------
@@ -398,7 +403,7 @@ def planted_selection_bugs() -> list[SelectionBug]:
                      top_spend_category_sensitivity_one, top_spend_category, 1.0,
                      "add or remove one purchase", spend_a, spend_b),
         SelectionBug("score halved twice",
-                     "score and sensitivity both halved: weights exp(eps u / Delta) on non-monotonic counts",
+                     "monotonic=True on counts that are not monotonic (replace-one): weights exp(eps u / Delta)",
                      most_common_category_halved_twice, most_common_category, 1.0,
                      "replace one person's category", np.array([1, 1, 1]), np.array([0, 1, 1])),
         SelectionBug("no noise", "the exact argmax", most_common_category_without_noise, most_common_category, 1.0,

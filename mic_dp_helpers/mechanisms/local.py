@@ -22,8 +22,20 @@ Frequencies are estimated without bias by ``(share of reports supporting v - q) 
 Standard errors here are those of the randomization, for the people who answered (their true
 values fixed); to infer a wider population from a random sample, add the sampling error.
 
+**Floating point.** Every coin here is ``Generator.random() < r``, where ``random()`` returns
+``m * 2**-53`` for a uniform integer ``m``: such a coin comes up with probability exactly ``r``
+only if ``r`` is a multiple of ``2**-53``. The probability of the *rarer* outcome (a flip, a
+changed category, a changed bit) is therefore rounded **up** to that grid, never below one step,
+and the functions below return the probabilities the coins really have. Rounding the flips up
+only adds randomness, so the ratio of the reports' probabilities stays at most ``e^epsilon`` at
+every epsilon. Without it, ``e^epsilon / (1 + e^epsilon)`` rounds to exactly 1 from epsilon
+about 36.7, nobody's answer is ever flipped and the true epsilon is infinite. With it, the
+guarantee at a huge epsilon is stronger than asked (randomized response cannot go beyond about
+36.7: a flip probability of ``2**-53``). Epsilon so small that the rounded keep and flip
+probabilities cannot be told apart (below about ``1e-15``) is refused.
+
 .. warning::
-   The coins here are NumPy floating-point randomness, for teaching only. OpenDP's
+   The coins here are NumPy randomness, for teaching only. OpenDP's
    ``make_randomized_response_bool`` samples its coin exactly (and offers constant time).
 """
 
@@ -111,12 +123,38 @@ def _count_k(k) -> int:
     return check_size(k, "k", 2)
 
 
+#: ``Generator.random()`` returns ``m * 2**-53`` for a uniform integer ``m`` in [0, 2**53).
+_GRID = 2.0**-53
+
+
+def _coin_up(probability: float) -> float:
+    """``probability`` (of a coin's rarer outcome) rounded UP to the grid of ``Generator.random``, at least one step.
+
+    ``Generator.random() < r`` is then true with probability exactly ``r``. The factor ``1 + 2**-50``
+    covers the rounding of ``probability`` itself, so the result is never below the exact value.
+    """
+    steps = math.ceil(probability * (1.0 + 2.0**-50) / _GRID)
+    return min(max(steps, 1), 2**53) * _GRID
+
+
+def _refuse_uninformative(keep: float, other: float, epsilon: float) -> None:
+    """Refuse an epsilon for which the rounded coins no longer favour the truth (``keep <= other``)."""
+    if not keep > other:
+        raise ValueError(f"epsilon={epsilon:g} is too small for floating point: rounded to the grid of "
+                         "Generator.random, the chance of keeping an answer is no larger than the chance of any "
+                         "other report, so the reports carry no information and the ratio e^epsilon cannot be "
+                         "respected. Use epsilon >= 1e-12.")
+
+
 # ------------------------------------------------------------------------ randomized response
 def rr_keep_probability(epsilon: float) -> float:
     """Probability ``e^epsilon / (1 + e^epsilon)`` that randomized response tells the truth.
 
     This is the largest truth-telling probability for which the answer is epsilon-LDP: the ratio
     ``p / (1 - p)`` of the chances of a "yes" report for a true yes and a true no is ``e^epsilon``.
+    The value returned is the one :func:`randomized_response` really uses: the flip probability
+    ``1 / (1 + e^epsilon)`` rounded up to a multiple of ``2**-53`` (see the module notes), so
+    ``p / (1 - p) <= e^epsilon`` holds exactly, and ``p < 1`` at every epsilon.
 
     Parameters
     ----------
@@ -132,9 +170,13 @@ def rr_keep_probability(epsilon: float) -> float:
     --------
     >>> round(rr_keep_probability(math.log(3)), 6)  # Warner's two coins: truth with prob. 3/4
     0.75
+    >>> rr_keep_probability(40.0) < 1.0  # 1 / (1 + e^-40) rounds to 1.0; the coin still flips
+    True
     """
     epsilon = check_positive_float(epsilon, "epsilon")
-    return 1.0 / (1.0 + math.exp(-epsilon))
+    flip = _coin_up(math.exp(-epsilon) / (1.0 + math.exp(-epsilon)))
+    _refuse_uninformative(1.0 - flip, flip, epsilon)
+    return 1.0 - flip
 
 
 def randomized_response(truth, epsilon: float, rng=None) -> np.ndarray:
@@ -165,8 +207,8 @@ def randomized_response(truth, epsilon: float, rng=None) -> np.ndarray:
     dtype('bool')
     """
     answers = _answers(truth)
-    keep = as_generator(rng).random(answers.size) < rr_keep_probability(epsilon)
-    return np.where(keep, answers, ~answers)
+    flip = as_generator(rng).random(answers.size) < 1.0 - rr_keep_probability(epsilon)  # exact: on the grid
+    return np.where(flip, ~answers, answers)
 
 
 def rr_estimate(reports, epsilon: float) -> Estimate:
@@ -248,6 +290,9 @@ def grr_probabilities(k: int, epsilon: float) -> tuple[float, float]:
     """``(p, q)`` of generalized randomized response: keep with ``p``, each other value with ``q``.
 
     ``p = e^epsilon / (e^epsilon + k - 1)`` and ``q = 1 / (e^epsilon + k - 1)``, so ``p / q = e^epsilon``.
+    The values returned are those :func:`generalized_randomized_response` really uses: the chance
+    ``(k - 1) q`` of reporting another category is rounded up to a multiple of ``2**-53``, so
+    ``p / q <= e^epsilon`` holds exactly and ``q > 0`` at every epsilon.
 
     Parameters
     ----------
@@ -269,11 +314,11 @@ def grr_probabilities(k: int, epsilon: float) -> tuple[float, float]:
     """
     k = _count_k(k)
     epsilon = check_positive_float(epsilon, "epsilon")
-    if epsilon > 700.0:  # e^epsilon overflows a float: use the same ratios with e^-epsilon
-        tiny = math.exp(-epsilon)
-        return 1.0 / (1.0 + (k - 1) * tiny), tiny / (1.0 + (k - 1) * tiny)
-    q = 1.0 / (math.exp(epsilon) + k - 1)
-    return math.exp(epsilon) * q, q
+    tiny = math.exp(-epsilon)  # e^epsilon would overflow above 709; e^-epsilon underflows to 0 harmlessly
+    change = _coin_up((k - 1) * tiny / (1.0 + (k - 1) * tiny))
+    p, q = 1.0 - change, change / (k - 1)
+    _refuse_uninformative(p, q, epsilon)
+    return p, q
 
 
 def generalized_randomized_response(values, k: int, epsilon: float, rng=None) -> np.ndarray:
@@ -308,7 +353,7 @@ def generalized_randomized_response(values, k: int, epsilon: float, rng=None) ->
     x = _categories(values, k)
     p, _ = grr_probabilities(k, epsilon)
     generator = as_generator(rng)
-    keep = generator.random(x.size) < p
+    keep = generator.random(x.size) >= 1.0 - p  # change with probability exactly 1 - p (on the grid)
     other = generator.integers(0, k - 1, x.size)
     other = other + (other >= x)  # uniform over the k - 1 categories other than x
     return np.where(keep, x, other)
@@ -367,6 +412,8 @@ def unary_probabilities(epsilon: float, optimized: bool = False) -> tuple[float,
     Symmetric (RAPPOR's basic one-time response): ``p = e^(epsilon/2) / (1 + e^(epsilon/2))``,
     ``q = 1 - p``. Optimized (OUE, Wang et al. 2017): ``p = 1/2``, ``q = 1 / (e^epsilon + 1)``.
     Either way ``p (1 - q) / ((1 - p) q) = e^epsilon``: changing one's value flips two bits.
+    The values returned are those :func:`unary_encoding` really uses: ``1 - p`` and ``q`` are
+    rounded up to multiples of ``2**-53``, so the ratio is at most ``e^epsilon`` exactly.
 
     Parameters
     ----------
@@ -390,11 +437,14 @@ def unary_probabilities(epsilon: float, optimized: bool = False) -> tuple[float,
     if not isinstance(optimized, (bool, np.bool_)):
         raise TypeError(f"optimized must be True or False, got {type(optimized).__name__}.")
     if optimized:
-        if epsilon > 700.0:  # e^epsilon overflows a float
-            return 0.5, math.exp(-epsilon) / (1.0 + math.exp(-epsilon))
-        return 0.5, 1.0 / (math.exp(epsilon) + 1.0)
-    p = 1.0 / (1.0 + math.exp(-epsilon / 2.0))
-    return p, 1.0 - p
+        drop, tiny = 0.5, math.exp(-epsilon)
+        q = _coin_up(tiny / (1.0 + tiny))
+    else:
+        tiny = math.exp(-epsilon / 2.0)
+        drop = q = _coin_up(tiny / (1.0 + tiny))
+    p = 1.0 - drop
+    _refuse_uninformative(p, q, epsilon)
+    return p, q
 
 
 def unary_encoding(values, k: int, epsilon: float, rng=None, *, optimized: bool = False) -> np.ndarray:
@@ -433,7 +483,7 @@ def unary_encoding(values, k: int, epsilon: float, rng=None, *, optimized: bool 
     one_hot = np.zeros((x.size, k), dtype=bool)
     one_hot[np.arange(x.size), x] = True
     uniforms = as_generator(rng).random((x.size, k))
-    return np.where(one_hot, uniforms < p, uniforms < q)
+    return np.where(one_hot, uniforms >= 1.0 - p, uniforms < q)  # both coins exact: 1 - p and q are on the grid
 
 
 def unary_estimate(reports, epsilon: float, *, optimized: bool = False) -> Estimate:

@@ -30,6 +30,21 @@ the quantile takes the data.
    probabilities are computed in floating point and sampled with ``Generator.random``, which
    is open to floating-point attacks (Mironov 2012; Ilvento 2020 for the exponential mechanism).
    Production code uses a library with exact samplers, such as OpenDP.
+
+   **What floating point breaks, concretely.** :func:`exponential_mechanism` and
+   :func:`dp_quantile` pick a candidate by inverse transform, ``Generator.random() * total``,
+   and ``random()`` only returns multiples of ``2**-53``. Each candidate's probability is thus
+   realised only to within about ``k * 2**-53`` (``k`` candidates; more when scores are huge), and
+   a candidate whose exact probability is below that may never be chosen on one dataset while its
+   neighbour chooses it sometimes: an infinite privacy-loss ratio on an event of probability
+   about ``2**-53``. So these samplers are epsilon-DP only up to such a tiny additive slack (an
+   (epsilon, delta) guarantee with delta of the order of ``(1 + e^epsilon) * k**2 * 2**-53``), not
+   exactly. :func:`report_noisy_max` has the same kind of slack: NumPy's Gumbel and exponential
+   draws are bounded (about -3.6 and 36.7 scales), so a candidate more than about 40 scales
+   below the best is never chosen. ``tests/test_selection.py`` computes the realised
+   probabilities on the grid and shows both effects. The local randomizers
+   (:mod:`mic_dp_helpers.mechanisms.local`) avoid the problem: a coin with two outcomes can be
+   put exactly on the grid, and they do.
 """
 
 from __future__ import annotations
