@@ -317,3 +317,36 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
                           f"releases, where fresh noise gives about {expected:.2g}; property: independence). Draw "
                           "new noise from `rng` in every call: do not reuse a stored batch of draws or start a "
                           "new generator from a few seeds.")
+
+
+# ===================================================================== lesson 07 (07.1, 07.3, 07.4, 07.5)
+#: Power of lesson 07's tests against the failures they are there to catch, at the check's own sizes
+#: (``mic_dp_helpers/checks/lesson07.py``). Each row: (exercise, failure, detection, and its limit).
+#: A correct answer fails each test with probability below about 1e-6 (thresholds stated in the code).
+LESSON07_POWER = (
+    ("07.1", "coins shared by person i and person i + d (any d), the same uniform",
+     "lag correlation z = sqrt(calls (n - d)), 548 at n = 1,500, d = 750, 400 calls; limit |z| 6.5",
+     "antithetic coins (1 - u) give correlation -q / (1 - q): seen while that times sqrt(calls (n - d)) > 6.5"),
+    ("07.1", "a call's coins reused in another call, or two people with one coin",
+     "identical flip rows / columns found exactly; independent ones coincide with probability < e^-40",
+     "only where n * 2f(1 - f) >= 40 (rows) or calls * 2f(1 - f) >= 40 (columns)"),
+    ("07.1", "exact (no flips) above a size or an epsilon",
+     "100,000 people x 20 calls at epsilon 10 expect 91 flips (an exact answer: 0); 2 people x 4,000 calls at 0.01",
+     "above epsilon about 12 the flip rate (< 6e-6) is too small for any feasible number of calls"),
+    ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
+     "one best and M candidates g Gumbel scales behind, M set for 150 (60 at g 12.6-13.2) expected picks in "
+     "10,000 calls; such answers pick none: chi-square p ~ 1e-14",
+     "thresholds beyond about 13 Gumbel scales (a candidate's chance e^-13) cannot be seen"),
+    ("07.3", "exact above an epsilon or a number of candidates",
+     "cases at epsilon 0.01 and 20 (scores on the noise's scale) and 100,000 close candidates x 100 calls",
+     "an answer exact only where the exponential mechanism is itself near-certain is indistinguishable"),
+    ("07.4", "a quantile range taken from the data (v.min() as its lower end)",
+     "30 values in [50, 95], level 0.1: the DP quantile lands below the minimum about half the time; "
+     "such an answer never does (KS and a share test)", "none at these sizes"),
+    ("07.4", "exact bound or mean above a size or epsilon",
+     "cases with 20,000 values (100 calls), epsilon 0.02 and 20", "none for the classes listed"),
+    ("07.5", "a point estimate (frequency ratio, a bound at 50-60% confidence) instead of a confidence bound",
+     "every round holds randomized response (true epsilon 1) claiming 0.985: point estimate about 1.00, the "
+     "audit's 95% bound about 0.97; the expected answer is the course audit's verdict on the same outputs",
+     "an answer using another valid 95% bound may disagree near the claim; the exercise names the course audit"),
+)

@@ -67,9 +67,10 @@ def _reports(raw, n: int, where: str) -> np.ndarray:
 
 
 def _rr_cases(generator):
-    """(truth, epsilon) cases: sizes 1 to 3,000, shares 0, 1 and in between, epsilons 0.05 to 6."""
+    """(truth, epsilon) cases: sizes 1 to 100,000, shares 0, 1 and in between, epsilons 0.01 to 20."""
     cases = []
-    for n, share, epsilon in [(1, 1.0, 1.0), (7, 0.0, 0.05), (3000, 0.3, 0.5), (501, 1.0, 6.0),
+    for n, share, epsilon in [(1, 1.0, 1.0), (7, 0.0, 0.05), (3000, 0.3, 0.5), (501, 1.0, 6.0), (2, 0.5, 0.01),
+                              (50, 0.5, 20.0), (100_000, 0.4, 10.0),
                               (int(generator.integers(200, 2000)), float(generator.uniform(0.05, 0.95)),
                                float(generator.uniform(0.1, 4.0)))]:
         truth = generator.random(n) < share
@@ -77,9 +78,88 @@ def _rr_cases(generator):
     return cases
 
 
+def _rr_distribution_cases(generator):
+    """(truth, epsilon, calls) for the distribution tests: 2 to 100,000 people, epsilons 0.01 to 10.
+
+    At epsilon 10 a correct answer flips about 1 answer in 22,000, so 100,000 people x 20 calls
+    expect 91 flips: an answer exact above some size or epsilon fails there. Above epsilon about
+    12 no feasible number of calls tells an exact answer from a correct one (flip rate below
+    1e-5): the check cannot, and says so in ``checks/_stats.py``.
+    """
+    cases = []
+    for n, share, epsilon, calls in [(3000, 0.3, 0.5, 400), (501, 1.0, 6.0, 400), (1500, 0.5, 2.0, 400),
+                                     (2, 0.5, 0.01, 4000), (100_000, 0.4, 10.0, 20),
+                                     (int(generator.integers(200, 2000)), float(generator.uniform(0.05, 0.95)),
+                                      float(generator.uniform(0.1, 4.0)), 400)]:
+        cases.append((generator.random(n) < share, epsilon, calls))
+    return cases
+
+
+def _lag_z_scores(flips: np.ndarray, min_pairs: float) -> tuple[np.ndarray, np.ndarray]:
+    """For every distance m between two people, the z-score of the correlation of their flips.
+
+    ``flips``: calls x n, each person's flips centred on that person's own rate. ``S_m`` sums the
+    products of the flips of persons i and i + m over all i and calls; ``V_m`` the products'
+    squares, so ``S_m / sqrt(V_m)`` is about standard normal for independent coins. Lags with
+    fewer than ``min_pairs`` expected double flips are left out (the normal approximation needs them).
+    Returns (lags, z).
+    """
+    calls, n = flips.shape
+    size = 1 << int(2 * n - 1).bit_length()
+    spectrum = np.fft.rfft(flips, size, axis=1)
+    products = np.fft.irfft((spectrum.conj() * spectrum).sum(axis=0), size)[1:n]
+    squares = np.fft.rfft(flips * flips, size, axis=1)
+    variances = np.fft.irfft((squares.conj() * squares).sum(axis=0), size)[1:n]
+    lags = _arange(1, n)
+    rate = float(np.mean(np.abs(flips) > 0.5))  # about min(f, 1 - f), the rarer outcome
+    usable = (calls * (n - lags) * rate * rate >= min_pairs) & (variances > 1e-9)
+    return lags[usable], products[usable] / np.sqrt(variances[usable])
+
+
+def _independence_of_coins(kept: np.ndarray, where: str) -> None:
+    """Every coin independent of every other: across people at any distance, across calls, no coin reused.
+
+    Power (``checks/_stats.py``, 07.1 rows): coins shared between person i and person i + d for
+    any d (the same uniform, correlation 1) give z = sqrt(calls x (n - d)), over 100 at the
+    sizes used; a whole call's coins reused give two identical rows, found exactly.
+    """
+    calls, n = kept.shape
+    flips = (~kept).astype(float)
+    f = float(flips.mean())
+    rarer = min(f, 1 - f)
+    centred = flips - flips.mean(axis=0, keepdims=True)
+    # Only calls and people with both outcomes count (never-flipped people are the rate tests' business).
+    varied_rows = [row for row in ~kept if 0 < row.sum() < n]
+    if n * 2 * f * (1 - f) >= 40:  # independent calls coincide with probability below e^-40
+        rows = {bytes(np.packbits(row)) for row in varied_rows}
+        if len(rows) < len(varied_rows):
+            raise CheckFailed(f"{where} two calls flipped exactly the same answers: the coins of one call are "
+                              "reused in another. Draw new coins from `rng` on every call.")
+    if calls * 2 * f * (1 - f) >= 40 and n >= 2:
+        varied_columns = [column for column in (~kept).T if 0 < column.sum() < calls]
+        columns = {bytes(np.packbits(column)) for column in varied_columns}
+        if len(columns) < len(varied_columns):
+            raise CheckFailed(f"{where} two people's answers were flipped in exactly the same calls: they share "
+                              "one coin. Each person needs a coin of their own.")
+    if n >= 2 and rarer > 0:
+        lags, z = _lag_z_scores(centred, 1000.0)
+        if z.size and float(np.abs(z).max()) > 6.5:  # 2 Phi(-6.5) = 8e-11 per lag, at most 1e5 lags
+            d = int(lags[int(np.argmax(np.abs(z)))])
+            raise CheckFailed(f"{where} the coins of person i and person i + {d} are correlated: each person "
+                              "must flip their own coin, independent of everyone else's (one uniform per "
+                              "person per call, none shared or reused).")
+    # Two calls with exactly the same flips, or two people with the same flips in every call: a coin reused.
+    if calls >= 3 and (calls - 1) * n * rarer * rarer >= 1000:
+        a, b = centred[:-1].ravel(), centred[1:].ravel()
+        variance = float(np.sqrt(((a * a) * (b * b)).sum()))
+        if variance > 0 and abs(float((a * b).sum())) / variance > 6.5:
+            raise CheckFailed(f"{where} the coins of one call predict those of the next: draw fresh, independent "
+                              "coins from `rng` on every call.")
+
+
 @exercise("07.1", title="Randomized response", answer_name="randomized_response")
-def check_randomized_response(answer) -> None:
-    generator = _default_rng(7001)
+def check_randomized_response(answer, seed: int = 7001) -> None:
+    generator = _default_rng(seed)
     # Shape, input left alone, reproducible from the rng alone.
     for truth, epsilon in _rr_cases(generator):
         given = truth.copy()
@@ -92,39 +172,31 @@ def check_randomized_response(answer) -> None:
             raise CheckFailed("two calls with identically seeded generators gave different reports: draw every coin "
                               "from the `rng` argument, not from np.random or a new generator.")
 
-    # Distribution over 400 calls on the same people: independence, then the rate.
-    for truth, epsilon in _rr_cases(generator)[2:]:
+    # Distribution over many calls on the same people: independence, then the rate.
+    for truth, epsilon, calls in _rr_distribution_cases(generator):
         n = len(truth)
         where = f"For {n} answers at epsilon={epsilon:.3g}:"
-        calls = 400
         runs = [_reports(r, n, where) for r in call_repeatedly(answer, calls, truth.copy(), epsilon,
                                                               _default_rng(int(generator.integers(2**31))))]
         reports = np.stack(runs)
         p = _keep_probability(epsilon)
         kept = reports == truth.astype(int)[None, :]
-        if kept.all():
+        trials = calls * n
+        if kept.all() and trials * (1 - p) >= 20:  # a correct answer flips none with probability below e^-20
             raise CheckFailed(f"{where} every report is the true answer: nothing is randomized, so nothing is private.")
-        if not kept.any():
+        if not kept.any() and trials * p >= 20:
             raise CheckFailed(f"{where} every report is the opposite of the truth: anyone can flip it back.")
+        _independence_of_coins(kept, where)
         # Independence first: the number of flips per call is Binomial(n, f) for the flip rate f. Its sample
         # variance over 400 calls has a relative standard error of about 7%; outside [0.6, 1.5] is over 5 of them.
         flips = (~kept).sum(axis=1)
         f = float(flips.mean()) / n  # the observed flip rate: this test is about independence, not the rate
         ratio = flips.var(ddof=1) / (n * f * (1 - f)) if 0 < f < 1 else 1.0
-        if n * f * (1 - f) >= 5 and not 0.6 <= ratio <= 1.5:  # below 5 expected flips the variance is too skewed
+        if calls >= 200 and n * f * (1 - f) >= 5 and not 0.6 <= ratio <= 1.5:  # below 5 flips: too skewed
             raise CheckFailed(f"{where} the coins are not independent: the number of flipped answers varies "
                               f"{'too much' if ratio > 1 else 'too little'} from call to call. Draw one coin per "
                               "person, independently.")
-        # Independence of neighbours: flips of person i and person i + 1, each centred on that person's own
-        # flip rate over the calls, are uncorrelated (|z| < 5).
-        centred = (~kept).astype(float) - (~kept).mean(axis=0, keepdims=True)
-        a, b = centred[:, :-1].ravel(), centred[:, 1:].ravel()
-        if a.std() > 0 and b.std() > 0:
-            correlation = float(np.corrcoef(a, b)[0, 1])
-            if abs(correlation) * _sqrt(a.size) > Z_LIMIT:
-                raise CheckFailed(f"{where} neighbouring people's coins are correlated: each person's randomness "
-                                  "must be independent of everyone else's.")
-        # The rate: 400 calls on the same people. For true-yes and true-no separately, and for each quarter of
+        # The rate: many calls on the same people. For true-yes and true-no separately, and for each quarter of
         # the positions, the share of kept answers must be p = e^eps / (1 + e^eps) within 5 binomial standard
         # errors (a correct answer fails one of these tests with probability < 5e-6).
         for label, mask in (("true yes", truth), ("true no", ~truth)):
@@ -147,7 +219,7 @@ def check_randomized_response(answer) -> None:
                                   f"{calls} calls, where a fair coin gives about {calls * p:.0f}: every person, the "
                                   "first and the last included, must flip their own coin on every call.")
         for quarter in np.array_split(_arange(n), 4):
-            if _z_off(kept[:, quarter].sum(), calls * len(quarter), p) > Z_LIMIT:
+            if len(quarter) and _z_off(kept[:, quarter].sum(), calls * len(quarter), p) > Z_LIMIT:
                 raise CheckFailed(f"{where} people in different positions are treated differently: every person "
                                   "must flip their own coin with the same probability.")
 
@@ -223,22 +295,61 @@ def _index(raw, k: int, where: str) -> int:
 
 
 def _rnm_cases(generator):
+    """(scores, sensitivity, epsilon, calls): 1 to 100,000 candidates, epsilons 0.01 to 20, and far candidates.
+
+    The "far" cases put many candidates a fixed number ``g`` of Gumbel scales (``2 sensitivity /
+    epsilon``) below one best candidate: together they win with probability about ``M e^-g``, so an
+    answer that drops them, clips its noise, or returns the exact argmax once the gap is large,
+    never picks them. Power (``checks/_stats.py``): M is set so that a correct answer picks one of
+    them in about 150 (60 for the farthest) of 10,000 calls, such an answer in none; g reaches 12.6
+    to 13.2, beyond which the check cannot see a missing candidate (it would need e^g / 10,000 of them).
+    """
     cases = [(np.array([3.0, 0.0]), 1.0, 1.0), (np.array([2.0, 2.0, 2.0]), 1.0, 0.5),
              (np.array([0.0] * 9 + [4.0]), 1.0, 1.0),  # separates Gumbel (0.452 for the best) from Laplace (0.500)
              (np.array([10.0, 9.0, 7.0, 3.0, 0.0]), 2.0, 2.0), (np.array([1e6, 1e6 - 4.0, 1e6 - 8.0]), 4.0, 1.5)]
+    cases = [(scores, sensitivity, epsilon, 10_000) for scores, sensitivity, epsilon in cases]
+    cases.append((np.array([7.0]), 1.0, 1.0, 10))  # one candidate: index 0, always
     k = int(generator.integers(4, 13))
     cases.append((np.round(generator.normal(0, 3, k), 1), float(generator.uniform(0.5, 3)),
-                  float(generator.uniform(0.3, 3))))
+                  float(generator.uniform(0.3, 3)), 10_000))
     # Many close candidates: the best is chosen about 0.4% of the time, so an exact argmax returned in
     # even 1% of calls stands out (a noiseless choice is not private for any epsilon).
-    cases.append((generator.uniform(0, 1, 300), 1.0, 0.5))
+    cases.append((generator.uniform(0, 1, 300), 1.0, 0.5, 10_000))
+    # Extreme epsilons, with scores on the scale of the noise (so the choice stays random).
+    for epsilon in (0.01, 20.0):
+        scale = 2.0 * 3.0 / epsilon
+        cases.append((np.round(generator.normal(0, 1.5, 8) * scale, 6), 3.0, epsilon, 10_000))
+    # Far candidates: one best, M candidates g scales below it (g drawn, so no round threshold sits on it).
+    for low, high, epsilon, expected in ((5.0, 7.0, 1.0, 150), (8.5, 10.5, 4.0, 150), (12.6, 13.2, 0.2, 60)):
+        gap = float(generator.uniform(low, high))
+        many = int(expected * math.exp(gap) / 10_000) + 20  # about `expected` of 10,000 calls pick one of them
+        sensitivity = float(generator.choice([1.0, 2.5]))
+        scale = 2.0 * sensitivity / epsilon
+        scores = np.full(many + 1, -gap * scale)
+        scores[int(generator.integers(many + 1))] = 0.0
+        cases.append((scores, sensitivity, epsilon, 10_000))
+    # Many candidates (100,000), fewer calls.
+    cases.append((generator.uniform(0, 4, 100_000), 1.0, 1.0, 100))
     return cases
 
 
+def _too_concentrated_hint(where: str, share: float, far: bool) -> str:
+    if far:
+        return (f"{where} the candidates far below the best are chosen less often than they must be (best candidate "
+                f"{share:.4f} of the time): every candidate keeps a chance, however far behind (about e^-g when it "
+                "is g Gumbel scales behind). Do not drop candidates, clip the noise, or skip it when the gap is "
+                "large: without that chance, the choice is not epsilon-DP.")
+    return (f"{where} the best candidate is chosen more often ({share:.3f}) than Gumbel noise of scale "
+            "2 * sensitivity / epsilon gives. If you used Gumbel noise, its scale is too small: less noise than "
+            "epsilon needs. (Exponential or Laplace noise of scale 2 * sensitivity / epsilon would also be "
+            "epsilon-DP, and a little more accurate, but this exercise asks for Gumbel noise, whose choices follow "
+            "the exponential mechanism exactly: that is what the check compares with.)")
+
+
 @exercise("07.3", title="Report-noisy-max with Gumbel noise", answer_name="report_noisy_max")
-def check_report_noisy_max(answer) -> None:
-    generator = _default_rng(7003)
-    for scores, sensitivity, epsilon in _rnm_cases(generator):
+def check_report_noisy_max(answer, seed: int = 7003) -> None:
+    generator = _default_rng(seed)
+    for scores, sensitivity, epsilon, calls in _rnm_cases(generator):
         shown = (f"scores {scores.tolist()}" if len(scores) <= 12 else
                  f"{len(scores)} scores between {scores.min():.3g} and {scores.max():.3g}")
         where = f"For {shown}, sensitivity={sensitivity:g}, epsilon={epsilon:.3g}:"
@@ -249,15 +360,20 @@ def check_report_noisy_max(answer) -> None:
         if _index(answer(given, sensitivity, epsilon, _default_rng(5)), len(scores), where) != first:
             raise CheckFailed("two calls with identically seeded generators chose differently: draw the noise from "
                               "the `rng` argument.")
-        calls = 10_000
         outputs = call_repeatedly(answer, calls, given, sensitivity, epsilon, _default_rng(int(generator.integers(2**31))))
         chosen = np.array([_index(o, len(scores), where) for o in outputs])
-        if np.ptp(chosen) == 0 and len(scores) > 1:
+        if len(scores) == 1:
+            continue
+        # Everything expected is computed now, after the student's calls.
+        expected = _exact_em(scores, sensitivity, epsilon) * calls
+        far = bool(np.sort(scores)[-2] < scores.max() - 5.0 * 2.0 * sensitivity / epsilon)
+        if np.ptp(chosen) == 0 and float(expected.max()) < calls - 20:  # a correct answer varies w.p. > 1 - e^-20
+            if far:
+                raise CheckFailed(_too_concentrated_hint(where, 1.0, True))
             raise CheckFailed(f"{where} the same candidate is chosen every time: the choice must be random (a noiseless "
                               "argmax is not private for any epsilon).")
         # Goodness of fit to the exponential mechanism exp(eps * u / (2 * sensitivity)): chi-square over the
         # candidates with expected count >= 5 (others pooled); p < 1e-6 rejects a correct answer once in 1e6.
-        expected = _exact_em(scores, sensitivity, epsilon) * calls
         observed = _bincount(chosen, minlength=len(scores)).astype(float)
         big = expected >= 5
         exp_cells = _concatenate([expected[big], [expected[~big].sum()]]) if (~big).any() else expected[big]
@@ -269,16 +385,14 @@ def check_report_noisy_max(answer) -> None:
         if (obs_cells[~keep] > 0).any() or best_off or (keep.sum() > 1 and _chi2_sf(statistic, keep.sum() - 1) < P_LIMIT):
             share, target = observed[best] / calls, expected[best] / calls
             if share > target:
-                raise CheckFailed(f"{where} the best candidate is chosen too often ({share:.3f}): too little noise, "
-                                  "so the choice is less private than epsilon. The Gumbel scale must be "
-                                  "2 * sensitivity / epsilon.")
+                raise CheckFailed(_too_concentrated_hint(where, share, far))
             raise CheckFailed(f"{where} the choices do not follow the exponential mechanism's distribution (best "
                               f"candidate chosen {share:.3f} of the time). Use Gumbel noise of scale "
                               "2 * sensitivity / epsilon on every score, then report the index of the largest.")
         # Independence across calls: consecutive choices are independent, so P(same twice) = sum p_i^2.
         same = float((chosen[1:] == chosen[:-1]).sum())
         p_same = float(((observed / calls) ** 2).sum())  # from the observed shares: this tests independence only
-        if 0 < p_same < 1 and _z_off(same, calls - 1, p_same) > 6.0:
+        if 0 < p_same < 1 and (calls - 1) * p_same * (1 - p_same) >= 25 and _z_off(same, calls - 1, p_same) > 6.0:
             raise CheckFailed(f"{where} consecutive choices depend on each other: draw fresh noise on every call.")
 
 
@@ -320,20 +434,36 @@ def _bound_and_mean(raw, where: str) -> tuple[float, float]:
 
 
 def _clipping_cases(generator):
+    """(values, level, public_high, epsilon, bound_share, calls): 30 to 20,000 values, epsilons 0.02 to 20.
+
+    One case has values far above 0 and a low level: Smith's quantile then lands below the
+    smallest value (in the public stretch [0, min]) with probability about 0.5, so a range taken
+    from the data (``values.min()`` as the lower end) shows at once.
+    """
     cases = []
-    for n, level, high, epsilon, share in [(60, 0.9, 1000.0, 0.5, 0.4), (250, 0.99, 5000.0, 0.2, 0.25),
-                                           (int(generator.integers(80, 400)), float(generator.uniform(0.6, 0.98)),
-                                            float(generator.uniform(200, 2000)), float(generator.uniform(0.1, 0.8)),
-                                            float(generator.uniform(0.2, 0.6)))]:
+    for n, level, high, epsilon, share, calls in [
+            (60, 0.9, 1000.0, 0.5, 0.4, 2000), (250, 0.99, 5000.0, 0.2, 0.25, 2000),
+            (int(generator.integers(80, 400)), float(generator.uniform(0.6, 0.98)), float(generator.uniform(200, 2000)),
+             float(generator.uniform(0.1, 0.8)), float(generator.uniform(0.2, 0.6)), 2000),
+            (300, 0.95, 2000.0, 0.02, 0.5, 600), (100, 0.9, 500.0, 20.0, 0.3, 600), (20_000, 0.95, 1000.0, 2.0, 0.3, 100)]:
         values = np.round(generator.lognormal(3.0, 0.8, n), 2)  # most below 100, public bound far above
-        cases.append((values, level, high, epsilon, share))
+        cases.append((values, level, high, epsilon, share, calls))
+    cases.append((np.round(generator.uniform(50.0, 95.0, 30), 2), 0.1, 100.0, 1.0, 0.5, 600))
     return cases
 
 
+_VALID_BOUND_NOTE = (" (A DP quantile of log(values), as the lesson does, is also a valid private bound; but this check "
+                     "compares your bounds with the one the exercise asks for, dp_quantile(values, level, 0, public_high, "
+                     "bound_share * epsilon).)")
+_VALID_MEAN_NOTE = (" (A noisy sum divided by a noisy count, as section 4's PrivateDatabase does, is valid too; with n "
+                    "public this exercise asks for the clipped mean plus one Laplace draw of scale "
+                    "upper / (n * (1 - bound_share) * epsilon), and the check tests that noise.)")
+
+
 @exercise("07.4", title="A private clipping bound, then the mean", answer_name="private_bound_and_mean")
-def check_private_bound_and_mean(answer) -> None:
-    generator = _default_rng(7004)
-    for values, level, high, epsilon, share in _clipping_cases(generator):
+def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
+    generator = _default_rng(seed)
+    for values, level, high, epsilon, share, calls in _clipping_cases(generator):
         n = len(values)
         where = (f"For {n} values, level={level:.3g}, public_high={high:.4g}, epsilon={epsilon:.3g}, "
                  f"bound_share={share:.3g}:")
@@ -344,29 +474,35 @@ def check_private_bound_and_mean(answer) -> None:
         if _bound_and_mean(answer(given, level, high, epsilon, share, _default_rng(3)), where) != first:
             raise CheckFailed("two calls with identically seeded generators gave different results: draw all noise "
                               "from the `rng` argument.")
-        calls = 2000
         results = [_bound_and_mean(r, where) for r in call_repeatedly(
             answer, calls, given, level, high, epsilon, share, _default_rng(int(generator.integers(2**31))))]
         uppers = np.array([r[0] for r in results])
         means = np.array([r[1] for r in results])
         # Everything expected is computed now, after the student's calls.
-        if np.ptp(uppers) == 0:
+        edges, probabilities = _quantile_intervals(values, level, high, share * epsilon)
+        if np.ptp(uppers) == 0 and float(probabilities.max()) < 0.99:
             raise CheckFailed(f"{where} the upper bound is the same on every call: it is computed from the data "
                               "without noise, so it leaks. Choose it with a DP quantile.")
         if uppers.min() < 0 or uppers.max() > high:
             raise CheckFailed(f"{where} an upper bound fell outside the public range [0, public_high].")
-        edges, probabilities = _quantile_intervals(values, level, high, share * epsilon)
         # KS test of the bounds against the exact distribution of Smith's DP quantile with
         # epsilon * bound_share and public bounds [0, public_high] (p < 1e-6 rejects a correct answer 1e-6).
         if _kstest(uppers, _quantile_cdf(edges, probabilities)).pvalue < P_LIMIT:
             above = float(np.mean(uppers > values.max()))
             expected_above = float(probabilities[-1])
-            if above < expected_above / 3:
+            below = float(np.mean(uppers < values.min()))
+            expected_below = float(probabilities[0])
+            if expected_below > 0.05 and below < expected_below / 3:
+                raise CheckFailed(f"{where} the bound almost never lands below the smallest value, where the DP "
+                                  f"quantile puts it {expected_below:.0%} of the time: the quantile's range must start "
+                                  "at the public 0, not at the data's own minimum (a range taken from the data "
+                                  "leaks it).")
+            if expected_above > 0.05 and above < expected_above / 3:
                 raise CheckFailed(f"{where} the bound almost never lands above the largest value: the quantile's "
                                   "range must be the declared public one [0, public_high], not taken from the data.")
             raise CheckFailed(f"{where} the bounds do not follow the DP quantile's distribution with "
                               "epsilon * bound_share and public range [0, public_high]. Spend exactly that part of "
-                              "the budget on the bound.")
+                              "the budget on the bound." + _VALID_BOUND_NOTE)
         clipped_means = np.array([float(_clip(values, 0.0, u).mean()) for u in uppers])
         scales = uppers / (n * (1 - share) * epsilon)
         noise = means - clipped_means
@@ -386,10 +522,15 @@ def check_private_bound_and_mean(answer) -> None:
             if 0.8 < spread < 1.25:
                 raise CheckFailed(f"{where} the DP mean is not centred on the mean of the values clipped to the "
                                   "released bound [0, upper]: clip to the bound you release.")
-            amount = "too little" if spread < 1 else "too much"
-            raise CheckFailed(f"{where} the mean has {amount} noise for the budget left. With n public and one "
-                              "person's value replaced, the clipped mean moves by at most upper / n; use the rest of "
-                              "epsilon, (1 - bound_share) * epsilon, for it.")
+            if spread < 1:
+                raise CheckFailed(f"{where} the mean has too little noise for the budget left: it is not "
+                                  "(1 - bound_share) * epsilon-DP. With n public and one person's value replaced, the "
+                                  "clipped mean moves by at most upper / n; use the rest of epsilon, "
+                                  "(1 - bound_share) * epsilon, for it.")
+            raise CheckFailed(f"{where} the mean has more noise than the budget left needs, or noise of another "
+                              "shape. With n public and one person's value replaced, the clipped mean moves by at "
+                              "most upper / n; use the rest of epsilon, (1 - bound_share) * epsilon, for it."
+                              + _VALID_MEAN_NOTE)
         rho = _spearmanr(uppers, np.abs(standardized)).statistic
         if abs(rho) * _sqrt(calls) > Z_LIMIT:
             raise CheckFailed(f"{where} the DP mean's error depends on the released bound: clip to the bound you "
@@ -403,23 +544,33 @@ def _outputs(sampler_name: str, dataset, size: int, rng) -> np.ndarray:
 
 
 def _candidate_pool():
-    """(sampler, dataset_a, dataset_b, claimed epsilon, truly within the claim?) for each candidate kind."""
+    """(sampler, dataset_a, dataset_b, claimed epsilon, truly within the claim?) for each candidate kind.
+
+    Besides the planted bugs and their fixes, randomized response (true epsilon exactly 1) is
+    offered with claims near 1: at 0.985 its outputs' frequency ratio (a point estimate, about
+    1.00) exceeds the claim while the audit's 95% lower bound (about 0.97 with 100,000 outputs)
+    does not, so an answer without a confidence bound flags it; at 0.9 both refute it.
+    """
     pool = []
     for bug in _broken.planted_selection_bugs():
         pool.append((bug.mechanism.__name__, bug.dataset_a, bug.dataset_b, bug.claimed_epsilon, False))
         if bug.fixed.__name__ != "randomized_response_one":  # its audit is tight at 1; use it with a margin below
             pool.append((bug.fixed.__name__, bug.dataset_a, bug.dataset_b, bug.claimed_epsilon, True))
     pool.append(("randomized_response_one", np.array([True]), np.array([False]), 1.6, True))
+    pool.append(("randomized_response_one", np.array([True]), np.array([False]), 0.9, False))
+    pool.append(("randomized_response_one", np.array([True]), np.array([False]), 0.985, False))
     return pool
 
 
 def _round_picks(seed: int, pool_size: int, fine: list[bool]) -> np.ndarray:
-    """Which pool entries a round uses (at least one within its claim and one not), from its seed alone."""
+    """Which pool entries a round uses (at least one within its claim and one not, and the last, the claim of 0.985)."""
     generator = _default_rng(seed)
     picks = generator.choice(pool_size, size=int(generator.integers(4, 7)), replace=False)
     if len({fine[i] for i in picks}) == 1:
         other = next(i for i in range(pool_size) if fine[i] != fine[picks[0]])
         picks = _concatenate([picks[:3], [other]])
+    if pool_size - 1 not in picks:  # the claim between the audit's lower bound and the point estimate
+        picks = _concatenate([picks, [pool_size - 1]])
     return picks
 
 
@@ -436,16 +587,29 @@ def _round_samples(seed: int, pool) -> dict:
     return samples
 
 
+def _refuted_by_the_audit(samples: dict) -> set:
+    """The names whose claim the course audit (95% lower bound, all the outputs) refutes."""
+    from mic_dp_helpers.attacks.audit import audit_epsilon
+
+    refuted = set()
+    for name, (a, b, claim) in samples.items():
+        result = audit_epsilon(lambda data, size, rng: data[:size], a, b, n_samples=min(len(a), len(b)), rng=0)
+        if result.refutes(claim):
+            refuted.add(name)
+    return refuted
+
+
 @exercise("07.5", title="Which 'private' selections are not? Audit them", answer_name="not_private")
-def check_not_private(answer) -> None:
+def check_not_private(answer, seed: int = 7005) -> None:
     pool = _candidate_pool()
-    for seed in (7005, 7105, 7205):
-        samples = _round_samples(seed, pool)
+    for round_seed in (seed, seed + 100, seed + 200):
+        samples = _round_samples(round_seed, pool)
         names = list(samples)
         raw = answer(samples)
-        # Only now: which of the mechanisms really break their claim.
-        picks = _round_picks(seed, len(pool), [entry[4] for entry in pool])
-        broken = {f"mechanism_{chr(65 + j)}" for j, i in enumerate(picks) if not pool[i][4]}
+        # Only now: what the audit says, on outputs regenerated from the seed (the student's copies may be changed).
+        truth = _refuted_by_the_audit(_round_samples(round_seed, pool))
+        picks = _round_picks(round_seed, len(pool), [entry[4] for entry in pool])
+        between = {f"mechanism_{chr(65 + j)}" for j, i in enumerate(picks) if i == len(pool) - 1}
         if isinstance(raw, (str, bytes)) or raw is None:
             raise CheckFailed("it should return a list (or set) of the names whose claim the audit refutes.")
         try:
@@ -455,12 +619,18 @@ def check_not_private(answer) -> None:
         unknown = flagged - set(names)
         if unknown:
             raise CheckFailed(f"it returned names that are not among the mechanisms given: {sorted(map(str, unknown))}.")
-        if flagged == set(names) and len(broken) < len(names):
+        if flagged == set(names) and len(truth) < len(names):
             raise CheckFailed("it flags every mechanism; flag only those whose audit bound exceeds their claimed "
                               "epsilon.")
-        if flagged - broken:
-            raise CheckFailed("it flags a mechanism whose outputs do not refute its claim. Use the audit's 95% lower "
-                              "bound, compared with that mechanism's claimed epsilon, not a guess from the outputs.")
-        if broken - flagged:
+        if truth - flagged:
             raise CheckFailed("it misses a mechanism whose outputs refute its claim. Audit every mechanism with all "
                               "the samples you are given (the audit needs many to be sharp).")
+        wrongly = flagged - truth
+        if wrongly & between:
+            raise CheckFailed("it flags a mechanism whose outputs' frequencies exceed its claim, but whose audit lower "
+                              "bound does not: a ratio of observed frequencies is a point estimate, and it is above "
+                              "the true epsilon about half the time. Refute a claim only with a confidence bound "
+                              "(the audit's 95% lower bound), compared with that mechanism's claimed epsilon.")
+        if wrongly:
+            raise CheckFailed("it flags a mechanism whose outputs do not refute its claim. Use the audit's 95% lower "
+                              "bound, compared with that mechanism's claimed epsilon, not a guess from the outputs.")

@@ -331,7 +331,8 @@ def quantile_interval_probabilities(values, quantile: float, lower: float, upper
     utility = -np.abs(np.arange(data.size + 1) - quantile * data.size)
     with np.errstate(divide="ignore"):
         logits = np.log(widths) + epsilon * utility / 2.0
-    return edges, np.exp(logits - logsumexp(logits))
+    weights = np.exp(logits - logits.max())  # some width is > 0 (lower < upper), so the max is finite
+    return edges, weights / weights.sum()
 
 
 def dp_quantile(values, quantile: float, lower: float, upper: float, epsilon: float, rng=None, *,

@@ -183,3 +183,190 @@ def _clamped_dp_mean(values, level, public_high, epsilon, bound_share, rng):
 
 
 WRONG_ANSWERS["07.4"]["DP mean clamped to [0, upper]"] = _clamped_dp_mean
+
+
+# ------------------------------------------------------------------ by class (issue 26): size, epsilon, calls, shape, data
+def _exact_when(condition, correct, exact):
+    """``correct(*args)``, but the exact (non-private) answer whenever ``condition(*args)`` holds."""
+    return lambda *args: exact(*args) if condition(*args) else correct(*args)
+
+
+def _reused(correct, every: int = 1):
+    """``correct``, but each computed answer is returned again for the next ``every`` calls with the same input."""
+    memory = {}
+
+    def answer(*args):
+        key = (id(args[0]), len(args[0]) if hasattr(args[0], "__len__") else 0, repr(args[1:-1]))
+        count, value = memory.get(key, (0, None))
+        if count % (every + 1) == 0:
+            value = correct(*args)
+        memory.clear()
+        memory[key] = (count + 1, value)
+        return value
+    return answer
+
+
+def _rr_paired(truth, epsilon, rng, *, antithetic=False, adjacent=False):
+    truth = np.asarray(truth, dtype=bool)
+    n = truth.size
+    p = 1 / (1 + math.exp(-epsilon))
+    if adjacent:  # person 2i and 2i + 1 share a coin
+        coins = np.repeat(rng.random((n + 1) // 2), 2)[:n]
+    else:  # person i and person i + n/2 share a coin
+        half = rng.random((n + 1) // 2)
+        coins = np.concatenate([half, 1 - half if antithetic else half])[:n]
+    return np.where(coins < p, truth, ~truth)
+
+
+_CORRECT_RR = lambda t, e, rng: _rr(t, e, rng)  # noqa: E731
+_EXACT_RR = lambda t, e, rng: np.asarray(t, dtype=bool).copy()  # noqa: E731
+
+WRONG_ANSWERS["07.1"].update({
+    "non-private: coins shared between person i and i + n/2": lambda t, e, rng: _rr_paired(t, e, rng),
+    "non-private: antithetic coins for person i and i + n/2": lambda t, e, rng: _rr_paired(t, e, rng, antithetic=True),
+    "non-private: persons 2i and 2i + 1 share a coin": lambda t, e, rng: _rr_paired(t, e, rng, adjacent=True),
+    "non-private: exact for more than 5,000 people": _exact_when(lambda t, e, rng: len(t) > 5000, _CORRECT_RR, _EXACT_RR),
+    "non-private: exact for more than 50,000 people": _exact_when(lambda t, e, rng: len(t) > 50_000, _CORRECT_RR, _EXACT_RR),
+    "non-private: exact at epsilon >= 8": _exact_when(lambda t, e, rng: e >= 8, _CORRECT_RR, _EXACT_RR),
+    "non-private: exact at epsilon < 0.03": _exact_when(lambda t, e, rng: e < 0.03, _CORRECT_RR, _EXACT_RR),
+    "non-private: the same coins for every call": _reused(_CORRECT_RR, every=10**9),
+    "non-private: coins reused on every other call": _reused(_CORRECT_RR, every=1),
+    "non-private: a new generator from 16 seeds": lambda t, e, rng: _rr(t, e, np.random.default_rng(int(rng.integers(16)))),
+})
+
+
+def _rnm_far(scores, sensitivity, epsilon, rng, *, prune=None, exact_gap=None, clip=None, unit=2.0):
+    """Gumbel noisy max, but candidates ``prune`` units below the max dropped, the exact argmax when the gap
+    to the runner-up exceeds ``exact_gap`` units, or the noise clipped at ``clip`` units (unit: ``unit * sensitivity
+    / epsilon``)."""
+    scores = np.asarray(scores, dtype=float)
+    scale = 2.0 * sensitivity / epsilon
+    unit_size = unit * sensitivity / epsilon
+    if exact_gap is not None and scores.size > 1 and np.sort(scores)[-1] - np.sort(scores)[-2] > exact_gap * unit_size:
+        return int(np.argmax(scores))
+    noise = rng.gumbel(0.0, scale, scores.size)
+    if clip is not None:
+        noise = np.clip(noise, -clip * unit_size, clip * unit_size)
+    noisy = scores + noise
+    if prune is not None:
+        noisy[scores < scores.max() - prune * unit_size] = -np.inf
+    return int(np.argmax(noisy))
+
+
+_CORRECT_RNM = lambda s, d, e, rng: _rnm(s, d, e, rng)  # noqa: E731
+_EXACT_RNM = lambda s, d, e, rng: int(np.argmax(s))  # noqa: E731
+
+WRONG_ANSWERS["07.3"].update({
+    "non-private: prunes candidates 10 scales below the max": lambda s, d, e, rng: _rnm_far(s, d, e, rng, prune=10),
+    "non-private: prunes candidates 25 sensitivity/epsilon below the max": lambda s, d, e, rng: _rnm_far(s, d, e, rng, prune=25, unit=1.0),
+    "non-private: prunes candidates 6 scales below the max": lambda s, d, e, rng: _rnm_far(s, d, e, rng, prune=6),
+    "non-private: exact argmax when the gap exceeds 8 scales": lambda s, d, e, rng: _rnm_far(s, d, e, rng, exact_gap=8),
+    "non-private: exact argmax when the gap exceeds 20 sensitivity/epsilon": lambda s, d, e, rng: _rnm_far(s, d, e, rng, exact_gap=20, unit=1.0),
+    "non-private: Gumbel noise clipped at 5 scales": lambda s, d, e, rng: _rnm_far(s, d, e, rng, clip=5),
+    "non-private: Gumbel noise clipped at 9 scales": lambda s, d, e, rng: _rnm_far(s, d, e, rng, clip=9),
+    "non-private: exact at epsilon >= 10": _exact_when(lambda s, d, e, rng: e >= 10, _CORRECT_RNM, _EXACT_RNM),
+    "non-private: exact at epsilon <= 0.05": _exact_when(lambda s, d, e, rng: e <= 0.05, _CORRECT_RNM, _EXACT_RNM),
+    "non-private: exact for more than 10,000 candidates": _exact_when(lambda s, d, e, rng: len(s) > 10_000, _CORRECT_RNM, _EXACT_RNM),
+    "non-private: the same noise for every call": _reused(_CORRECT_RNM, every=10**9),
+    "non-private: noise reused on every other call": _reused(_CORRECT_RNM, every=1),
+})
+
+
+def _bound_mean_variant(values, level, high, epsilon, share, rng, *, lower_min=False, exact_mean=False,
+                        exact_bound=False, max_bound=False):
+    values = np.asarray(values, dtype=float)
+    if exact_bound:
+        upper = float(np.quantile(values, level))
+    elif max_bound:
+        upper = float(values.max())
+    else:
+        upper = dp_quantile(values, level, float(values.min()) if lower_min else 0.0, high, share * epsilon, rng)
+    clipped = float(np.clip(values, 0.0, upper).mean())
+    if exact_mean:
+        return upper, clipped
+    return upper, clipped + float(rng.laplace(0.0, upper / (len(values) * (1 - share) * epsilon)))
+
+
+_CORRECT_BM = lambda *args: _bound_mean_variant(*args)  # noqa: E731
+
+WRONG_ANSWERS["07.4"].update({
+    "non-private: lower end of the quantile's range is v.min()": lambda *a: _bound_mean_variant(*a, lower_min=True),
+    "non-private: v.min() as lower end for fewer than 100 values":
+        _exact_when(lambda v, *rest: len(v) < 100, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, lower_min=True)),
+    "non-private: exact mean for more than 10,000 values":
+        _exact_when(lambda v, *rest: len(v) > 10_000, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private: exact bound for more than 10,000 values":
+        _exact_when(lambda v, *rest: len(v) > 10_000, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_bound=True)),
+    "non-private: exact mean at epsilon >= 10":
+        _exact_when(lambda v, q, h, e, *rest: e >= 10, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private: the data's maximum as the bound at epsilon <= 0.05":
+        _exact_when(lambda v, q, h, e, *rest: e <= 0.05, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, max_bound=True)),
+    "non-private: the same release for every call": _reused(_CORRECT_BM, every=10**9),
+    "non-private: release reused on every other call": _reused(_CORRECT_BM, every=1),
+})
+
+
+def _frequency_ratio(samples, *, confidence=None):
+    """Flags a claim when the largest log ratio of observed output frequencies exceeds it: a point estimate."""
+    flagged = []
+    for name, (a, b, claimed) in samples.items():
+        a, b = np.asarray(a), np.asarray(b)
+        best = 0.0
+        for value in np.unique(np.concatenate([a, b]))[:50]:
+            pa, pb = np.mean(a == value), np.mean(b == value)
+            if pa > 0 and pb > 0:
+                best = max(best, abs(math.log(pa / pb)))
+        if best > claimed:
+            flagged.append(name)
+    return flagged
+
+
+def _audit_at(samples, confidence):
+    return [name for name, (a, b, claimed) in samples.items()
+            if audit_epsilon(lambda data, k, rng: np.asarray(data)[:k], a, b, n_samples=len(a), confidence=confidence,
+                             rng=0).refutes(claimed)]
+
+
+WRONG_ANSWERS["07.5"].update({
+    "a frequency ratio without a confidence bound": _frequency_ratio,
+    "the audit at 50% confidence (a point estimate)": lambda samples: _audit_at(samples, 0.5),
+    "the audit at 60% confidence": lambda samples: _audit_at(samples, 0.6),
+    "audits only 5,000 samples": lambda samples: _audit_all(samples, n=5000),
+})
+
+
+# ------------------------------------------------------------------ honest variants: each must pass
+def _rr_via_integers(truth, epsilon, rng):
+    truth = np.asarray(truth, dtype=bool)
+    flip = rng.random(truth.size) < 1 / (1 + math.exp(epsilon))
+    return truth ^ flip
+
+
+def _rnm_inverse_cdf(scores, sensitivity, epsilon, rng):
+    logits = epsilon * np.asarray(scores, dtype=float) / (2 * sensitivity)
+    weights = np.exp(logits - logits.max())
+    return int(rng.choice(len(weights), p=weights / weights.sum()))
+
+
+def _rnm_gumbel_by_hand(scores, sensitivity, epsilon, rng):
+    scores = np.asarray(scores, dtype=float)
+    gumbel = -np.log(-np.log(rng.random(scores.size)))
+    return int(np.argmax(scores + 2 * sensitivity / epsilon * gumbel))
+
+
+def _bound_mean_two_exponentials(values, level, high, epsilon, share, rng):
+    values = np.asarray(values, dtype=float)
+    upper = dp_quantile(values, level, 0.0, high, share * epsilon, rng)
+    scale = upper / (len(values) * (1 - share) * epsilon)
+    return upper, float(np.clip(values, 0, upper).sum() / len(values) + scale * (rng.exponential() - rng.exponential()))
+
+
+HONEST_ANSWERS = {
+    "07.1": {"xor with a flip coin": _rr_via_integers},
+    "07.3": {"exponential mechanism by rng.choice": _rnm_inverse_cdf, "Gumbel noise from uniforms": _rnm_gumbel_by_hand},
+    "07.4": {"Laplace as a difference of exponentials": _bound_mean_two_exponentials},
+    "07.5": {"the audit at 95% confidence, another rng": lambda samples: [
+        name for name, (a, b, claimed) in samples.items()
+        if audit_epsilon(lambda data, k, rng: np.asarray(data)[:k], a, b, n_samples=min(len(a), len(b)),
+                         confidence=0.95, rng=123).refutes(claimed)]},
+}
