@@ -19,10 +19,10 @@ from mic_dp_helpers.checks import EXERCISES
 from mic_dp_helpers.checks._core import CheckFailed
 
 #: The exercises whose check is statistical (the answer is random, or is judged from random draws).
-RANDOM_EXERCISES = ("02.1", "02.4", "03.3", "04.1", "04.2", "04.4", "05.4", "06.4")
+RANDOM_EXERCISES = ("02.1", "02.4", "03.3", "04.1", "04.2", "04.4", "05.4", "06.4") + ("07.1", "07.3", "07.4", "07.5")
 _NOTEBOOKS = {"02": "02_laplace_mechanism_solutions.ipynb", "03": "03_privacy_budget_solutions.ipynb",
               "04": "04_pydp_solutions.ipynb", "05": "05_mic_dp_solutions.ipynb",
-              "06": "06_synthetic_data_solutions.ipynb"}
+              "06": "06_synthetic_data_solutions.ipynb", "07": "07_selection_and_local_dp_solutions.ipynb"}
 
 
 def _batched(function, repeat):
@@ -67,12 +67,39 @@ def _bound_many(n, df, person_column, k, rng):
     return out
 
 
+# ---- lesson 07: the reference algorithms, vectorized over calls
+def _rr_many(n, truth, epsilon, rng):
+    truth = np.asarray(truth, dtype=bool)
+    keep = rng.random((n, truth.size)) < 1.0 / (1.0 + np.exp(-epsilon))
+    return list(np.where(keep, truth, ~truth))
+
+
+def _noisy_max_many(n, scores, sensitivity, epsilon, rng):
+    scores = np.asarray(scores, dtype=float)
+    chunk = max(1, 2_000_000 // scores.size)
+    choices = [np.argmax(scores + rng.gumbel(0.0, 2.0 * sensitivity / epsilon, (min(chunk, n - start), scores.size)),
+                         axis=1) for start in range(0, n, chunk)]
+    return [int(c) for c in np.concatenate(choices)]
+
+
+def _bound_and_mean_many(n, values, level, high, epsilon, share, rng):
+    from mic_dp_helpers.mechanisms.selection import dp_quantile
+
+    values = np.sort(np.asarray(values, dtype=float))
+    uppers = dp_quantile(values, level, 0.0, high, share * epsilon, rng, size=n)
+    below = np.searchsorted(values, uppers)  # values < upper keep their value, the rest become upper
+    totals = np.concatenate([[0.0], np.cumsum(values)])[below] + uppers * (values.size - below)
+    means = totals / values.size + rng.laplace(0.0, uppers / (values.size * (1 - share) * epsilon))
+    return list(zip(uppers.tolist(), means.tolist()))
+
+
 def correct_answer(exercise_id: str):
     """The reference solution of ``exercise_id`` (batched where its check calls it thousands of times)."""
     spec = EXERCISES[exercise_id]
     solution = solution_namespace(_NOTEBOOKS[spec.lesson])[spec.answer_name]
     repeat = {"02.1": _laplace_many, "02.4": _sum_many, "04.2": _bound_many,
-              "06.4": _group_release_many}.get(exercise_id)
+              "06.4": _group_release_many, "07.1": _rr_many, "07.3": _noisy_max_many,
+              "07.4": _bound_and_mean_many}.get(exercise_id)
     return solution if repeat is None else _batched(solution, repeat)
 
 

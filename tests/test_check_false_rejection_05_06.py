@@ -9,6 +9,6 @@ from test_check_false_rejection import assert_rarely_rejected
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("exercise_id", [ex for ex in RANDOM_EXERCISES if ex >= "05"])
+@pytest.mark.parametrize("exercise_id", [ex for ex in RANDOM_EXERCISES if "05" <= ex < "07"])
 def test_correct_answer_is_rarely_rejected(exercise_id):
     assert_rarely_rejected(exercise_id)

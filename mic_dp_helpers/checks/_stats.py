@@ -334,8 +334,8 @@ LESSON07_POWER = (
      "100,000 people x 20 calls at epsilon 10 expect 91 flips (an exact answer: 0); 2 people x 4,000 calls at 0.01",
      "above epsilon about 12 the flip rate (< 6e-6) is too small for any feasible number of calls"),
     ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
-     "one best and M candidates g Gumbel scales behind, M set for 150 (60 at g 12.6-13.2) expected picks in "
-     "10,000 calls; such answers pick none: chi-square p ~ 1e-14",
+     "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "
+     "10,000 calls; such answers pick none: chi-square p ~ 1e-10 (a correct answer picks none w.p. e^-40)",
      "thresholds beyond about 13 Gumbel scales (a candidate's chance e^-13) cannot be seen"),
     ("07.3", "exact above an epsilon or a number of candidates",
      "cases at epsilon 0.01 and 20 (scores on the noise's scale) and 100,000 close candidates x 100 calls",

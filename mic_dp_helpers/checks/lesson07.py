@@ -301,26 +301,26 @@ def _rnm_cases(generator):
     epsilon``) below one best candidate: together they win with probability about ``M e^-g``, so an
     answer that drops them, clips its noise, or returns the exact argmax once the gap is large,
     never picks them. Power (``checks/_stats.py``): M is set so that a correct answer picks one of
-    them in about 150 (60 for the farthest) of 10,000 calls, such an answer in none; g reaches 12.6
+    them in about 150 (40 for the farthest) of 10,000 calls, such an answer in none; g reaches 12.6
     to 13.2, beyond which the check cannot see a missing candidate (it would need e^g / 10,000 of them).
     """
     cases = [(np.array([3.0, 0.0]), 1.0, 1.0), (np.array([2.0, 2.0, 2.0]), 1.0, 0.5),
              (np.array([0.0] * 9 + [4.0]), 1.0, 1.0),  # separates Gumbel (0.452 for the best) from Laplace (0.500)
              (np.array([10.0, 9.0, 7.0, 3.0, 0.0]), 2.0, 2.0), (np.array([1e6, 1e6 - 4.0, 1e6 - 8.0]), 4.0, 1.5)]
-    cases = [(scores, sensitivity, epsilon, 10_000) for scores, sensitivity, epsilon in cases]
+    cases = [(scores, sensitivity, epsilon, 5_000) for scores, sensitivity, epsilon in cases]  # Gumbel vs Laplace: z 6.8
     cases.append((np.array([7.0]), 1.0, 1.0, 10))  # one candidate: index 0, always
     k = int(generator.integers(4, 13))
     cases.append((np.round(generator.normal(0, 3, k), 1), float(generator.uniform(0.5, 3)),
-                  float(generator.uniform(0.3, 3)), 10_000))
+                  float(generator.uniform(0.3, 3)), 5_000))
     # Many close candidates: the best is chosen about 0.4% of the time, so an exact argmax returned in
     # even 1% of calls stands out (a noiseless choice is not private for any epsilon).
     cases.append((generator.uniform(0, 1, 300), 1.0, 0.5, 10_000))
     # Extreme epsilons, with scores on the scale of the noise (so the choice stays random).
     for epsilon in (0.01, 20.0):
         scale = 2.0 * 3.0 / epsilon
-        cases.append((np.round(generator.normal(0, 1.5, 8) * scale, 6), 3.0, epsilon, 10_000))
+        cases.append((np.round(generator.normal(0, 1.5, 8) * scale, 6), 3.0, epsilon, 5_000))
     # Far candidates: one best, M candidates g scales below it (g drawn, so no round threshold sits on it).
-    for low, high, epsilon, expected in ((5.0, 7.0, 1.0, 150), (8.5, 10.5, 4.0, 150), (12.6, 13.2, 0.2, 60)):
+    for low, high, epsilon, expected in ((5.0, 7.0, 1.0, 150), (8.5, 10.5, 4.0, 150), (12.6, 13.2, 0.2, 40)):
         gap = float(generator.uniform(low, high))
         many = int(expected * math.exp(gap) / 10_000) + 20  # about `expected` of 10,000 calls pick one of them
         sensitivity = float(generator.choice([1.0, 2.5]))
