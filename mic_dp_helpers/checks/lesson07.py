@@ -238,11 +238,12 @@ def _pair(raw, where: str) -> tuple[float, float]:
 
 
 @exercise("07.2", title="De-biasing randomized response, with a standard error", answer_name="estimate_share")
-def check_estimate_share(answer) -> None:
-    generator = _default_rng(7002)
+def check_estimate_share(answer, seed: int = 7002) -> None:
+    generator = _default_rng(seed)
     cases = [(int(generator.integers(2, 20_000)), float(generator.random()), float(generator.uniform(0.05, 8)))
              for _ in range(12)]
     cases += [(40, 0.5, 3.0), (10_000, 0.93, 0.7), (5, 0.0, 0.2), (1, 1.0, 1.0)]  # boundaries: all no, all yes
+    cases += [(100_000, 0.37, 20.0), (3, 0.5, 0.01), (50_000, 0.0, 15.0), (2, 1.0, 0.01)]  # sizes and epsilons far out
     for n, yes_share, epsilon in cases:
         reports = generator.random(n) < yes_share
         given = reports.copy()
