@@ -19,6 +19,7 @@ from scipy import stats
 
 from mic_dp_helpers.mechanisms import broken_selection as _broken
 from mic_dp_helpers.checks import _core, _stats
+from mic_dp_helpers.checks._coins import independence_of_coins
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
@@ -95,68 +96,6 @@ def _rr_distribution_cases(generator):
     return cases
 
 
-def _lag_z_scores(flips: np.ndarray, min_pairs: float) -> tuple[np.ndarray, np.ndarray]:
-    """For every distance m between two people, the z-score of the correlation of their flips.
-
-    ``flips``: calls x n, each person's flips centred on that person's own rate. ``S_m`` sums the
-    products of the flips of persons i and i + m over all i and calls; ``V_m`` the products'
-    squares, so ``S_m / sqrt(V_m)`` is about standard normal for independent coins. Lags with
-    fewer than ``min_pairs`` expected double flips are left out (the normal approximation needs them).
-    Returns (lags, z).
-    """
-    calls, n = flips.shape
-    size = 1 << int(2 * n - 1).bit_length()
-    spectrum = np.fft.rfft(flips, size, axis=1)
-    products = np.fft.irfft((spectrum.conj() * spectrum).sum(axis=0), size)[1:n]
-    squares = np.fft.rfft(flips * flips, size, axis=1)
-    variances = np.fft.irfft((squares.conj() * squares).sum(axis=0), size)[1:n]
-    lags = _arange(1, n)
-    rate = float(np.mean(np.abs(flips) > 0.5))  # about min(f, 1 - f), the rarer outcome
-    usable = (calls * (n - lags) * rate * rate >= min_pairs) & (variances > 1e-9)
-    return lags[usable], products[usable] / np.sqrt(variances[usable])
-
-
-def _independence_of_coins(kept: np.ndarray, where: str) -> None:
-    """Every coin independent of every other: across people at any distance, across calls, no coin reused.
-
-    Power (``checks/_stats.py``, 07.1 rows): coins shared between person i and person i + d for
-    any d (the same uniform, correlation 1) give z = sqrt(calls x (n - d)), over 100 at the
-    sizes used; a whole call's coins reused give two identical rows, found exactly.
-    """
-    calls, n = kept.shape
-    flips = (~kept).astype(float)
-    f = float(flips.mean())
-    rarer = min(f, 1 - f)
-    centred = flips - flips.mean(axis=0, keepdims=True)
-    # Only calls and people with both outcomes count (never-flipped people are the rate tests' business).
-    varied_rows = [row for row in ~kept if 0 < row.sum() < n]
-    if n * 2 * f * (1 - f) >= 40:  # independent calls coincide with probability below e^-40
-        rows = {bytes(np.packbits(row)) for row in varied_rows}
-        if len(rows) < len(varied_rows):
-            raise CheckFailed(f"{where} two calls flipped exactly the same answers: the coins of one call are "
-                              "reused in another. Draw new coins from `rng` on every call.")
-    if calls * 2 * f * (1 - f) >= 40 and n >= 2:
-        varied_columns = [column for column in (~kept).T if 0 < column.sum() < calls]
-        columns = {bytes(np.packbits(column)) for column in varied_columns}
-        if len(columns) < len(varied_columns):
-            raise CheckFailed(f"{where} two people's answers were flipped in exactly the same calls: they share "
-                              "one coin. Each person needs a coin of their own.")
-    if n >= 2 and rarer > 0:
-        lags, z = _lag_z_scores(centred, 1000.0)
-        if z.size and float(np.abs(z).max()) > 6.5:  # 2 Phi(-6.5) = 8e-11 per lag, at most 1e5 lags
-            d = int(lags[int(np.argmax(np.abs(z)))])
-            raise CheckFailed(f"{where} the coins of person i and person i + {d} are correlated: each person "
-                              "must flip their own coin, independent of everyone else's (one uniform per "
-                              "person per call, none shared or reused).")
-    # Two calls with exactly the same flips, or two people with the same flips in every call: a coin reused.
-    if calls >= 3 and (calls - 1) * n * rarer * rarer >= 1000:
-        a, b = centred[:-1].ravel(), centred[1:].ravel()
-        variance = float(np.sqrt(((a * a) * (b * b)).sum()))
-        if variance > 0 and abs(float((a * b).sum())) / variance > 6.5:
-            raise CheckFailed(f"{where} the coins of one call predict those of the next: draw fresh, independent "
-                              "coins from `rng` on every call.")
-
-
 @exercise("07.1", title="Randomized response", answer_name="randomized_response")
 def check_randomized_response(answer, seed: int = 7001) -> None:
     generator = _default_rng(seed)
@@ -186,7 +125,7 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
             raise CheckFailed(f"{where} every report is the true answer: nothing is randomized, so nothing is private.")
         if not kept.any() and trials * p >= 20:
             raise CheckFailed(f"{where} every report is the opposite of the truth: anyone can flip it back.")
-        _independence_of_coins(kept, where)
+        independence_of_coins(kept, where)
         # Independence first: the number of flips per call is Binomial(n, f) for the flip rate f. Its sample
         # variance over 400 calls has a relative standard error of about 7%; outside [0.6, 1.5] is over 5 of them.
         flips = (~kept).sum(axis=1)
