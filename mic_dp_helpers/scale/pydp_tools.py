@@ -238,6 +238,19 @@ def pydp_query(kind: str, values, epsilon: float, lower: float | None = None, up
     Arguments are as in :func:`make_pydp_algorithm`; ``values`` is a 1-D sequence of numbers
     without NaN.
 
+    Parameters
+    ----------
+    kind : {"count", "sum", "mean"}
+        The PyDP algorithm.
+    values : sequence of float
+        The values.
+    epsilon : float
+        Privacy parameter of the release (> 0).
+    lower, upper : float, optional
+        Public clamping bounds (for "sum" and "mean").
+    l0_sensitivity, linf_sensitivity : int, default 1
+        Contribution bounds.
+
     Returns
     -------
     float
@@ -265,6 +278,21 @@ def pydp_repeat(kind: str, values, epsilon: float, repetitions: int, lower: floa
     into a fresh algorithm for every repetition, which then adds fresh noise (``result``).
     This is PyDP's own API for distributed aggregation and gives the same distribution as
     calling ``quick_result`` each time, at a cost that does not grow with the data.
+
+    Parameters
+    ----------
+    kind : {"count", "sum", "mean"}
+        The PyDP algorithm.
+    values : sequence of float
+        The values (synthetic or public).
+    epsilon : float
+        Privacy parameter of each release (> 0).
+    repetitions : int
+        Number of releases (>= 1).
+    lower, upper : float, optional
+        Public clamping bounds (for "sum" and "mean").
+    l0_sensitivity, linf_sensitivity : int, default 1
+        Contribution bounds.
 
     Returns
     -------
@@ -358,6 +386,26 @@ class AccountedPyDP:
         Arguments are as in :func:`make_pydp_algorithm`; ``label`` names the ledger entry
         (default: the kind and the PyDP class).
 
+        Parameters
+        ----------
+        kind : {"count", "sum", "mean"}
+            The PyDP algorithm.
+        values : sequence of float
+            The values.
+        epsilon : float
+            Budget the query spends (> 0).
+        lower, upper : float, optional
+            Public clamping bounds (for "sum" and "mean").
+        l0_sensitivity, linf_sensitivity : int, default 1
+            Contribution bounds, as in :func:`make_pydp_algorithm`.
+        label : str, optional
+            Name of the ledger entry.
+
+        Returns
+        -------
+        float
+            The noisy answer.
+
         Raises
         ------
         BudgetExceededError
@@ -388,6 +436,22 @@ class AccountedPyDP:
               label: str = "") -> float:
         """Noisy number of entries in ``values`` (PyDP ``Count``), charged ``epsilon``.
 
+        Parameters
+        ----------
+        values : sequence
+            The entries to count.
+        epsilon : float
+            Budget the query spends (> 0).
+        l0_sensitivity, linf_sensitivity : int, default 1
+            Contribution bounds, as in :func:`make_pydp_algorithm`.
+        label : str, optional
+            Name of the ledger entry.
+
+        Returns
+        -------
+        float
+            The noisy count (a whole number).
+
         Examples
         --------
         >>> from mic_dp_helpers.accounting.ledger import PrivacyAccountant
@@ -400,13 +464,51 @@ class AccountedPyDP:
 
     def bounded_sum(self, values, lower: float, upper: float, epsilon: float, *, l0_sensitivity: int = 1,
                     linf_sensitivity: int = 1, label: str = "") -> float:
-        """Noisy sum of ``values`` clamped to ``[lower, upper]`` (PyDP ``BoundedSum``), charged ``epsilon``."""
+        """Noisy sum of ``values`` clamped to ``[lower, upper]`` (PyDP ``BoundedSum``), charged ``epsilon``.
+
+        Parameters
+        ----------
+        values : sequence of float
+            The values.
+        lower, upper : float
+            Public clamping bounds.
+        epsilon : float
+            Budget the query spends (> 0).
+        l0_sensitivity, linf_sensitivity : int, default 1
+            Contribution bounds, as in :func:`make_pydp_algorithm`.
+        label : str, optional
+            Name of the ledger entry.
+
+        Returns
+        -------
+        float
+            The noisy sum.
+        """
         return self.query("sum", values, epsilon, lower, upper, l0_sensitivity=l0_sensitivity,
                           linf_sensitivity=linf_sensitivity, label=label)
 
     def bounded_mean(self, values, lower: float, upper: float, epsilon: float, *, l0_sensitivity: int = 1,
                      linf_sensitivity: int = 1, label: str = "") -> float:
-        """Noisy mean of ``values`` clamped to ``[lower, upper]`` (PyDP ``BoundedMean``), charged ``epsilon``."""
+        """Noisy mean of ``values`` clamped to ``[lower, upper]`` (PyDP ``BoundedMean``), charged ``epsilon``.
+
+        Parameters
+        ----------
+        values : sequence of float
+            The values (one row per person, unless the sensitivities say otherwise).
+        lower, upper : float
+            Public clamping bounds.
+        epsilon : float
+            Budget the query spends (> 0).
+        l0_sensitivity, linf_sensitivity : int, default 1
+            Contribution bounds, as in :func:`make_pydp_algorithm`.
+        label : str, optional
+            Name of the ledger entry.
+
+        Returns
+        -------
+        float
+            The noisy mean, within the bounds.
+        """
         return self.query("mean", values, epsilon, lower, upper, l0_sensitivity=l0_sensitivity,
                           linf_sensitivity=linf_sensitivity, label=label)
 
@@ -463,6 +565,18 @@ def clamping_bias(values, lower: float, upper: float) -> float:
     Negative when the upper bound cuts off large values, positive when the lower bound cuts
     off small ones, zero when every value lies inside the bounds.
 
+    Parameters
+    ----------
+    values : sequence of float
+        The values (non-empty).
+    lower, upper : float
+        Clamping bounds.
+
+    Returns
+    -------
+    float
+        The bias, in the units of the values.
+
     Examples
     --------
     >>> clamping_bias([1.0, 2.0, 9.0], lower=0.0, upper=3.0)
@@ -489,6 +603,24 @@ def bounded_mean_noise_std(lower: float, upper: float, epsilon: float, n: int, *
     (a Laplace variable of scale b has variance 2 b**2). Without ``mean`` the count's share,
     the second term, is left out; it matters when the clamped mean is far from the midpoint.
 
+    Parameters
+    ----------
+    lower, upper : float
+        Clamping bounds.
+    epsilon : float
+        Epsilon of the whole mean (> 0).
+    n : int
+        Number of rows (>= 1).
+    mean : float, optional
+        The clamped mean, to include the count's share.
+    l0_sensitivity, linf_sensitivity : int, default 1
+        Contribution bounds.
+
+    Returns
+    -------
+    float
+        The standard deviation, in the units of the values.
+
     Examples
     --------
     >>> round(bounded_mean_noise_std(0.0, 10.0, epsilon=1.0, n=1000), 5)
@@ -514,6 +646,24 @@ def bounded_mean_rmse(values, lower: float, upper: float, epsilon: float, *, inc
     choosing bounds with it is itself a use of the data: do it on public or past data, or
     pay for it with a DP quantile.
 
+    Parameters
+    ----------
+    values : sequence of float
+        The values (read without noise: see above).
+    lower, upper : float
+        Clamping bounds.
+    epsilon : float
+        Epsilon of the whole mean (> 0).
+    include_count_noise : bool, default True
+        Include the noisy count's share of the noise.
+    l0_sensitivity, linf_sensitivity : int, default 1
+        Contribution bounds.
+
+    Returns
+    -------
+    float
+        The expected RMSE, in the units of the values.
+
     Examples
     --------
     >>> values = [1.0] * 900 + [50.0] * 100
@@ -536,6 +686,20 @@ def laplace_noise_halfwidth(epsilon: float, sensitivity: float, confidence: floa
     Asks PyDP itself: ``LaplaceMechanism(epsilon, sensitivity).noise_confidence_interval``
     (the algorithm-level method is broken in python-dp 1.1.5). For a Laplace scale
     ``b = sensitivity / epsilon`` this is ``b * ln(1 / (1 - confidence))``.
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter (> 0).
+    sensitivity : float
+        L1 sensitivity (> 0).
+    confidence : float, default 0.95
+        Coverage, in (0, 1).
+
+    Returns
+    -------
+    float
+        The half-width.
 
     Examples
     --------
@@ -560,6 +724,24 @@ def bounded_mean_noise_halfwidth(lower: float, upper: float, epsilon: float, n: 
     ``c (upper - lower) / 2`` (``c = l0_sensitivity * linf_sensitivity``); dividing its
     interval by ``n`` gives the interval of the mean's main noise term. It leaves out the
     count's noise (small when ``n`` is large) and says **nothing about clamping bias**.
+
+    Parameters
+    ----------
+    lower, upper : float
+        Clamping bounds.
+    epsilon : float
+        Epsilon of the whole mean (> 0).
+    n : int
+        Number of rows (>= 1).
+    confidence : float, default 0.95
+        Coverage, in (0, 1).
+    l0_sensitivity, linf_sensitivity : int, default 1
+        Contribution bounds.
+
+    Returns
+    -------
+    float
+        The half-width, in the units of the values.
 
     Examples
     --------
