@@ -47,7 +47,7 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers._validation import as_generator, check_positive_float, check_size
+from mic_dp_helpers._validation import as_generator, check_flag, check_positive_float, check_size
 
 __all__ = [
     "Estimate",
@@ -434,8 +434,7 @@ def unary_probabilities(epsilon: float, optimized: bool = False) -> tuple[float,
     True
     """
     epsilon = check_positive_float(epsilon, "epsilon")
-    if not isinstance(optimized, (bool, np.bool_)):
-        raise TypeError(f"optimized must be True or False, got {type(optimized).__name__}.")
+    check_flag(optimized, "optimized")
     if optimized:
         drop, tiny = 0.5, math.exp(-epsilon)
         q = _coin_up(tiny / (1.0 + tiny))

@@ -59,6 +59,7 @@ from mic_dp_helpers._validation import (
     as_generator,
     check_choice,
     check_finite_float,
+    check_flag,
     check_in_float_range,
     check_positive_float,
     check_size,
@@ -100,17 +101,11 @@ def _size(size, per_item: int = 1) -> int | None:
     return None if size is None else check_size(size, "size", 1, per_item=per_item)
 
 
-def _check_monotonic(monotonic) -> bool:
-    if not isinstance(monotonic, (bool, np.bool_)):
-        raise TypeError(f"monotonic must be True or False, got {type(monotonic).__name__} {monotonic!r}.")
-    return bool(monotonic)
-
-
 def _factor(sensitivity, epsilon, monotonic) -> float:
     """epsilon / (2 Delta), or epsilon / Delta for monotonic utilities."""
     sensitivity = check_positive_float(sensitivity, "sensitivity")
     epsilon = check_positive_float(epsilon, "epsilon")
-    factor = epsilon / (sensitivity if _check_monotonic(monotonic) else 2.0 * sensitivity)
+    factor = epsilon / (sensitivity if check_flag(monotonic, "monotonic") else 2.0 * sensitivity)
     check_in_float_range(1.0 / factor if factor > 0 else math.inf, "the noise scale 2 * sensitivity / epsilon")
     return check_in_float_range(factor, "epsilon / (2 * sensitivity)")
 

@@ -54,6 +54,7 @@ from mic_dp_helpers._validation import (
     check_choice,
     check_column_name,
     check_finite_array,
+    check_flag,
     check_int_at_least,
     check_numeric_frame,
     check_positive_float,
@@ -217,7 +218,7 @@ def published_factors(relevance: pd.Series, amplification: float = PUBLISHED_AMP
     if not isinstance(relevance, pd.Series) or len(relevance) == 0:
         raise TypeError("relevance must be a non-empty pandas Series of scores.")
     amplification = check_positive_float(amplification, "amplification")
-    _check_flag(uniform, "uniform")
+    check_flag(uniform, "uniform")
     if uniform:
         return pd.Series(amplification, index=relevance.index, name="factor")
     r = _scores(relevance, "relevance")
@@ -345,12 +346,6 @@ def _per_column(values, columns: pd.Index, name: str) -> np.ndarray:
     return array
 
 
-def _check_flag(value, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {describe(value)}.")
-    return bool(value)
-
-
 def _scores(series: pd.Series, name: str) -> np.ndarray:
     try:
         return series.to_numpy(dtype=float)
@@ -469,7 +464,7 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
     df = check_numeric_frame(df, "df", min_rows=2)
     if check_column_name(target, "target") not in df.columns:
         raise ColumnError(f"target {target!r} is not a column of df.")
-    _check_flag(include_target, "include_target")
+    check_flag(include_target, "include_target")
     test = _check_holdout(holdout, len(df))
     if model is not None and not (hasattr(model, "fit") and hasattr(model, "predict")):
         raise TypeError(f"model must be a scikit-learn regressor (with fit and predict) or None, "
@@ -542,7 +537,7 @@ def published_row_sampler(target: str, method: str, epsilon: float, *, row: int 
     check_choice(method, "method", PUBLISHED_METHODS)
     check_column_name(target, "target")
     row = check_int_at_least(row, "row", 0)
-    _check_flag(include_target, "include_target")
+    check_flag(include_target, "include_target")
     relevance_seed = as_seed(relevance_rng, "relevance_rng")
 
     def sampler(data: pd.DataFrame, size: int, rng) -> np.ndarray:

@@ -20,6 +20,7 @@ from mic_dp_helpers._validation import (
     ColumnError,
     as_seed,
     check_finite_array,
+    check_flag,
     check_int_at_least,
     check_numeric_frame,
     check_positive_floats,
@@ -323,8 +324,7 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     epsilons = check_positive_floats(epsilons, "epsilons")
     n_seeds = check_size(n_seeds, "n_seeds", 1, per_item=len(epsilons))
     seed = as_seed(rng)
-    if not isinstance(clustering, (bool, np.bool_)):
-        raise TypeError(f"clustering must be True or False, got {type(clustering).__name__} {clustering!r}.")
+    check_flag(clustering, "clustering")
     if clustering:
         n_clusters = _check_n_clusters(n_clusters, len(train))
         if silhouette_sample is not None:

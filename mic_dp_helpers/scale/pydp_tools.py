@@ -60,6 +60,7 @@ from mic_dp_helpers._validation import (
     check_column_name,
     check_dataframe,
     check_finite_float,
+    check_flag,
     check_int_at_least,
     check_positive_float,
     check_probability,
@@ -671,8 +672,7 @@ def bounded_mean_rmse(values, lower: float, upper: float, epsilon: float, *, inc
     True
     """
     array = _check_values(values)
-    if not isinstance(include_count_noise, (bool, np.bool_)):
-        raise TypeError(f"include_count_noise must be True or False, got {type(include_count_noise).__name__}.")
+    check_flag(include_count_noise, "include_count_noise")
     bias = clamping_bias(array, lower, upper)
     clamped_mean = float(np.clip(array, lower, upper).mean()) if include_count_noise else None
     noise = bounded_mean_noise_std(lower, upper, epsilon, array.size, mean=clamped_mean,

@@ -64,6 +64,7 @@ from mic_dp_helpers._validation import (
     as_generator,
     check_choice,
     check_finite_array,
+    check_flag,
     check_int_at_least,
     check_positive_float,
     check_probability,
@@ -286,8 +287,7 @@ def one_way_audit_mechanism(sigma: float, lower: float, upper: float, n_bins: in
     """
     sigma = check_positive_float(sigma, "sigma")
     public_edges = equal_width_bins(lower, upper, n_bins)
-    if not isinstance(bins_from_data, (bool, np.bool_)):
-        raise TypeError(f"bins_from_data must be True or False, got {describe(bins_from_data)}.")
+    check_flag(bins_from_data, "bins_from_data")
 
     def mechanism(values, size, rng):
         size = check_size(size, "size", 1, per_item=n_bins)
