@@ -105,6 +105,9 @@ def grade_submission(path: Path | str, *, timeout: float = 60, total_timeout: fl
                          output_limit=10_000, nproc=128)
     try:
         return runner.grade_one(sub, settings)
+    except MachineFailure as failure:  # the machine's, not the submission's: raised, with the fix
+        failure.settings = settings
+        raise
     finally:
         shutil.rmtree(settings.run_base, ignore_errors=True)
 
@@ -142,6 +145,13 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
     -------
     list of GradeRow
         As said above.
+
+    Raises
+    ------
+    MachineFailure
+        When the machine, not a submission, fails (a sandbox that cannot be set up, a kernel that cannot
+        start): the outputs are left as they were before the run (the command exits with status 3 and the
+        failure's one-paragraph message); see :mod:`mic_dp_teacher.grading.machine`.
     """
     _preload_package()
     folder = Path(folder)
