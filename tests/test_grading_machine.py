@@ -114,7 +114,7 @@ LAYOUTS = {
     "TMPDIR in the home folder": dict(tmpdir="home"),
     "TMPDIR in another private folder holding nothing the kernel needs": dict(tmpdir="other/tmp"),
     "SLURM-style TMPDIR=/tmp/jobNNN (0700)": dict(tmpdir="job"),
-    "course in a 0755 folder, TMPDIR and submissions inside": dict(tmpdir="open/tmp", course="open"),
+    "course in a 0755 folder, TMPDIR and submissions inside": dict(tmpdir="open/tmp", course="open", submissions="course"),
     "submissions and gradebook in /tmp, TMPDIR unset": dict(tmpdir=None, submissions="open"),
 }
 
@@ -146,8 +146,8 @@ def test_every_layout_grades_right(workspace, tmp_path, layout):
             places["open"] = course.parent
         tmpdir = places[root] / rest
         tmpdir.mkdir(parents=True, exist_ok=True)
-    base = work if spec.get("submissions") != "open" else _open_folder()
-    if base is not work:
+    base = {"open": None, "course": course.parent}.get(spec.get("submissions"), work) or _open_folder()
+    if base not in (work, course.parent):
         made.append(base)
     folder, out = base / f"class-{abs(hash(layout))}", base / f"grades-{abs(hash(layout))}" / "gradebook.csv"
     secret = work / "secret.txt"
