@@ -86,7 +86,17 @@ class StudentKernel:
 
     def __init__(self, scratch: str, settings: dict, deadline: float) -> None:
         """``deadline``: when the submission's time is up; the kernel's start (at most ``START_LIMIT`` seconds,
-        before any of its code runs) moves it later, so a loaded machine does not eat the submission's time."""
+        before any of its code runs) moves it later, so a loaded machine does not eat the submission's time.
+
+        Parameters
+        ----------
+        scratch : str
+            The submission's scratch folder (its working directory).
+        settings : dict
+            The run's settings (:meth:`~mic_dp_teacher.grading.runner.Settings.for_kernel`).
+        deadline : float
+            A ``time.monotonic()`` value.
+        """
         budget = max(0.0, deadline - time.monotonic())
         self.settings, self.deadline = settings, time.monotonic() + START_LIMIT
         self.stopped: str | None = None
@@ -199,6 +209,13 @@ class StudentKernel:
             self._kill_all()
 
     def kill(self, reason: str) -> None:
+        """Stop the kernel and everything it started (its user's processes, its cgroup), recording ``reason``.
+
+        Parameters
+        ----------
+        reason : str
+            Why it is stopped (the first reason given stays).
+        """
         if self.expired and self.stopped is None:
             reason = "time"
         if self.stopped is None:
@@ -217,6 +234,7 @@ class StudentKernel:
                 pass
 
     def close(self) -> None:
+        """Ask the worker to exit, then make sure it and everything it started are gone."""
         if self.stopped is None:
             try:
                 protocol.send(self.fd_out, {"op": "exit"}, time.monotonic() + GRACE)
@@ -276,7 +294,18 @@ class StudentKernel:
 
     # ----- running the notebook --------------------------------------------------------------------
     def run_cells(self, n_cells: int) -> list[dict]:
-        """Reports of the cells that ran; the last one has status "stopped" if the kernel was stopped."""
+        """Reports of the cells that ran; the last one has status "stopped" if the kernel was stopped.
+
+        Parameters
+        ----------
+        n_cells : int
+            Number of code cells the worker runs.
+
+        Returns
+        -------
+        list of dict
+            One report per cell that ran.
+        """
         reports: list[dict] = []
         current = 0
         timeout = self.settings["timeout"]
@@ -310,6 +339,18 @@ class StudentKernel:
         return reports
 
     def lookup(self, name: str) -> dict | None:
+        """What the student's namespace holds under ``name`` (the worker's reply), or None if the kernel stopped.
+
+        Parameters
+        ----------
+        name : str
+            The name to look up.
+
+        Returns
+        -------
+        dict or None
+            The reply.
+        """
         if not self._send({"op": "lookup", "name": name}):
             return None
         reply = self._recv(time.monotonic() + GRACE * 2)
@@ -320,6 +361,35 @@ class StudentKernel:
 
     # ----- calling the student's function ----------------------------------------------------------
     def call(self, exercise: str, name: str, args: tuple, kwargs: dict, repeat: int | None):
+        """Call the student's function ``name`` in the kernel (``repeat`` times in one round trip if given).
+
+        Parameters
+        ----------
+        exercise : str
+            The exercise whose check calls it.
+        name : str
+            The function's name in the student's namespace.
+        args : tuple
+            Positional arguments (plain data travels, other objects become handles).
+        kwargs : dict
+            Keyword arguments.
+        repeat : int or None
+            Number of calls, or None for one call.
+
+        Returns
+        -------
+        object
+            What the function returned (a list of ``repeat`` results when ``repeat`` is given).
+
+        Raises
+        ------
+        KernelStopped
+            If the kernel stopped (time, memory, a crash).
+        ForbiddenHelperCalled
+            If the function called a course helper the check forbids.
+        CheckFailed
+            If it returned something that cannot be sent.
+        """
         if self.stopped is not None:
             raise KernelStopped(self.stopped)
         handles: dict[int, object] = {}

@@ -279,6 +279,16 @@ def _summary(error: BaseException) -> dict:
 
 
 class Worker:
+    """The student's side of a grading kernel: runs the cells in an IPython shell, then serves the grader.
+
+    Parameters
+    ----------
+    config : dict
+        The kernel's configuration (time-outs, output limit) from the grader.
+    fd_in, fd_out : int
+        File descriptors of the channel to the grader.
+    """
+
     def __init__(self, config: dict, fd_in: int, fd_out: int) -> None:
         self.config, self.fd_in, self.fd_out = config, fd_in, fd_out
         self.started = time.monotonic()
@@ -287,9 +297,23 @@ class Worker:
 
     # ----- the channel -----------------------------------------------------------------------------
     def send(self, message: dict) -> None:
+        """Send one message to the grader.
+
+        Parameters
+        ----------
+        message : dict
+            A message with an ``"op"`` (see :mod:`~mic_dp_teacher.grading.protocol`).
+        """
         protocol.send(self.fd_out, message)
 
     def recv(self) -> dict:
+        """Wait for the grader's next message.
+
+        Returns
+        -------
+        dict
+            The message.
+        """
         return protocol.recv(self.fd_in)
 
     def _alarm(self, seconds: float) -> None:
@@ -299,6 +323,7 @@ class Worker:
 
     # ----- the notebook ----------------------------------------------------------------------------
     def start_shell(self) -> None:
+        """Start the IPython shell the cells run in (no history file)."""
         from IPython.core.interactiveshell import InteractiveShell
         from traitlets.config import Config
 
@@ -307,6 +332,13 @@ class Worker:
         self.shell = InteractiveShell.instance(config=config)
 
     def run_cells(self, cells: list[str]) -> None:
+        """Run the notebook's code cells in order, reporting each to the grader (status, output, error).
+
+        Parameters
+        ----------
+        cells : list of str
+            Sources of the code cells.
+        """
         if self.shell is None:
             self.start_shell()
         limit = self.config["output_limit"]
@@ -373,6 +405,26 @@ class Worker:
         return states
 
     def callback(self, key, method, name, args, kwargs):
+        """Call back into the grader: a callable or an object's method the check handed the student's function.
+
+        Parameters
+        ----------
+        key : int
+            The handle's key.
+        method : str or None
+            The method to call, or None to call the handle itself.
+        name : str
+            Its name, for messages.
+        args : tuple
+            Positional arguments.
+        kwargs : dict
+            Keyword arguments.
+
+        Returns
+        -------
+        object
+            What the grader's side returned.
+        """
         import numpy as np
 
         from mic_dp_teacher.grading import wire
@@ -404,6 +456,18 @@ class Worker:
         raise kind(message)
 
     def call(self, request: dict) -> dict:
+        """Run one call request of the grader on the student's function and build the reply.
+
+        Parameters
+        ----------
+        request : dict
+            The ``"call"`` message.
+
+        Returns
+        -------
+        dict
+            A ``"result"`` message: the value, the exception raised, a time-out or a refused helper.
+        """
         from mic_dp_helpers.checks._core import running_student_code
         from mic_dp_teacher.grading import wire
 
@@ -478,12 +542,25 @@ class Worker:
         return changed
 
     def lookup(self, name) -> dict:
+        """Whether the student's namespace holds ``name``, and if it is callable.
+
+        Parameters
+        ----------
+        name : str
+            The name to look up.
+
+        Returns
+        -------
+        dict
+            A ``"found"`` message (``kind`` "missing", "callable" or "other").
+        """
         value = self.shell.user_ns.get(name, None) if isinstance(name, str) else None
         if value is None or value is Ellipsis:
             return {"op": "found", "kind": "missing"}
         return {"op": "found", "kind": "callable" if callable(value) else "other", "type": type(value).__name__}
 
     def serve(self) -> None:
+        """Answer the grader's lookups and calls until it says ``"exit"``."""
         while True:
             request = self.recv()
             op = request["op"]
@@ -543,6 +620,19 @@ def _one_line(error: BaseException) -> str:
 
 
 def main(argv: list[str]) -> int:
+    """The worker process: close itself in, run the cells, then serve the grader's requests.
+
+    Parameters
+    ----------
+    argv : list of str
+        ``[CONFIG_JSON]``.
+
+    Returns
+    -------
+    int
+        Exit status: 0 when the grader ended it, 1 on a broken channel or a crash, 3 when it could not set
+        itself up (close itself in, load the checks).
+    """
     config = json.loads(argv[0])
     fd_in, fd_out = os.dup(0), os.dup(1)
     os.set_inheritable(fd_in, False)
