@@ -89,8 +89,9 @@ def _scores(values, name: str) -> np.ndarray:
 def auc(member_scores, nonmember_scores) -> float:
     """Area under the ROC curve: the chance a random member scores above a random non-member (ties count 1/2).
 
-    Computed from ranks (the Mann-Whitney statistic). Higher scores mean "more likely a member"
-    (for a loss attack, pass minus the loss).
+    scikit-learn's :func:`~sklearn.metrics.roc_auc_score` on the ranks of the scores (ranks keep the
+    order, ties included, and let a score of -inf, the negative of an infinite loss, take part).
+    Higher scores mean "more likely a member" (for a loss attack, pass minus the loss).
 
     Parameters
     ----------
@@ -111,9 +112,10 @@ def auc(member_scores, nonmember_scores) -> float:
     """
     members = _scores(member_scores, "member_scores")
     nonmembers = _scores(nonmember_scores, "nonmember_scores")
-    ranks = rankdata(np.concatenate([members, nonmembers]))
-    m, n = len(members), len(nonmembers)
-    return float((ranks[:m].sum() - m * (m + 1) / 2) / (m * n))
+    from sklearn.metrics import roc_auc_score
+
+    labels = np.r_[np.ones(len(members)), np.zeros(len(nonmembers))]
+    return float(roc_auc_score(labels, rankdata(np.concatenate([members, nonmembers]))))
 
 
 def bootstrap_auc_interval(member_scores, nonmember_scores, confidence: float = 0.95, n_boot: int = 1000,

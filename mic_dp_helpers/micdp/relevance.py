@@ -237,7 +237,7 @@ def mic_relevance(X: pd.DataFrame, y, alpha: float = 0.6, c: float = 15, est: st
 
 
 def pearson_relevance(X: pd.DataFrame, y) -> pd.Series:
-    """Absolute Pearson correlation of every feature with the target.
+    """Absolute Pearson correlation of every feature with the target (pandas' ``DataFrame.corrwith``).
 
     Parameters
     ----------
@@ -258,12 +258,8 @@ def pearson_relevance(X: pd.DataFrame, y) -> pd.Series:
     [1.0, 0.944]
     """
     X, target = _features_and_target(X, y)
-    centred_y = target - target.mean()
-    values = X.to_numpy(dtype=float)
-    centred_x = values - values.mean(axis=0)
-    r = (centred_x * centred_y[:, None]).sum(axis=0) / np.sqrt(
-        (centred_x**2).sum(axis=0) * (centred_y**2).sum())
-    return pd.Series(np.clip(np.abs(r), 0.0, 1.0), index=X.columns, name="abs_pearson", dtype=float)
+    r = X.astype(float).corrwith(pd.Series(target, index=X.index))
+    return r.abs().clip(0.0, 1.0).astype(float).rename("abs_pearson")
 
 
 def mahalanobis_relevance(X: pd.DataFrame, y) -> pd.Series:
