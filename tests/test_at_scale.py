@@ -159,35 +159,6 @@ def test_partition_selection_drops_rare_keys_and_keeps_common_ones():
     assert kept == ["common"]
 
 
-@pytest.fixture(scope="module")
-def spark_context():
-    from mic_dp_helpers.scale.spark import start_spark
-
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        session = start_spark("local[2]", app_name="course-tests")
-    yield session.sparkContext
-    session.stop()
-
-
-def test_spark_and_local_backends_give_the_same_distribution(spark_context):
-    # Everyone is within the bounds, so both backends release true count + Laplace noise.
-    rng = np.random.default_rng(7)
-    rows = [(f"u{i}", int(day), 1.0) for i in range(3000) for day in rng.choice(60, 2, replace=False)]
-    true = pd.Series([r[1] for r in rows]).value_counts().reindex(range(60), fill_value=0)
-    settings = dict(epsilon=0.5, max_partitions=2, max_per_partition=1, min_value=0.0, max_value=1.0,
-                    public_partitions=range(60))
-    local = private_statistics(rows, pipeline_dp.LocalBackend(), **settings)
-    spark = private_statistics(spark_context.parallelize(rows, 2), pipeline_dp.SparkRDDBackend(spark_context),
-                               **settings)
-    scale = count_noise_scale(2, 1, 0.25)
-    for table in (local, spark):
-        noise = (table["count"] - true) / scale
-        # 60 standard-Laplace draws: a KS test at 1e-4 rejects a correct release once in 10,000 runs.
-        assert stats.kstest(noise, "laplace").pvalue > 1e-4
-    assert stats.ks_2samp(local["count"] - true, spark["count"] - true).pvalue > 1e-4
-
-
 def _small_rows():
     return [("a", 1, 5.0), ("b", 1, 3.0), ("c", 2, 4.0)]
 
@@ -315,3 +286,74 @@ def test_rows_without_a_partition_are_not_silently_dropped(call):
     log = _SMALL_LOG.assign(day=np.where(np.arange(len(_SMALL_LOG)) % 5 == 0, np.nan, _SMALL_LOG["day"]))
     with pytest.raises(ValueError, match=r"log has missing values in \['day'\]|public_sample has missing values"):
         call(log)
+
+
+# ------------------------------------------------------------------ equivalence (power: tests/scale_equivalence.py)
+import scale_equivalence as equivalence  # noqa: E402
+
+
+def _local(rows, **settings):
+    return private_statistics(rows, pipeline_dp.LocalBackend(), **settings)
+
+
+def test_local_bounding_is_exact_at_a_huge_epsilon():
+    equivalence.check_bounding_exact(_local)
+
+
+@pytest.mark.parametrize("order", ["ascending", "descending"])
+def test_local_bounding_does_not_depend_on_position(order):
+    equivalence.check_days_uniform(_local, order)
+    equivalence.check_rows_uniform(_local, order)
+
+
+def test_local_noise_has_pipeline_dps_sd_and_laplace_shape():
+    equivalence.check_noise(_local)
+
+
+@pytest.mark.parametrize("public, shares", [(True, {"Count": 1 / 2, "Sum": 1 / 2}),
+                                            (False, {"Count": 1 / 3, "Sum": 1 / 3, "PartitionSelection": 1 / 3})])
+def test_budget_split_is_read_from_pipeline_dp(public, shares):
+    from mic_dp_helpers.scale.pipeline import budget_split
+
+    table = budget_split(3.0, 1e-6, public_partitions=public).set_index("mechanism")
+    assert table["epsilon"].to_dict() == pytest.approx({k: 3.0 * v for k, v in shares.items()})
+    expected_delta = {k: (1e-6 if k == "PartitionSelection" else 0.0) for k in shares}
+    assert table["delta"].to_dict() == pytest.approx(expected_delta)
+    with pytest.raises(ValueError, match="delta"):
+        budget_split(1.0, 0.0)
+
+
+# ------------------------------------------------------------------ the job: files in, one release out, one ledger
+def test_the_job_releases_once_and_charges_the_datas_ledger(tmp_path):
+    from mic_dp_helpers.scale.job import load_ledger, read_release, run_job, write_purchase_files
+
+    data = write_purchase_files(tmp_path / "purchases", 3_000, n_files=3, random_state=4)
+    assert len(list(data.glob("part-*.csv"))) == 3
+    settings = dict(epsilon=1.0, max_partitions=8, max_per_partition=1, total_epsilon=2.5, total_delta=1e-6)
+    released = run_job(data, tmp_path / "daily.csv", **settings)
+    first, second = read_release(tmp_path / "daily.csv"), read_release(tmp_path / "daily.csv")
+    pd.testing.assert_frame_equal(first, second)  # reading the file again is free and gives the same numbers
+    pd.testing.assert_frame_equal(first, released)
+    assert list(first.index) == list(range(1, 367))
+    with pytest.raises(FileExistsError, match="written once"):
+        run_job(data, tmp_path / "daily.csv", **settings)
+    assert load_ledger(data / "ledger.json", 2.5, 1e-6).spent_epsilon == 1.0  # the refusal cost nothing
+    run_job(data, tmp_path / "daily-2.csv", **settings)  # a second release is charged to the same ledger
+    with pytest.raises(BudgetExceededError):
+        run_job(data, tmp_path / "daily-3.csv", **settings)
+    ledger = load_ledger(data / "ledger.json", 2.5, 1e-6)
+    assert ledger.spent_epsilon == 2.0 and len(ledger.ledger) == 2
+    assert not (tmp_path / "daily-3.csv").exists()
+    with pytest.raises(ValueError, match="total budget"):
+        load_ledger(data / "ledger.json", 10.0, 1e-6)
+
+
+def test_the_job_runs_from_the_command_line(tmp_path):
+    from mic_dp_helpers.scale.job import main, read_release, write_purchase_files
+
+    data = write_purchase_files(tmp_path / "purchases", 1_000, n_files=2, random_state=1)
+    assert main([str(data), str(tmp_path / "out.csv"), "--backend", "local", "--epsilon", "0.5",
+                 "--max-partitions", "4", "--max-per-partition", "1"]) == 0
+    assert np.allclose(read_release(tmp_path / "out.csv")["count_sd"], math.sqrt(2) * count_noise_scale(4, 1, 0.25))
+    with pytest.raises(FileExistsError, match="not empty"):
+        write_purchase_files(data, 100)

@@ -42,6 +42,7 @@ from mic_dp_helpers.datasets import _PURCHASE_VALUES_PER_CUSTOMER, purchases
 __all__ = [
     "purchase_log", "rows_for_pipeline", "bound_contributions", "bounding_tradeoff", "sum_noise_scale",
     "count_noise_scale", "private_statistics", "select_private_partitions", "public_contribution_bounds",
+    "budget_split",
 ]
 
 _METRIC_NAMES = ("count", "sum", "mean")
@@ -397,10 +398,20 @@ def private_statistics(data: Iterable, backend, *, epsilon: float, delta: float 
 
     The same code runs locally (``pipeline_dp.LocalBackend()``, ``data`` a list of
     ``(person, partition, value)`` tuples) and on Spark (``pipeline_dp.SparkRDDBackend(sc)``, ``data`` an
-    RDD of the same tuples). PipelineDP's ``NaiveBudgetAccountant`` splits ``(epsilon, delta)`` between the
-    count and the sum (half each; with ``public_partitions=None`` half of all goes to partition selection
-    first); the mean is their ratio, post-processing that costs nothing. The whole amount is first charged
-    to ``ledger`` if one is given, so a refused analysis never touches the data.
+    RDD of the same tuples). PipelineDP's ``NaiveBudgetAccountant`` splits ``(epsilon, delta)`` equally among
+    the mechanisms the pipeline requests: with ``public_partitions`` given, the count and the sum get
+    epsilon/2 each (delta is not used); with ``public_partitions=None``, the count, the sum and private
+    partition selection get epsilon/3 each, and all of delta goes to partition selection (the Laplace count
+    and sum use none). :func:`budget_split` reads this split from PipelineDP itself. The mean is the ratio of
+    the count and the sum, post-processing that costs nothing. The whole amount is first charged to
+    ``ledger`` if one is given, so a refused analysis never touches the data.
+
+    A plain ``pipeline_dp.SparkRDDBackend`` is replaced by
+    :class:`~mic_dp_helpers.scale.spark_backend.UniformSparkRDDBackend` (same Spark context), whose
+    contribution bounding keeps a uniformly random subset of each person's rows, as the local backend does;
+    PipelineDP's own Spark sampling favours the rows that come last. The result is collected once: the
+    returned table is the release (collecting PipelineDP's lazy result again would draw fresh noise, a second
+    release nobody charged).
 
     Neighbour relation: add or remove one person. Each value is clamped to ``[min_value, max_value]``
     (public bounds); contributions are bounded by ``max_partitions`` and ``max_per_partition``.
@@ -467,19 +478,13 @@ def private_statistics(data: Iterable, backend, *, epsilon: float, delta: float 
             except TypeError:
                 raise TypeError(f"public_partitions must list partition keys (numbers or strings), got the "
                                 f"unhashable {type(key).__name__} {key!r}.") from None
+    backend = _uniform_backend(backend)
     _charge(ledger, epsilon, delta, label)
 
     accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=epsilon, total_delta=delta)
     engine = pipeline_dp.DPEngine(accountant, backend)
-    params = pipeline_dp.AggregateParams(
-        metrics=[pipeline_dp.Metrics.COUNT, pipeline_dp.Metrics.SUM],
-        noise_kind=pipeline_dp.NoiseKind.LAPLACE, max_partitions_contributed=max_partitions,
-        max_contributions_per_partition=max_per_partition, min_value=float(min_value),
-        max_value=float(max_value), output_noise_stddev=True)
-    extractors = pipeline_dp.DataExtractors(privacy_id_extractor=lambda row: row[0],
-                                            partition_extractor=lambda row: row[1],
-                                            value_extractor=lambda row: row[2])
-    result = engine.aggregate(data, params, extractors,
+    params = _aggregate_params(max_partitions, max_per_partition, min_value, max_value)
+    result = engine.aggregate(data, params, _make_extractors(),
                               public_partitions=None if public_partitions is None else list(public_partitions))
     accountant.compute_budgets()
     records = [{"partition": key, "count": m.count, "sum": m.sum, "count_sd": m.count_noise_stddev,
@@ -488,6 +493,97 @@ def private_statistics(data: Iterable, backend, *, epsilon: float, delta: float 
     # The mean is post-processing of the two DP releases (free), kept inside the public value bounds.
     frame.insert(2, "mean", (frame["sum"] / frame["count"].clip(lower=1.0)).clip(min_value, max_value))
     return frame.set_index("partition").sort_index()
+
+
+def _person(row):
+    return row[0]
+
+
+def _partition_key(row):
+    return row[1]
+
+
+def _value(row):
+    return row[2]
+
+
+def _zero(row):
+    return 0
+
+
+def _make_extractors():
+    import pipeline_dp
+
+    return pipeline_dp.DataExtractors(privacy_id_extractor=_person, partition_extractor=_partition_key,
+                                      value_extractor=_value)
+
+
+def _aggregate_params(max_partitions, max_per_partition, min_value, max_value):
+    import pipeline_dp
+
+    return pipeline_dp.AggregateParams(
+        metrics=[pipeline_dp.Metrics.COUNT, pipeline_dp.Metrics.SUM],
+        noise_kind=pipeline_dp.NoiseKind.LAPLACE, max_partitions_contributed=max_partitions,
+        max_contributions_per_partition=max_per_partition, min_value=float(min_value),
+        max_value=float(max_value), output_noise_stddev=True)
+
+
+def _uniform_backend(backend):
+    """PipelineDP's own Spark backend, swapped for the one whose bounding is uniform (same Spark context)."""
+    import pipeline_dp
+
+    if type(backend) is pipeline_dp.SparkRDDBackend:
+        from mic_dp_helpers.scale.spark_backend import UniformSparkRDDBackend
+
+        return UniformSparkRDDBackend(backend._sc)
+    return backend
+
+
+def budget_split(epsilon: float = 1.0, delta: float = 1e-6, *, public_partitions: bool = True) -> pd.DataFrame:
+    """How PipelineDP's ``NaiveBudgetAccountant`` divides one pipeline's budget, read from PipelineDP itself.
+
+    Builds (but never runs) :func:`private_statistics`' pipeline on one made-up row, asks PipelineDP's
+    accountant for its budgets and returns what each mechanism got. No data is read and nothing is spent.
+
+    Parameters
+    ----------
+    epsilon, delta : float
+        The pipeline's total budget.
+    public_partitions : bool, default True
+        Whether the partition keys are public (no partition selection) or chosen privately.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per mechanism: ``mechanism``, ``noise``, ``epsilon``, ``delta``.
+
+    Examples
+    --------
+    >>> budget_split(1.0, 1e-6, public_partitions=False)[["mechanism", "epsilon"]]  # doctest: +SKIP
+                mechanism   epsilon
+    0               Count  0.333333
+    1                 Sum  0.333333
+    2  PartitionSelection  0.333333
+    """
+    import pipeline_dp
+
+    epsilon = check_positive_float(epsilon, "epsilon")
+    if not (isinstance(delta, (int, float)) and 0 < delta < 1):
+        raise ValueError(f"delta must be in (0, 1); got {delta!r}.")
+    if not isinstance(public_partitions, bool):
+        raise TypeError(f"public_partitions must be True or False, got {public_partitions!r}.")
+    accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=epsilon, total_delta=delta)
+    engine = pipeline_dp.DPEngine(accountant, pipeline_dp.LocalBackend())
+    made_up = [("someone", 1, 0.5)]  # PipelineDP refuses an empty input; the lazy result is never read
+    engine.aggregate(made_up, _aggregate_params(1, 1, 0.0, 1.0), _make_extractors(),
+                     public_partitions=[1] if public_partitions else None)
+    accountant.compute_budgets()
+    # The accountant keeps its requests in a private list (PipelineDP 0.3.1 has no public way to list them).
+    specs = [request.mechanism_spec for request in accountant._mechanisms]
+    return pd.DataFrame({"mechanism": [spec.name for spec in specs],
+                         "noise": [spec.mechanism_type.name.lower() for spec in specs],
+                         "epsilon": [float(spec.eps) for spec in specs],
+                         "delta": [float(spec.delta) for spec in specs]})
 
 
 def select_private_partitions(data: Iterable, backend, *, epsilon: float, delta: float, max_partitions: int,
@@ -534,12 +630,12 @@ def select_private_partitions(data: Iterable, backend, *, epsilon: float, delta:
         raise ValueError(f"delta must be in (0, 1) for partition selection; got {delta!r}.")
     max_partitions = check_int_at_least(max_partitions, "max_partitions", 1)
     _check_pipeline_inputs(data, backend, max_partitions, ledger, label)
+    backend = _uniform_backend(backend)
     _charge(ledger, epsilon, delta, label)
     accountant = pipeline_dp.NaiveBudgetAccountant(total_epsilon=epsilon, total_delta=delta)
     engine = pipeline_dp.DPEngine(accountant, backend)
-    extractors = pipeline_dp.DataExtractors(privacy_id_extractor=lambda row: row[0],
-                                            partition_extractor=lambda row: row[1],
-                                            value_extractor=lambda row: 0)
+    extractors = pipeline_dp.DataExtractors(privacy_id_extractor=_person, partition_extractor=_partition_key,
+                                            value_extractor=_zero)
     result = engine.select_partitions(data, pipeline_dp.SelectPartitionsParams(max_partitions_contributed=max_partitions),
                                       extractors)
     accountant.compute_budgets()

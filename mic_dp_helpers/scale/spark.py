@@ -13,25 +13,37 @@ import sys
 
 from mic_dp_helpers.java_runtime import _quiet_conf_dir, java_home
 
-__all__ = ["start_spark"]
+__all__ = ["start_spark", "is_local_master"]
 
 
-def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memory: str = "512m"):
-    """Start (or return the running) Spark session for a lesson, quietly, with no web UI.
+def start_spark(master: str | None = "local[2]", app_name: str = "hands-on-dp", *, memory: str = "512m"):
+    """Start (or return the running) Spark session for a lesson or a job, quietly, with no web UI.
 
     Parameters
     ----------
-    master : str
-        Spark master URL. ``"local[2]"`` uses two cores of this machine; on a cluster this is the
-        only line that changes (``"spark://host:7077"``, ``"yarn"``, ...).
+    master : str or None, default "local[2]"
+        Spark master URL. ``"local[2]"`` runs Spark inside this process on two cores of this machine;
+        ``"spark://host:7077"`` (a standalone cluster), ``"yarn"`` or ``"k8s://..."`` run executors in their
+        own JVMs on other processes or machines. None takes the master ``spark-submit --master`` was given
+        (a job script should not name its cluster).
     app_name : str
         Name shown in Spark's logs.
     memory : str
-        Driver memory (the workers of ``local`` mode live in the driver).
+        Driver memory, applied only in local mode, where the executors live in the driver (on a cluster it
+        is ``spark-submit --driver-memory``'s business).
 
     Returns
     -------
     pyspark.sql.SparkSession
+
+    Notes
+    -----
+    Settings for a 2-core laptop (2 shuffle partitions, parallelism 2, the driver's memory, a JVM tuned to
+    start fast, Python workers forked from a daemon that imports PipelineDP once:
+    :mod:`mic_dp_helpers.scale._spark_daemon`, which needs the course package where the workers run) are
+    applied only when the master is ``local`` or ``local[...]``. On a cluster Spark's own defaults apply, and
+    the course package reaches the executors with ``spark-submit --py-files`` (see
+    :mod:`mic_dp_helpers.scale.cluster`). Every master gets the quiet log settings and no web UI.
 
     Examples
     --------
@@ -39,33 +51,61 @@ def start_spark(master: str = "local[2]", app_name: str = "hands-on-dp", *, memo
     >>> spark.sparkContext.parallelize(range(10)).sum()  # doctest: +SKIP
     45
     """
-    if not isinstance(master, str) or not master:
-        raise ValueError(f"master must be a Spark master URL such as 'local[2]'; got {master!r}.")
+    if master is not None and (not isinstance(master, str) or not master):
+        raise ValueError(f"master must be a Spark master URL such as 'local[2]', or None; got {master!r}.")
     if not isinstance(app_name, str) or not app_name.strip():
         raise ValueError(f"app_name must be a non-empty string; got {app_name!r}.")
     if not isinstance(memory, str) or not re.fullmatch(r"[1-9]\d*[kmgt]?", memory.strip().lower()):
         raise ValueError(f"memory must be a JVM memory size such as '512m' or '2g'; got {memory!r}.")
     os.environ["JAVA_HOME"] = str(java_home())
-    os.environ["PYSPARK_PYTHON"] = sys.executable
-    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     log_config = _quiet_conf_dir() / "log4j2.properties"
-    if master.startswith("local"):
+    if master is None:
+        master = _submitted_master()
+    local = is_local_master(master)
+    # Python workers run this interpreter; on a cluster a PYSPARK_PYTHON set for the executors is kept.
+    if local or not os.environ.get("PYSPARK_PYTHON"):
+        os.environ["PYSPARK_PYTHON"] = sys.executable
+    os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
+    if local:
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")  # a laptop's Spark listens on loopback only
     from pyspark.sql import SparkSession
 
-    session = (
-        SparkSession.builder.master(master)
-        .appName(app_name)
-        .config("spark.ui.enabled", "false")
-        .config("spark.driver.memory", memory)
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.shuffle.partitions", "2")
-        .config("spark.default.parallelism", "2")
-        .config("spark.driver.extraJavaOptions",
-                f"-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss4m -Dlog4j2.configurationFile=file:{log_config}")
-        .config("spark.python.worker.reuse", "false")
-        .config("spark.python.daemon.module", "mic_dp_helpers.scale._spark_daemon")
-        .getOrCreate()
-    )
+    builder = (SparkSession.builder.master(master).appName(app_name)
+               .config("spark.ui.enabled", "false")
+               .config("spark.ui.showConsoleProgress", "false"))
+    if local:
+        builder = (builder.config("spark.driver.memory", memory)
+                   .config("spark.sql.shuffle.partitions", "2")
+                   .config("spark.default.parallelism", "2")
+                   .config("spark.driver.extraJavaOptions", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss4m "
+                           f"-Dlog4j2.configurationFile=file:{log_config}")
+                   .config("spark.python.worker.reuse", "false")
+                   .config("spark.python.daemon.module", "mic_dp_helpers.scale._spark_daemon"))
+    else:
+        builder = builder.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log_config}")
+    session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def is_local_master(master: str) -> bool:
+    """Whether ``master`` runs Spark inside the driver (``local``, ``local[2]``, ``local[*]``, ``local[2,3]``).
+
+    ``local-cluster[...]`` is not local: its executors are separate JVMs.
+
+    Examples
+    --------
+    >>> is_local_master("local[2]"), is_local_master("local-cluster[2,1,512]"), is_local_master("spark://h:7077")
+    (True, False, False)
+    """
+    return bool(re.fullmatch(r"local(\[[^\]]*\])?", master.strip()))
+
+
+def _submitted_master() -> str:
+    """The master ``spark-submit`` passed to this driver, or ``local[2]`` when run without it."""
+    if not os.environ.get("PYSPARK_GATEWAY_PORT"):
+        return "local[2]"
+    from pyspark import SparkConf, SparkContext
+
+    SparkContext._ensure_initialized()  # connects to spark-submit's JVM, whose system properties hold the master
+    return SparkConf().get("spark.master", "local[2]")

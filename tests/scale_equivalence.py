@@ -1,0 +1,90 @@
+"""Equivalence tests of lesson 09's pipeline, shared by every backend (local, Spark local, a cluster).
+
+Each function takes ``run(rows, **settings) -> table`` (``private_statistics`` on some backend) and
+asserts; the tests in ``test_at_scale.py`` (local backend) and ``test_spark_scale.py`` (Spark) call them.
+
+Power, stated once here:
+
+* :func:`check_bounding_exact` runs at epsilon = 10**6 (count noise sd about 1e-5), so every released
+  count rounds to the bounded count. Each of 300 people has between 1 and 30 days with one row each, and
+  L0 = 5, L-infinity = 1: every count must be at most the true count and the total must be exactly
+  sum(min(days, 5)) = 1,400 of 4,650 rows. A backend that skipped bounding releases 4,650 (rejected with
+  certainty); one that skipped only L0 also releases 4,650 here (each day has one row per person, so
+  L-infinity alone keeps everything); one that skipped only L-infinity is caught by
+  :func:`check_rows_uniform` (total sum too large). False rejection: a count off by 0.5 needs a Laplace
+  draw of 35,000 scales, probability below 1e-15000.
+* :func:`check_days_uniform` (the L0 stage) gives 400 people the same 20 days in one fixed order and keeps
+  L0 = 5: each day's count is Binomial-like with mean 100 and sd 8.66; the test allows 6 sd on each of 20
+  days (false rejection below 20 * 2e-9 by a normal tail; sampling without replacement only narrows it).
+  PipelineDP 0.3.1's own Spark sampling keeps the first days with probability about 0.07 and the last with
+  about 0.8 (27 sd from 100): rejected with certainty, which ``test_spark_scale.py`` shows by running it.
+* :func:`check_rows_uniform` (the L-infinity stage) gives 400 people 20 rows each on one day, amounts
+  1..20 in order, and keeps L-infinity = 5: the released sum has mean 21,000 and sd 229 (5 draws without
+  replacement from 1..20 have variance 131.25 each); the test allows 6 sd. Keeping the last rows instead
+  gives 36,000 (65 sd), the first 6,000; position-weighted sampling as in PipelineDP's Spark backend moves
+  it by thousands.
+* :func:`check_noise` releases 5,000 public partitions with exactly 2 people each (nobody above the
+  bounds, so count - 2 is pure noise) at epsilon 1 (count scale b = 2, sd 2.83). It requires the sample
+  sd within 10% of PipelineDP's sd (standard error 1.6%: 6.3 SE, false rejection below 1e-9) and the mean
+  absolute residual within 6% of b (SE 1.4%: 4.3 SE, false rejection about 2e-5). Simulated 20,000 times
+  each (numpy, same n): half the noise, double the noise, 0.9 times the noise and Gaussian noise of the same
+  sd were rejected in 100%, 100%, 99.9% and 100% of runs (the Gaussian has mean |x| = 1.128 b, 9 SE away).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+HUGE_EPSILON = 1e6
+
+
+def bounding_rows() -> list[tuple]:
+    """300 people; person i has (i % 30) + 1 days, one row each, in day order."""
+    return [(f"p{i}", day, 1.0) for i in range(300) for day in range(1, (i % 30) + 2)]
+
+
+def check_bounding_exact(run) -> None:
+    rows = bounding_rows()
+    table = run(rows, epsilon=HUGE_EPSILON, max_partitions=5, max_per_partition=1, min_value=0.0,
+                max_value=1.0, public_partitions=range(1, 31))
+    counts = table["count"].round()
+    assert (table["count"] - counts).abs().max() < 0.01, "noise this large is impossible at epsilon 1e6"
+    true = pd.Series([day for _, day, _ in rows]).value_counts().reindex(range(1, 31), fill_value=0)
+    assert (counts <= true).all(), "a count exceeds the truth: bounding added rows"
+    assert counts.sum() == sum(min((i % 30) + 1, 5) for i in range(300)) == 1400, counts.sum()
+
+
+def check_days_uniform(run, order: str = "ascending") -> None:
+    days = list(range(1, 21)) if order == "ascending" else list(range(20, 0, -1))
+    rows = [(f"p{i}", day, 1.0) for i in range(400) for day in days]
+    table = run(rows, epsilon=HUGE_EPSILON, max_partitions=5, max_per_partition=1, min_value=0.0,
+                max_value=1.0, public_partitions=range(1, 21))
+    counts = table["count"].round().to_numpy()
+    assert counts.sum() == 2000
+    sd = math.sqrt(400 * 0.25 * 0.75)
+    assert np.abs(counts - 100).max() <= 6 * sd, f"days kept depend on their position: {counts.tolist()}"
+
+
+def check_rows_uniform(run, order: str = "ascending") -> None:
+    amounts = list(range(1, 21)) if order == "ascending" else list(range(20, 0, -1))
+    rows = [(f"p{i}", 1, float(a)) for i in range(400) for a in amounts]
+    table = run(rows, epsilon=HUGE_EPSILON, max_partitions=1, max_per_partition=5, min_value=0.0,
+                max_value=20.0, public_partitions=[1])
+    assert round(float(table.loc[1, "count"])) == 2000
+    sd = math.sqrt(400 * 5 * (399 / 12) * 15 / 19)
+    total = float(table.loc[1, "sum"])
+    assert abs(total - 21_000) <= 6 * sd, f"rows kept depend on their position: sum {total:.0f}, expected 21,000"
+
+
+def check_noise(run) -> None:
+    rows = [(f"p{k}-{j}", k, 1.0) for k in range(5000) for j in range(2)]
+    table = run(rows, epsilon=1.0, max_partitions=1, max_per_partition=1, min_value=0.0, max_value=1.0,
+                public_partitions=range(5000))
+    scale = 1 / 0.5  # sensitivity 1, half of epsilon for the count
+    assert np.allclose(table["count_sd"], math.sqrt(2) * scale)
+    residual = table["count"].to_numpy() - 2
+    assert abs(residual.std() / (math.sqrt(2) * scale) - 1) < 0.10, residual.std()
+    assert abs(np.abs(residual).mean() / scale - 1) < 0.06, np.abs(residual).mean()

@@ -1,0 +1,123 @@
+"""Lesson 09 on Spark: uniform bounding, exact bounding, noise, and the job on a real standalone cluster.
+
+Starting Spark costs 20-60 s here, so these tests are marked slow (run them with ``-m slow``). What each
+equivalence test can detect is stated in ``tests/scale_equivalence.py``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+import scale_equivalence as equivalence
+
+pipeline_dp = pytest.importorskip("pipeline_dp")
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def sc():
+    from mic_dp_helpers.scale.spark import start_spark
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        session = start_spark("local[2]", app_name="course-tests")
+    yield session.sparkContext
+    session.stop()
+
+
+class _PipelineDPsOwnSparkBackend(pipeline_dp.SparkRDDBackend):
+    """PipelineDP's Spark backend as shipped (a subclass, so private_statistics does not swap it)."""
+
+
+def _on_spark(sc, slices=3, backend=None):
+    from mic_dp_helpers.scale.pipeline import private_statistics
+
+    def run(rows, **settings):
+        # parallelize keeps the list's order inside each slice: the rows' position is what is tested.
+        return private_statistics(sc.parallelize(rows, slices), backend or pipeline_dp.SparkRDDBackend(sc), **settings)
+
+    return run
+
+
+def test_spark_bounding_is_exact_at_a_huge_epsilon(sc):
+    equivalence.check_bounding_exact(_on_spark(sc))
+
+
+@pytest.mark.parametrize("order, slices", [("ascending", 1), ("ascending", 3), ("descending", 2)])
+def test_spark_bounding_does_not_depend_on_position(sc, order, slices):
+    equivalence.check_days_uniform(_on_spark(sc, slices), order)
+    equivalence.check_rows_uniform(_on_spark(sc, slices), order)
+
+
+def test_the_position_test_catches_pipeline_dps_own_spark_sampling(sc):
+    # The power claim of check_days_uniform, shown: PipelineDP 0.3.1's reduceByKey(random.sample) fails it.
+    with pytest.raises(AssertionError, match="depend on their position"):
+        equivalence.check_days_uniform(_on_spark(sc, 2, _PipelineDPsOwnSparkBackend(sc)))
+
+
+def test_spark_noise_has_pipeline_dps_sd_and_laplace_shape(sc):
+    equivalence.check_noise(_on_spark(sc, 2))
+
+
+def test_uniform_sampling_keeps_each_position_equally_often(sc):
+    from mic_dp_helpers.scale.spark_backend import UniformSparkRDDBackend
+
+    data = [(key, position) for key in range(3000) for position in range(10)]
+    kept = UniformSparkRDDBackend(sc).sample_fixed_per_key(sc.parallelize(data, 4), 3).collect()
+    counts = np.zeros(10)
+    for _, values in kept:
+        assert len(values) == len(set(values)) == 3
+        counts[values] += 1
+    # Each position is kept with probability 0.3: mean 900, sd 25.1; 6 sd allowed on each of 10 positions.
+    assert np.abs(counts - 900).max() < 6 * np.sqrt(3000 * 0.3 * 0.7), counts
+    few = dict(UniformSparkRDDBackend(sc).sample_fixed_per_key(sc.parallelize([("a", 1), ("a", 2)]), 5).collect())
+    assert sorted(few["a"]) == [1, 2]
+    seeded = [dict(UniformSparkRDDBackend(sc, seed=3).sample_fixed_per_key(sc.parallelize(data[:200], 2), 2)
+                   .collect()) for _ in range(2)]
+    assert {k: sorted(v) for k, v in seeded[0].items()} == {k: sorted(v) for k, v in seeded[1].items()}
+
+
+def test_the_job_on_spark_local_writes_one_release(sc, tmp_path):
+    from pyspark.sql import SparkSession
+
+    from mic_dp_helpers.scale.job import read_release, run_job, write_purchase_files
+
+    data = write_purchase_files(tmp_path / "purchases", 3_000, n_files=2, random_state=2)
+    table = run_job(data, tmp_path / "daily.csv", backend="spark", spark=SparkSession.builder.getOrCreate(),
+                    epsilon=1.0, max_partitions=8, max_per_partition=1)
+    pd_equal = read_release(tmp_path / "daily.csv").equals(read_release(tmp_path / "daily.csv"))
+    assert pd_equal and table.equals(read_release(tmp_path / "daily.csv"))
+
+
+def _write_rows(folder, rows, n_files=2):
+    import pandas as pd
+
+    folder.mkdir()
+    frame = pd.DataFrame(rows, columns=["customer_id", "day", "amount"]).assign(product="P0001")
+    for part, chunk in enumerate(np.array_split(np.arange(len(frame)), n_files)):
+        frame.iloc[chunk][["customer_id", "day", "product", "amount"]].to_csv(folder / f"part-{part:05d}.csv",
+                                                                              index=False)
+    return folder
+
+
+def test_the_job_on_a_standalone_cluster_bounds_uniformly_and_exactly(tmp_path):
+    """spark-submit to a master and two workers (executors in their own JVMs), on rows in a fixed order."""
+    from mic_dp_helpers.scale.cluster import JOB_SCRIPT, standalone_cluster
+    from mic_dp_helpers.scale.job import load_ledger, read_release
+
+    rows = [(f"p{i}", day, 1.0) for i in range(400) for day in range(1, 21)]  # check_days_uniform's data
+    data = _write_rows(tmp_path / "purchases", rows)
+    with standalone_cluster(n_workers=2) as cluster:
+        assert cluster.master_url.startswith("spark://127.0.0.1:")
+        cluster.submit(JOB_SCRIPT, [data, tmp_path / "daily.csv", "--epsilon", "1e6", "--max-partitions", "5",
+                                    "--max-per-partition", "1", "--total-epsilon", "2e6"])
+        folder = cluster.folder
+        assert len(list(folder.glob("worker-*/app-*/*/stderr"))) == 2, "one executor per worker"
+    assert not folder.exists(), "the cluster's folder is removed on exit"
+    counts = read_release(tmp_path / "daily.csv")["count"].round()
+    assert counts.loc[21:].abs().max() == 0 and counts.sum() == 2000
+    assert np.abs(counts.loc[1:20] - 100).max() <= 6 * np.sqrt(400 * 0.25 * 0.75), counts.loc[1:20].tolist()
+    assert load_ledger(data / "ledger.json", 2e6, 1e-6).spent_epsilon == 1e6
