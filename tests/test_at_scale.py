@@ -324,7 +324,8 @@ def test_budget_split_is_read_from_pipeline_dp(public, shares):
 
 
 # ------------------------------------------------------------------ the job: files in, one release out, one ledger
-def test_the_job_releases_once_and_charges_the_datas_ledger(tmp_path):
+def test_the_job_releases_once_and_charges_the_datas_ledger(tmp_path, monkeypatch):
+    from mic_dp_helpers.scale import job
     from mic_dp_helpers.scale.job import load_ledger, read_release, run_job, write_purchase_files
 
     data = write_purchase_files(tmp_path / "purchases", 3_000, n_files=3, random_state=4)
@@ -339,6 +340,10 @@ def test_the_job_releases_once_and_charges_the_datas_ledger(tmp_path):
         run_job(data, tmp_path / "daily.csv", **settings)
     assert load_ledger(data / "ledger.json", 2.5, 1e-6).spent_epsilon == 1.0  # the refusal cost nothing
     run_job(data, tmp_path / "daily-2.csv", **settings)  # a second release is charged to the same ledger
+    def untouchable(folder):
+        raise AssertionError("a refused job read the data")
+
+    monkeypatch.setattr(job, "read_purchase_rows", untouchable)
     with pytest.raises(BudgetExceededError):
         run_job(data, tmp_path / "daily-3.csv", **settings)
     ledger = load_ledger(data / "ledger.json", 2.5, 1e-6)

@@ -35,7 +35,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["write_purchase_files", "read_purchase_rows", "load_ledger", "save_ledger", "run_job", "read_release",
+__all__ = ["write_purchase_files", "read_purchase_log", "read_purchase_rows", "load_ledger", "save_ledger", "run_job", "read_release",
            "main", "COLUMNS"]
 
 #: Columns of the part files, in order.
@@ -102,6 +102,17 @@ def _part_files(folder: Path) -> list[Path]:
     return parts
 
 
+def read_purchase_log(folder: str | os.PathLike) -> pd.DataFrame:
+    """The part files as one table (columns :data:`COLUMNS`).
+
+    Examples
+    --------
+    >>> log = read_purchase_log(folder)  # doctest: +SKIP
+    """
+    frames = [pd.read_csv(part, dtype={"customer_id": str, "product": str}) for part in _part_files(Path(folder))]
+    return pd.concat(frames, ignore_index=True)
+
+
 def read_purchase_rows(folder: str | os.PathLike) -> list[tuple]:
     """All ``(customer_id, day, amount)`` rows of the part files, for the local backend.
 
@@ -111,8 +122,7 @@ def read_purchase_rows(folder: str | os.PathLike) -> list[tuple]:
     """
     from mic_dp_helpers.scale.pipeline import rows_for_pipeline
 
-    frames = [pd.read_csv(part, dtype={"customer_id": str, "product": str}) for part in _part_files(Path(folder))]
-    return rows_for_pipeline(pd.concat(frames, ignore_index=True))
+    return rows_for_pipeline(read_purchase_log(folder))
 
 
 def _spark_rows(spark, folder: Path):
@@ -214,6 +224,8 @@ def run_job(data: str | os.PathLike, output: str | os.PathLike, *, backend: str 
     _part_files(data)
     ledger_path = data / LEDGER_FILE
     ledger = load_ledger(ledger_path, total_epsilon, total_delta)
+    # A refused job must not read a row: try the charge on a throwaway copy of the ledger first.
+    load_ledger(ledger_path, total_epsilon, total_delta).spend(epsilon, 0.0, label=label or "daily statistics")
     if backend == "spark":
         if spark is None:
             from mic_dp_helpers.scale.spark import start_spark
