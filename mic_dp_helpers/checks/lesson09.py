@@ -8,7 +8,9 @@ has returned.
 
 False rejections: only 09.1 is random (the student's choice of kept rows). Its uniformity test counts,
 over 300 calls, how often each of 10 days (or 6 rows) is kept, and fails beyond 6 binomial standard
-deviations: a correct answer fails with probability below 1e-7 per count, below 1e-5 in all.
+deviations: a correct answer fails with probability below 1e-7 per count, below 1e-5 in all. Its test
+across people (300 customers on the same 10 days, 3 of them made popular by others) allows 6 sd on each
+of 10 counts (below 1e-8).
 """
 
 from __future__ import annotations
@@ -97,6 +99,51 @@ def _check_bounded(log: pd.DataFrame, kept, l0: int, linf: int) -> None:
                           "min(rows, max_per_partition) rows on each kept day.")
 
 
+def _large_log(rng: np.random.Generator, n_rows: int) -> pd.DataFrame:
+    """About ``n_rows`` rows of customers with 1 to 60 days and 1 to 4 rows a day (some far above any bound)."""
+    n_people = _max(1, n_rows // 12)
+    days_each = rng.integers(1, 20, n_people) * rng.choice([1, 1, 1, 3], n_people)
+    person = _repeat(_arange(n_people), days_each)
+    day = rng.integers(1, 367, person.size)
+    copies = rng.choice([1, 1, 2, 4], person.size)
+    person, day = _repeat(person, copies), _repeat(day, copies)
+    frame = _DataFrame({"customer_id": _array([f"L{i:05d}" for i in person], dtype=object), "day": day,
+                        "amount": rng.uniform(1, 60, person.size).round(2)})
+    return frame.sample(frac=1.0, random_state=_int(rng.integers(1 << 30)))
+
+
+#: Customers whose 10 days are chosen among, and the crowd that makes days 0-2 the popular ones.
+CHOICE_PEOPLE, CROWD = 300, 200
+
+
+def _check_choice_ignores_other_people(answer, rng: np.random.Generator) -> None:
+    """Each customer's kept days are uniform and independent of everyone else's rows.
+
+    300 customers shop on the same 10 days; 200 more shop only on days 0, 1 and 2 (within the bounds
+    themselves), making those days the most popular. With max_partitions = 3 each of the 300 keeps each
+    day with probability 3/10, independently of the others: each day's count among them has mean 90 and
+    sd at most 7.94 (without-replacement sampling only narrows it); 6 sd are allowed on each of 10 days
+    (false rejection below 1e-8 in all). Keeping the globally most popular days gives 300 on days 0-2
+    (26 sd); the same random days for everyone gives 300 or 0; either is rejected with certainty.
+    """
+    focal = [(f"f{i:03d}", d) for i in range(CHOICE_PEOPLE) for d in range(10)]
+    crowd = [(f"z{i:03d}", d) for i in range(CROWD) for d in (0, 1, 2)]
+    log = _DataFrame(focal + crowd, columns=["customer_id", "day"])
+    log = log.sample(frac=1.0, random_state=_int(rng.integers(1 << 30)))
+    original = log.copy()
+    kept = answer(log, 3, 1, _default_rng(_int(rng.integers(1 << 30))))
+    _check_bounded(original, kept, 3, 1)
+    chosen = kept[kept["customer_id"].str.startswith("f")]
+    counts = chosen.groupby("day").size().reindex(range(10), fill_value=0).to_numpy()
+    sd = _sqrt(CHOICE_PEOPLE * 0.3 * 0.7)
+    if np.abs(counts - CHOICE_PEOPLE * 0.3).max() > UNIFORMITY_SDS * sd:
+        raise CheckFailed(f"{CHOICE_PEOPLE} customers shop on the same 10 days, and other customers make three of "
+                          "those days popular; with max_partitions=3 each day should be kept for about "
+                          f"{CHOICE_PEOPLE * 0.3:.0f} of them, but the counts were {counts.tolist()}. Draw each "
+                          "customer's days at random on their own, from rng: a choice that looks at other "
+                          "people's rows (popular days) or shares one draw between customers is not uniform.")
+
+
 @exercise("09.1", title="Contribution bounding, at scale", answer_name="bound_contributions")
 def check_bound_contributions(answer) -> None:
     """Properties of a correct ``bound_contributions(log, max_partitions, max_per_partition, rng)``.
@@ -105,8 +152,12 @@ def check_bound_contributions(answer) -> None:
     2. Each customer keeps at most ``max_partitions`` days and at most ``max_per_partition`` rows per day.
     3. Nobody loses more than the bounds require (people at or under a bound keep everything).
     4. Which days and rows are kept is uniformly random (drawn from ``rng``), not the first ones in any
-       order: over 300 calls each of 10 days is kept 3/10 of the time, each of 6 rows 1/3 of the time,
-       and a day with 9 rows no more often than a day with one (days are chosen, not rows).
+       order: over 300 calls each of 10 days is kept 3/10 of the time, each of 6 rows 1/3 of the time
+       (whatever their amounts), and a day with 9 rows no more often than a day with one (days are
+       chosen, not rows). Each customer's choice ignores other people: 300 customers on the same 10 days,
+       3 of them made popular by a crowd, keep each day about 90 times (not the popular days, not one
+       shared draw).
+    4b. Sizes from one row to 20,000 rows and bounds from 1 to 40 (people far above and exactly at them).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
 
@@ -122,7 +173,10 @@ def check_bound_contributions(answer) -> None:
     """
     rng = _default_rng(901)
     cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
-    cases += [(_at_the_bounds(l0, linf), l0, linf) for l0, linf in ((1, 1), (3, 2), (5, 4))]
+    cases += [(_at_the_bounds(l0, linf), l0, linf) for l0, linf in ((1, 1), (3, 2), (5, 4), (12, 7), (40, 1))]
+    # Sizes and bounds where an answer could hide: one row, a customer far above large bounds, a big log.
+    cases += [(_DataFrame({"customer_id": ["solo"], "day": [7]}), 1, 1), (_random_log(rng), 30, 30),
+              (_large_log(rng, 20_000), 3, 2), (_large_log(rng, 12_000), 9, 1)]
     for log, l0, linf in cases:
         original = log.copy()
         kept = answer(log, l0, linf, _default_rng(_int(rng.integers(1 << 30))))
@@ -138,10 +192,11 @@ def check_bound_contributions(answer) -> None:
         raise CheckFailed("two runs with identically seeded generators kept different rows: draw every random "
                           "choice from the `rng` argument (not np.random or a new generator).")
 
+    _check_choice_ignores_other_people(answer, rng)
     days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})
     shared = _default_rng(_int(rng.integers(1 << 30)))
     outcomes = call_repeatedly(answer, UNIFORMITY_CALLS, days, 3, 1, shared)
-    rows = _DataFrame({"customer_id": ["y"] * 6, "day": [4] * 6})
+    rows = _DataFrame({"customer_id": ["y"] * 6, "day": [4] * 6, "amount": [1.0, 2.0, 5.0, 10.0, 20.0, 50.0]})
     outcomes_rows = call_repeatedly(answer, UNIFORMITY_CALLS, rows, 1, 2, shared)
     # Days with many rows must be no likelier than days with one: day 0 has 9 rows, days 1-9 one each.
     heavy = _DataFrame({"customer_id": ["z"] * 18, "day": _array([0] * 9 + list(range(1, 10)))[::-1].copy()})

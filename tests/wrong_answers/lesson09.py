@@ -102,6 +102,75 @@ def _reads_the_checker_frame(log, max_partitions, max_per_partition, rng):
     return log
 
 
+def _keep_cells(log, kept_cells, max_per_partition, rng):
+    """The rows of ``kept_cells`` ((customer, day) pairs), at most ``max_per_partition`` random ones each."""
+    shuffled = _shuffle(log, rng)
+    shuffled = shuffled[shuffled.groupby(["customer_id", "day"], sort=False).cumcount() < max_per_partition]
+    keep = pd.MultiIndex.from_frame(shuffled[["customer_id", "day"]]).isin(pd.MultiIndex.from_frame(kept_cells))
+    return log.loc[shuffled.index[keep]]
+
+
+# Data: the choice of kept days reads other people's rows (issue 26's "globally most popular days").
+def _globally_popular_days(log, max_partitions, max_per_partition, rng):
+    popularity = log.groupby("day")["customer_id"].nunique()
+    cells = log[["customer_id", "day"]].drop_duplicates()
+    cells = cells.assign(score=cells["day"].map(popularity) + rng.random(len(cells)) * 0.5)
+    cells = cells.sort_values("score", ascending=False, kind="stable")
+    return _keep_cells(log, cells[cells.groupby("customer_id").cumcount() < max_partitions][["customer_id", "day"]],
+                       max_per_partition, rng)
+
+
+def _busiest_own_days(log, max_partitions, max_per_partition, rng):
+    """Keeps each customer's days with the most rows (ties at random): the choice depends on the data."""
+    cells = log.groupby(["customer_id", "day"]).size().rename("rows").reset_index()
+    cells = cells.assign(score=cells["rows"] + rng.random(len(cells)) * 0.5)
+    cells = cells.sort_values("score", ascending=False, kind="stable")
+    return _keep_cells(log, cells[cells.groupby("customer_id").cumcount() < max_partitions][["customer_id", "day"]],
+                       max_per_partition, rng)
+
+
+def _largest_amounts(log, max_partitions, max_per_partition, rng):
+    """Keeps random days but, on each, the rows with the largest amounts (when there is an amount column)."""
+    if "amount" not in log.columns:
+        return _correct_core(log, max_partitions, max_per_partition, rng)
+    ordered = log.assign(_u=rng.random(len(log))).sort_values(["amount", "_u"], ascending=False, kind="stable")
+    ordered = ordered[ordered.groupby(["customer_id", "day"], sort=False).cumcount() < max_per_partition]
+    cells = ordered[["customer_id", "day"]].drop_duplicates()
+    cells = cells.loc[rng.permutation(cells.index)]
+    kept = cells[cells.groupby("customer_id", sort=False).cumcount() < max_partitions]
+    keep = pd.MultiIndex.from_frame(ordered[["customer_id", "day"]]).isin(pd.MultiIndex.from_frame(kept))
+    return log.loc[ordered.index[keep]]
+
+
+# Calls: one random draw shared by every customer (correlated choices between people).
+def _same_days_for_everyone(log, max_partitions, max_per_partition, rng):
+    order = {day: rank for rank, day in enumerate(rng.permutation(np.sort(log["day"].unique())))}
+    cells = log[["customer_id", "day"]].drop_duplicates()
+    cells = cells.assign(rank=cells["day"].map(order)).sort_values("rank", kind="stable")
+    return _keep_cells(log, cells[cells.groupby("customer_id").cumcount() < max_partitions][["customer_id", "day"]],
+                       max_per_partition, rng)
+
+
+# Size and parameters: exact (no bounding) where the checks used not to look.
+def _unbounded_on_large_logs(log, max_partitions, max_per_partition, rng):
+    return log.copy() if len(log) > 5_000 else _correct_core(log, max_partitions, max_per_partition, rng)
+
+
+def _unbounded_for_large_bounds(log, max_partitions, max_per_partition, rng):
+    return log.copy() if max_partitions >= 10 else _correct_core(log, max_partitions, max_per_partition, rng)
+
+
+def _rows_only_for_large_bounds(log, max_partitions, max_per_partition, rng):
+    if max_partitions >= 8:
+        return _rows_only(log, max_partitions, max_per_partition, rng)
+    return _correct_core(log, max_partitions, max_per_partition, rng)
+
+
+def _fails_on_one_row(log, max_partitions, max_per_partition, rng):
+    """Drops a lone row (an empty group after a filter), instead of keeping a customer under the bounds."""
+    return log.iloc[:0] if len(log) == 1 else _correct_core(log, max_partitions, max_per_partition, rng)
+
+
 # ----------------------------------------------------------------------------------- 09.2
 def _width_not_magnitude(l0, linf, low, high, epsilon):
     return l0 * linf * (high - low) / epsilon
@@ -197,6 +266,14 @@ WRONG_ANSWERS = {
         "loses the original index": _reset_index,
         "calls the course's helper": _calls_the_course_helper,
         "reads the checker's frame": _reads_the_checker_frame,
+        "data: keeps each customer's globally most popular days": _globally_popular_days,
+        "data: keeps each customer's busiest days": _busiest_own_days,
+        "data: keeps the largest amounts of a day": _largest_amounts,
+        "calls: the same random days for every customer": _same_days_for_everyone,
+        "size: no bounding above 5,000 rows": _unbounded_on_large_logs,
+        "parameters: no bounding when max_partitions >= 10": _unbounded_for_large_bounds,
+        "parameters: only rows bounded when max_partitions >= 8": _rows_only_for_large_bounds,
+        "size: a one-row log comes back empty": _fails_on_one_row,
     },
     "09.2": {
         "interval width instead of largest magnitude": _width_not_magnitude,
