@@ -313,7 +313,7 @@ def test_local_noise_has_pipeline_dps_sd_and_laplace_shape():
 @pytest.mark.parametrize("public, shares", [(True, {"Count": 1 / 2, "Sum": 1 / 2}),
                                             (False, {"Count": 1 / 3, "Sum": 1 / 3, "PartitionSelection": 1 / 3})])
 def test_budget_split_is_read_from_pipeline_dp(public, shares):
-    from mic_dp_helpers.scale.pipeline import budget_split
+    from mic_dp_helpers.scale.budget import budget_split
 
     table = budget_split(3.0, 1e-6, public_partitions=public).set_index("mechanism")
     assert table["epsilon"].to_dict() == pytest.approx({k: 3.0 * v for k, v in shares.items()})

@@ -44,6 +44,10 @@ assert _DAEMON_LOG_CONFIG != _LOG_CONFIG
 def spark_home() -> Path:
     """The folder of the pip-installed ``pyspark`` (it holds ``bin/spark-class`` and ``bin/spark-submit``).
 
+    Returns
+    -------
+    pathlib.Path
+
     Examples
     --------
     >>> (spark_home() / "bin" / "spark-submit").exists()  # doctest: +SKIP
@@ -56,6 +60,16 @@ def spark_home() -> Path:
 
 def package_zip(destination: str | os.PathLike) -> Path:
     """Zip the ``mic_dp_helpers`` package (Python files only) for ``spark-submit --py-files``.
+
+    Parameters
+    ----------
+    destination : path
+        The zip file to write.
+
+    Returns
+    -------
+    pathlib.Path
+        ``destination``.
 
     Examples
     --------
@@ -97,6 +111,8 @@ class StandaloneCluster:
         ``spark://127.0.0.1:PORT``.
     folder : pathlib.Path
         Its temporary folder (logs, the workers' scratch space, the course zip), removed on exit.
+    n_workers, cores_per_worker : int
+        Its workers, and the cores each offers.
     """
 
     master_url: str
@@ -113,6 +129,17 @@ class StandaloneCluster:
         The driver runs in a new process on this machine (client mode); the executors run in the JVMs the
         workers start. Raises ``RuntimeError`` with the end of Spark's output if the job fails.
 
+        Parameters
+        ----------
+        script : path
+            The job script (for lesson 09: :data:`JOB_SCRIPT`).
+        arguments : sequence of str or path
+            The script's command-line arguments.
+        executor_memory : str, default "512m"
+            Memory of each executor JVM.
+        timeout : float, default 600
+            Seconds before the submission is abandoned.
+
         Returns
         -------
         subprocess.CompletedProcess
@@ -127,7 +154,22 @@ class StandaloneCluster:
 
     def submit_command(self, script: str | os.PathLike, arguments: Sequence[str] = (), *,
                        executor_memory: str = "512m") -> list[str]:
-        """The ``spark-submit`` command :meth:`submit` runs (to print it, or run it yourself)."""
+        """The ``spark-submit`` command :meth:`submit` runs (to print it, or run it yourself).
+
+        Parameters
+        ----------
+        script : path
+            The job script.
+        arguments : sequence of str or path
+            The script's command-line arguments.
+        executor_memory : str, default "512m"
+            Memory of each executor JVM.
+
+        Returns
+        -------
+        list of str
+            The command, program first.
+        """
         course = self.folder / "mic_dp_helpers.zip"
         if not course.exists():
             package_zip(course)

@@ -105,6 +105,15 @@ def _part_files(folder: Path) -> list[Path]:
 def read_purchase_log(folder: str | os.PathLike) -> pd.DataFrame:
     """The part files as one table (columns :data:`COLUMNS`).
 
+    Parameters
+    ----------
+    folder : path
+        Folder of ``part-*.csv`` files.
+
+    Returns
+    -------
+    pandas.DataFrame
+
     Examples
     --------
     >>> log = read_purchase_log(folder)  # doctest: +SKIP
@@ -115,6 +124,15 @@ def read_purchase_log(folder: str | os.PathLike) -> pd.DataFrame:
 
 def read_purchase_rows(folder: str | os.PathLike) -> list[tuple]:
     """All ``(customer_id, day, amount)`` rows of the part files, for the local backend.
+
+    Parameters
+    ----------
+    folder : path
+        Folder of ``part-*.csv`` files.
+
+    Returns
+    -------
+    list of tuple
 
     Examples
     --------
@@ -138,6 +156,18 @@ def load_ledger(path: str | os.PathLike, total_epsilon: float, total_delta: floa
 
     A stored ledger keeps its own total: asking for another total is an error (a budget is set once per
     dataset, not per job).
+
+    Parameters
+    ----------
+    path : path
+        The ledger's JSON file (it need not exist yet).
+    total_epsilon, total_delta : float
+        The data's total budget.
+
+    Returns
+    -------
+    PrivacyAccountant
+        With every recorded spend replayed.
 
     Examples
     --------
@@ -166,7 +196,19 @@ def load_ledger(path: str | os.PathLike, total_epsilon: float, total_delta: floa
 
 
 def save_ledger(ledger, path: str | os.PathLike) -> None:
-    """Write ``ledger`` to ``path`` as JSON (atomically: a crash leaves the old file or the new one)."""
+    """Write ``ledger`` to ``path`` as JSON (atomically: a crash leaves the old file or the new one).
+
+    Parameters
+    ----------
+    ledger : PrivacyAccountant
+        The data's ledger.
+    path : path
+        The JSON file.
+
+    Examples
+    --------
+    >>> save_ledger(ledger, "ledger.json")  # doctest: +SKIP
+    """
     path = Path(path)
     entries = [{"label": e.label, "epsilon": e.epsilon, "delta": e.delta, "kind": e.kind, "parts": list(e.parts)}
                for e in ledger.ledger]
@@ -190,7 +232,10 @@ def run_job(data: str | os.PathLike, output: str | os.PathLike, *, backend: str 
     output : path
         CSV file to create; an existing file is never overwritten (that would be a second release).
     backend : {"local", "spark"}
-        PipelineDP's local backend, or Spark (``spark`` given, or the session ``spark-submit`` made).
+        PipelineDP's local backend, or Spark.
+    spark : pyspark.sql.SparkSession, optional
+        The session to run on when ``backend="spark"`` (default: start one with the master ``spark-submit``
+        was given).
     epsilon : float
         Budget of this job (split by PipelineDP between the count and the sum).
     max_partitions, max_per_partition : int
@@ -252,6 +297,16 @@ def run_job(data: str | os.PathLike, output: str | os.PathLike, *, backend: str 
 def read_release(path: str | os.PathLike) -> pd.DataFrame:
     """Read a released table written by :func:`run_job` (free: it is post-processing of one release).
 
+    Parameters
+    ----------
+    path : path
+        The CSV file :func:`run_job` wrote.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by partition.
+
     Examples
     --------
     >>> read_release("daily.csv").columns.tolist()  # doctest: +SKIP
@@ -261,7 +316,18 @@ def read_release(path: str | os.PathLike) -> pd.DataFrame:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Command line of the job (see the module docstring)."""
+    """Command line of the job (see the module docstring).
+
+    Parameters
+    ----------
+    argv : list of str, optional
+        The arguments (default: ``sys.argv[1:]``).
+
+    Returns
+    -------
+    int
+        The exit status, 0 when the release was written.
+    """
     parser = argparse.ArgumentParser(prog="daily_statistics", description=__doc__.splitlines()[0])
     parser.add_argument("data", help="folder of part-*.csv files (and the data's ledger.json)")
     parser.add_argument("output", help="CSV file to write the release to (must not exist)")

@@ -93,6 +93,15 @@ def is_local_master(master: str) -> bool:
 
     ``local-cluster[...]`` is not local: its executors are separate JVMs.
 
+    Parameters
+    ----------
+    master : str
+        A Spark master URL.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> is_local_master("local[2]"), is_local_master("local-cluster[2,1,512]"), is_local_master("spark://h:7077")

@@ -117,7 +117,19 @@ class UniformSparkRDDBackend(pipeline_dp.SparkRDDBackend):
     def sample_fixed_per_key(self, rdd, n: int, stage_name: str | None = None):
         """For each key, a uniformly random ``n``-subset of its values (all of them if it has fewer).
 
-        Returns an RDD of ``(key, [value, ...])``, like PipelineDP's backends.
+        Parameters
+        ----------
+        rdd : pyspark.RDD
+            ``(key, value)`` pairs.
+        n : int
+            Values to keep per key.
+        stage_name : str, optional
+            Unused (PipelineDP's interface).
+
+        Returns
+        -------
+        pyspark.RDD
+            ``(key, [value, ...])``, like PipelineDP's backends.
         """
         if isinstance(n, bool) or not isinstance(n, int) or n < 1:
             raise ValueError(f"n must be an int >= 1 (values to keep per key), got {n!r}.")
