@@ -106,7 +106,7 @@ def main() -> None:
     print("| rows | backend | seconds | rows per second | peak memory (MB) |\n|---:|---|---:|---:|---:|")
     with tempfile.TemporaryDirectory(prefix="at-scale-") as work:
         for size in args.sizes:
-            data = write_purchase_files(Path(work) / f"data-{size}", size, n_files=4, random_state=0)
+            data = write_purchase_files(Path(work) / f"data-{size}", size, n_files=4, rng=0)
             n_rows = sum(sum(1 for _ in open(part)) - 1 for part in data.glob("part-*.csv"))
             for backend in args.backends:
                 output = Path(work) / f"out-{size}-{backend}.csv"

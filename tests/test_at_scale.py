@@ -328,7 +328,7 @@ def test_the_job_releases_once_and_charges_the_datas_ledger(tmp_path, monkeypatc
     from mic_dp_helpers.scale import job
     from mic_dp_helpers.scale.job import load_ledger, read_release, run_job, write_purchase_files
 
-    data = write_purchase_files(tmp_path / "purchases", 3_000, n_files=3, random_state=4)
+    data = write_purchase_files(tmp_path / "purchases", 3_000, n_files=3, rng=4)
     assert len(list(data.glob("part-*.csv"))) == 3
     settings = dict(epsilon=1.0, max_partitions=8, max_per_partition=1, total_epsilon=2.5, total_delta=1e-6)
     released = run_job(data, tmp_path / "daily.csv", **settings)
@@ -356,7 +356,7 @@ def test_the_job_releases_once_and_charges_the_datas_ledger(tmp_path, monkeypatc
 def test_the_job_runs_from_the_command_line(tmp_path):
     from mic_dp_helpers.scale.job import main, read_release, write_purchase_files
 
-    data = write_purchase_files(tmp_path / "purchases", 1_000, n_files=2, random_state=1)
+    data = write_purchase_files(tmp_path / "purchases", 1_000, n_files=2, rng=1)
     assert main([str(data), str(tmp_path / "out.csv"), "--backend", "local", "--epsilon", "0.5",
                  "--max-partitions", "4", "--max-per-partition", "1"]) == 0
     assert np.allclose(read_release(tmp_path / "out.csv")["count_sd"], math.sqrt(2) * count_noise_scale(4, 1, 0.25))

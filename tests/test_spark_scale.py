@@ -85,7 +85,7 @@ def test_the_job_on_spark_local_writes_one_release(sc, tmp_path):
 
     from mic_dp_helpers.scale.job import read_release, run_job, write_purchase_files
 
-    data = write_purchase_files(tmp_path / "purchases", 3_000, n_files=2, random_state=2)
+    data = write_purchase_files(tmp_path / "purchases", 3_000, n_files=2, rng=2)
     table = run_job(data, tmp_path / "daily.csv", backend="spark", spark=SparkSession.builder.getOrCreate(),
                     epsilon=1.0, max_partitions=8, max_per_partition=1)
     pd_equal = read_release(tmp_path / "daily.csv").equals(read_release(tmp_path / "daily.csv"))

@@ -45,11 +45,11 @@ LEDGER_FILE = "ledger.json"
 
 
 def write_purchase_files(folder: str | os.PathLike, n_rows: int, n_files: int = 4,
-                         random_state: int | None = 0) -> Path:
+                         rng: int | np.random.Generator | None = 0) -> Path:
     """Write a purchase log of about ``n_rows`` rows as ``n_files`` CSV part files, as a data lake holds it.
 
     Each part is made by :func:`~mic_dp_helpers.scale.pipeline.purchase_log` with its own seed (derived from
-    ``random_state`` and the part's number) and holds its own customers (ids prefixed by the part), so a
+    ``rng`` and the part's number) and holds its own customers (ids prefixed by the part), so a
     customer's rows sit in one file, in date order, as a shop's export would write them. Generated one part
     at a time, so ``10**7`` rows never sit in memory at once.
 
@@ -61,7 +61,7 @@ def write_purchase_files(folder: str | os.PathLike, n_rows: int, n_files: int = 
         Approximate total number of rows.
     n_files : int, default 4
         Number of part files.
-    random_state : int or None, default 0
+    rng : int, Generator or None, default 0
         Seed.
 
     Returns
@@ -76,20 +76,18 @@ def write_purchase_files(folder: str | os.PathLike, n_rows: int, n_files: int = 
     >>> sorted(p.name for p in folder.glob("part-*.csv"))
     ['part-00000.csv', 'part-00001.csv']
     """
-    from mic_dp_helpers._validation import check_int_at_least
+    from mic_dp_helpers._validation import as_generator, check_int_at_least
     from mic_dp_helpers.scale.pipeline import purchase_log
 
     n_rows = check_int_at_least(n_rows, "n_rows", 10)
     n_files = check_int_at_least(n_files, "n_files", 1)
-    if random_state is not None and (isinstance(random_state, bool) or not isinstance(random_state, int)):
-        raise TypeError(f"random_state must be an int or None, got {random_state!r}.")
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     if any(folder.iterdir()):
         raise FileExistsError(f"folder {str(folder)!r} is not empty; write the purchase files to a new folder.")
-    seeds = np.random.SeedSequence(random_state).spawn(n_files)
+    seeds = as_generator(rng, "rng").spawn(n_files)  # one independent stream per part
     for part, seed in enumerate(seeds):
-        log = purchase_log(max(10, n_rows // n_files), random_state=np.random.default_rng(seed))
+        log = purchase_log(max(10, n_rows // n_files), rng=seed)
         log = log.assign(customer_id=f"F{part}-" + log["customer_id"].astype(str))
         log[list(COLUMNS)].to_csv(folder / f"part-{part:05d}.csv", index=False)
     return folder
