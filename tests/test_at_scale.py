@@ -49,10 +49,11 @@ def test_bounding_choice_is_uniform_not_the_first_rows():
     log = pd.DataFrame({"customer_id": ["a"] * 10, "day": np.arange(10)})
     rng = np.random.default_rng(0)
     counts = np.zeros(10)
-    for _ in range(2000):
+    for _ in range(600):
         counts[bound_contributions(log, 3, 1, rng=rng)["day"].to_numpy()] += 1
-    # Each day is kept with probability 3/10: 600 of 2000, binomial sd 20.5; 5 sd either side.
-    assert np.all(np.abs(counts - 600) < 5 * 20.5)
+    # Each day is kept with probability 3/10: 180 of 600, binomial sd 11.2; 5 sd either side (false rejection
+    # below 10 * 6e-7). Keeping the first or last three days gives 600 and 0 (54 sd and 16 sd away).
+    assert np.all(np.abs(counts - 180) < 5 * np.sqrt(600 * 0.3 * 0.7))
 
 
 def test_bounding_validates_its_arguments():
