@@ -15,7 +15,7 @@ import scipy.stats
 
 from mic_dp_helpers.mechanisms import noise as mechanisms
 from mic_dp_helpers.checks import EXERCISES, run_check
-from mic_dp_helpers.checks import _core, lesson02
+from mic_dp_helpers.checks import _core, _guard, lesson02
 from wrong_answers import collect_wrong_answers
 
 ORIGINALS = {"isclose": math.isclose, "median": np.median, "kstest": scipy.stats.kstest, "abs": builtins.abs}
@@ -70,7 +70,7 @@ def test_the_forbidden_list_names_existing_functions():
     for exercise_id, targets in _core.FORBIDDEN.items():
         assert exercise_id in EXERCISES
         for target in targets:
-            assert callable(_core._resolve(target)), target
+            assert callable(_guard._resolve(target)), target
 
 
 def test_namespaces_are_restored_when_the_student_raises():

@@ -56,13 +56,13 @@ class _ForbiddenHelpers:
 
     def __init__(self) -> None:
         import mic_dp_helpers.checks  # noqa: F401 - registers every exercise and fills FORBIDDEN
-        from mic_dp_helpers.checks import _core
+        from mic_dp_helpers.checks import _core, _guard
 
-        self.refuse = _core._REFUSE_CODE
+        self.refuse = _guard._REFUSE_CODE
         self.table = {str(k): tuple(v) for k, v in _core.FORBIDDEN.items()}
         self.functions = {}
         for target in sorted({t for targets in self.table.values() for t in targets}):
-            function = _core._resolve(target)
+            function = _guard._resolve(target)
             if isinstance(function, types.FunctionType) and not function.__closure__:  # as forbidden_helpers
                 self.functions[target] = (function, function.__code__, function.__kwdefaults__)
 
