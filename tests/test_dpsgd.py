@@ -11,6 +11,7 @@ from dp_accounting import pld, rdp
 from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
+from scipy.optimize import brentq
 
 from mic_dp_helpers.accounting.ledger import zcdp_rho_gaussian, zcdp_to_dp
 from mic_dp_helpers.attacks.audit import audit_epsilon
@@ -139,15 +140,15 @@ def test_same_seed_same_release_and_training_run():
     np.testing.assert_array_equal(a, b)
     X, y = np.random.default_rng(1).random((40, 3)), np.arange(40) % 2
     arch = Architecture(3, 2, hidden=4)
-    runs = [train_dpsgd(arch, X, y, clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.25, steps=5, learning_rate=0.5,
-                        rng=3) for _ in range(2)]
+    runs = [train_dpsgd(arch, X, y, clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.25, expected_batch_size=10,
+                        steps=5, learning_rate=0.5, rng=3) for _ in range(2)]
     np.testing.assert_array_equal(runs[0].params, runs[1].params)
 
 
 def test_noise_free_training_is_marked_not_private():
     X, y = np.random.default_rng(1).random((40, 3)), np.arange(40) % 2
-    run = train_dpsgd(Architecture(3, 2), X, y, clip_norm=math.inf, noise_multiplier=0.0, sample_rate=0.5, steps=3,
-                      learning_rate=0.1, rng=0)
+    run = train_dpsgd(Architecture(3, 2), X, y, clip_norm=math.inf, noise_multiplier=0.0, sample_rate=0.5, expected_batch_size=20,
+                      steps=3, learning_rate=0.1, rng=0)
     assert not run.private and run.epsilon(1e-5) == math.inf
 
 
@@ -159,9 +160,9 @@ def test_dpsgd_learns_digits_and_noise_costs_accuracy():
     arch = Architecture(64, 10)
     train, test = slice(0, 1200), slice(1200, None)
     plain = train_dpsgd(arch, X[train], y[train], clip_norm=math.inf, noise_multiplier=0.0, sample_rate=0.05,
-                        steps=300, learning_rate=1.0, rng=0)
-    private = train_dpsgd(arch, X[train], y[train], clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.05, steps=300,
-                          learning_rate=2.0, rng=0)
+                        expected_batch_size=60, steps=300, learning_rate=1.0, rng=0)
+    private = train_dpsgd(arch, X[train], y[train], clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.05,
+                          expected_batch_size=60, steps=300, learning_rate=2.0, rng=0)
     assert accuracy(arch, plain.params, X[test], y[test]) > 0.9
     assert 0.5 < accuracy(arch, private.params, X[test], y[test]) < 0.97
     assert private.private and 0 < private.epsilon(1e-5) < 10
@@ -230,7 +231,11 @@ def test_comparison_table_orders_the_methods_and_uses_the_course_helpers():
     (lambda: per_example_loss(Architecture(2, 2), np.zeros(5), [[1.0, 2.0]], [1]), "params"),
     (lambda: per_example_loss(Architecture(2, 2), np.zeros(6), [[1.0]], [1]), "shape"),
     (lambda: train_dpsgd(Architecture(1, 2), [[1.0]], [0], clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.5,
-                         steps=1, learning_rate=-1.0), "learning_rate"),
+                         expected_batch_size=1, steps=1, learning_rate=-1.0), "learning_rate"),
+    (lambda: train_dpsgd(Architecture(1, 2), [[1.0]], [0], clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.5,
+                         expected_batch_size=0.0, steps=1, learning_rate=1.0), "expected_batch_size"),
+    (lambda: train_dpsgd(Architecture(1, 2), [[1.0]], [0], clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.5,
+                         steps=1, learning_rate=1.0), "expected_batch_size"),
 ])
 def test_bad_input_is_refused_with_a_clear_error(call, message):
     with pytest.raises((ValueError, TypeError), match=message):
@@ -297,6 +302,87 @@ def test_claiming_amplification_without_sampling_is_caught():
     assert _audit(_one_step(1.0, sample_rate=1.0)).refutes(claim)  # but every example was used
 
 
+# ---------------------------------------------- the released model on add/remove neighbours (issue 25)
+# One full-batch step (q = 1) of logistic regression from zero weights is released: its parameters are
+# Gaussian, N(mean_D, s_D^2 I), on a dataset D. Neighbours: 6 examples, and the same 6 plus one.
+SMALL_ARCH = Architecture(1, 2)
+SMALL_A = (np.array([[0.0], [0.2], [0.4], [0.6], [0.8], [1.0]]), np.array([0, 0, 0, 1, 1, 1]))
+SMALL_B = (np.vstack([SMALL_A[0], [[1.0]]]), np.r_[SMALL_A[1], 0])
+CLAIM_EPSILON, CLAIM_DELTA = 1.0, 1e-5
+CLAIM_SIGMA = brentq(lambda s: gaussian_epsilon(s, CLAIM_DELTA) - CLAIM_EPSILON, 0.5, 50.0)  # one full step: (1, 1e-5)
+FIXED = lambda X: 3.0  # noqa: E731  (a public constant, chosen before seeing the data)
+OLD = lambda X: 1.0 * len(X)  # noqa: E731  (the old code: sample_rate * len(X), with sample_rate 1)
+
+
+def _one_released_step(data, normaliser, sigma, seed):
+    X, y = data
+    return train_dpsgd(SMALL_ARCH, X, y, clip_norm=1.0, noise_multiplier=sigma, sample_rate=1.0,
+                       expected_batch_size=normaliser(X), steps=1, learning_rate=1.0, rng=seed).params
+
+
+def _delta_two_gaussians(m1, s1, m2, s2, eps):
+    """Exact hockey-stick divergence sup_S P1(S) - e^eps P2(S) of N(m1, s1^2 I) and N(m2, s2^2 I)."""
+    p = m1.size
+    if s1 == s2:
+        mu = np.linalg.norm(m1 - m2) / s1
+        return stats.norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * stats.norm.cdf(-eps / mu - mu / 2)
+    # The privacy loss log(p1 / p2) is a * ||x - c||^2 + k: a noncentral chi-square under either side.
+    a = 1 / (2 * s2**2) - 1 / (2 * s1**2)
+    c = (m2 / s2**2 - m1 / s1**2) / (2 * a)
+    k = -p * math.log(s1 / s2) + m2 @ m2 / (2 * s2**2) - m1 @ m1 / (2 * s1**2) - a * (c @ c)
+    t = (eps - k) / a  # loss > eps  <=>  ||x - c||^2 > t (a > 0) or < t (a < 0)
+
+    def prob(m, s):
+        if t <= 0:
+            return float(a > 0)
+        chi2 = stats.ncx2(p, float((m - c) @ (m - c)) / s**2)
+        return chi2.sf(t / s**2) if a > 0 else chi2.cdf(t / s**2)
+
+    return max(0.0, prob(m1, s1) - math.exp(eps) * prob(m2, s2))
+
+
+def _exact_epsilon(m1, s1, m2, s2, delta):
+    def excess(eps):
+        return max(_delta_two_gaussians(m1, s1, m2, s2, eps), _delta_two_gaussians(m2, s2, m1, s1, eps)) - delta
+
+    return brentq(excess, 0.0, 100.0, xtol=1e-9) if excess(0.0) > 0 else 0.0
+
+
+@pytest.mark.parametrize("normaliser, holds", [(FIXED, True), (OLD, False)])
+def test_the_released_model_keeps_its_claim_exactly(normaliser, holds):
+    # The means come from noiseless runs; the spread is lr * sigma * C / B, what train_dpsgd adds (tested below).
+    means = [_one_released_step(data, normaliser, 0.0, 0) for data in (SMALL_A, SMALL_B)]
+    spreads = [CLAIM_SIGMA / normaliser(data[0]) for data in (SMALL_A, SMALL_B)]
+    epsilon = _exact_epsilon(means[0], spreads[0], means[1], spreads[1], CLAIM_DELTA)
+    if holds:
+        assert epsilon <= CLAIM_EPSILON * (1 + 1e-6)
+    else:  # dividing by len(X): about 4.8 for a claimed 1.0 (the design notes' pair gives 5.9)
+        assert epsilon > 4 * CLAIM_EPSILON
+
+
+@pytest.mark.parametrize("normaliser, refuted", [(FIXED, False), (OLD, True)])
+def test_the_spread_of_the_released_model_does_not_reveal_the_number_of_examples(normaliser, refuted):
+    # Black box: 400 releases of a 36-parameter model on each of two neighbours (6 and 7 examples). Their
+    # spread must be the same on both (sigma * C / B); a spread that depends on len(X) gives the privacy
+    # loss unbounded tails (the exact test above).
+    arch = Architecture(8, 4)
+    X = np.random.default_rng(5).random((7, 8))
+    y = np.array([0, 1, 2, 3, 0, 1, 2])
+    spreads = []
+    for n in (6, 7):
+        def release(sigma, seed):
+            return train_dpsgd(arch, X[:n], y[:n], clip_norm=1.0, noise_multiplier=sigma, sample_rate=1.0,
+                               expected_batch_size=normaliser(X[:n]), steps=1, learning_rate=1.0, rng=seed).params
+        draws = np.array([release(CLAIM_SIGMA, seed) for seed in range(400)]) - release(0.0, 0)
+        spreads.append(float(np.sqrt((draws**2).mean())))
+    ratio = spreads[1] / spreads[0]  # standard error sqrt(2 / (400 * 36)) = 1.2% when the spreads are equal
+    if refuted:
+        assert abs(ratio - 1) > 6 * 0.012  # 7 examples against 6: the ratio is 6/7
+    else:
+        assert abs(ratio - 1) < 6 * 0.012
+        assert spreads[0] == pytest.approx(CLAIM_SIGMA / 3.0, rel=6 * 0.009)
+
+
 @pytest.mark.parametrize("call, name", [
     (lambda huge: Architecture(huge, 2), "n_features"),
     (lambda huge: Architecture(2, huge), "n_classes"),
@@ -305,7 +391,8 @@ def test_claiming_amplification_without_sampling_is_caught():
     (lambda huge: poisson_sample(huge, 0.5, rng=0), "n"),
     (lambda huge: private_gradient_sum(np.ones((3, 2)), 1.0, 1.0, 0.5, rng=0, size=huge), "size"),
     (lambda huge: train_dpsgd(Architecture(1, 2), [[0.0], [1.0]], [0, 1], clip_norm=1.0, noise_multiplier=1.0,
-                              sample_rate=0.5, steps=huge, learning_rate=1.0, rng=0), "steps"),
+                              sample_rate=0.5, expected_batch_size=1, steps=huge, learning_rate=1.0, rng=0),
+     "steps"),
     (lambda huge: dpsgd_epsilon(0.01, 1.0, huge, 1e-5), "steps"),
     (lambda huge: compare_accounting(0.01, 1.0, huge, 1e-5), "steps"),
     (lambda huge: noise_multiplier_for_epsilon(1.0, 0.01, huge, 1e-5), "steps"),
@@ -338,9 +425,11 @@ ARCH = Architecture(2, 2)
     (lambda: accuracy(ARCH, np.zeros(6), [[1.0, 2.0]], None), TypeError, "y must be an array of class"),
     (lambda: per_example_gradients(ARCH, np.zeros(6), "abc", [0]), TypeError, "X must be an array of numbers"),
     (lambda: train_dpsgd(ARCH, [[0.0, 1.0], [1.0, 0.0]], None, clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.5,
-                         steps=2, learning_rate=1.0, rng=0), TypeError, "y must be an array of class"),
+                         expected_batch_size=1, steps=2, learning_rate=1.0, rng=0), TypeError,
+     "y must be an array of class"),
     (lambda: train_dpsgd(ARCH, [[0.0, 1.0], [1.0, 0.0]], [0, 1], clip_norm=1.0, noise_multiplier=1.0, sample_rate=0.5,
-                         steps=2, learning_rate=1.0, rng=0, params="abc"), TypeError, "params must be an array"),
+                         expected_batch_size=1, steps=2, learning_rate=1.0, rng=0, params="abc"), TypeError,
+     "params must be an array"),
 ])
 def test_models_explain_bad_input(call, error, match):
     with pytest.raises(error, match=match):

@@ -15,14 +15,20 @@ One step of DP-SGD (Abadi et al., "Deep learning with differential privacy", CCS
    (``clip_norm``), so one example moves the summed gradient by at most ``C``;
 4. **Gaussian noise** of standard deviation ``sigma * C`` (``noise_multiplier * clip_norm``)
    on every coordinate of the summed gradient;
-5. the update divides by the **expected** batch size ``q * n`` (a public number), never by the
-   realised one.
+5. the update divides by a **fixed, public normaliser** ``B`` (``expected_batch_size``, chosen
+   before seeing the data, as in Abadi et al. 2016), never by the realised batch size and never
+   by ``q * len(X)``.
 
 Neighbouring datasets differ by **adding or removing one example** (the convention of
-``dp_accounting``'s default ``NeighboringRelation.ADD_OR_REMOVE_ONE``); the number of rows ``n``
-and the features' ranges are treated as public. One step is then the Poisson-subsampled Gaussian
-mechanism with sensitivity ``C`` and noise ``sigma * C``; a run of ``T`` steps is ``T`` of them
-composed. :func:`dpsgd_epsilon` asks Google's ``dp_accounting`` for the epsilon of the run and
+``dp_accounting``'s default ``NeighboringRelation.ADD_OR_REMOVE_ONE``). Under that relation the
+number of rows is *not* public: it changes by one between neighbours. So nothing the mechanism
+computes may depend on it: the sample rate ``q``, the normaliser ``B``, ``C``, ``sigma``, the
+learning rate, the number of steps and the features' ranges are constants fixed beforehand
+(they are public). One step is then the Poisson-subsampled Gaussian mechanism with sensitivity
+``C`` and noise ``sigma * C``, followed by post-processing; a run of ``T`` steps is ``T`` of
+them composed. Dividing by ``q * len(X)`` instead would make the noise's scale reveal ``len(X)``:
+on 6 against 7 examples, one full-batch step of a 4-parameter model claimed (1.0, 1e-5)-DP has
+an exact epsilon above 4 at that delta (``tests/test_dpsgd.py`` computes it and tests the fix). :func:`dpsgd_epsilon` asks Google's ``dp_accounting`` for the epsilon of the run and
 :func:`compare_accounting` sets it beside the course's cruder composition rules (both live in
 :mod:`mic_dp_helpers.ml.accounting` and are re-exported here).
 
@@ -522,6 +528,8 @@ class TrainingRun:
         Final parameters.
     noise_multiplier, clip_norm, sample_rate : float
     steps : int
+    expected_batch_size : float
+        The public normaliser ``B`` the noisy sums were divided by.
     private : bool
         False when ``noise_multiplier`` is 0 or ``clip_norm`` infinite (plain SGD).
     batch_sizes : list of int
@@ -536,6 +544,7 @@ class TrainingRun:
     steps: int
     private: bool
     batch_sizes: list[int] = field(default_factory=list, repr=False)
+    expected_batch_size: float = math.nan
 
     def epsilon(self, delta: float, accountant: str = "pld") -> float:
         """Epsilon of the run at ``delta`` (see :func:`dpsgd_epsilon`); ``inf`` if not private."""
@@ -545,12 +554,15 @@ class TrainingRun:
 
 
 def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_multiplier: float, sample_rate: float,
-                steps: int, learning_rate: float, rng=None, params=None, progress: bool = False) -> TrainingRun:
+                expected_batch_size: float, steps: int, learning_rate: float, rng=None, params=None,
+                progress: bool = False) -> TrainingRun:
     """Train with DP-SGD (teaching code): Poisson batches, per-example clipping, Gaussian noise.
 
-    The update is ``params -= learning_rate * noisy_sum / (sample_rate * n)``: the divisor is the
-    expected batch size, public once ``n`` is, so the realised batch size is never used.
-    ``noise_multiplier=0`` with ``clip_norm=inf`` is plain mini-batch SGD, the non-private baseline.
+    The update is ``params -= learning_rate * noisy_sum / expected_batch_size``. The divisor is a
+    public constant fixed before seeing the data (typically ``sample_rate`` times the planned
+    dataset size): neither the realised batch size nor ``len(X)`` is used, since under add/remove
+    neighbours both are private. ``noise_multiplier=0`` with ``clip_norm=inf`` is plain
+    mini-batch SGD, the non-private baseline.
 
     Parameters
     ----------
@@ -564,7 +576,10 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     noise_multiplier : float
         ``sigma`` (>= 0).
     sample_rate : float
-        Poisson sampling rate ``q`` in (0, 1].
+        Poisson sampling rate ``q`` in (0, 1], a public constant.
+    expected_batch_size : float
+        The public normaliser ``B`` (> 0) the noisy sum is divided by: the batch size expected
+        when the run was planned, e.g. 64. It must not be computed from ``X``.
     steps : int
         Number of steps (>= 1).
     learning_rate : float
@@ -585,7 +600,7 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     >>> X = np.array([[0.0], [0.1], [0.9], [1.0]] * 25)
     >>> y = np.array([0, 0, 1, 1] * 25)
     >>> run = train_dpsgd(Architecture(1, 2), X, y, clip_norm=1.0, noise_multiplier=1.0,
-    ...                   sample_rate=0.5, steps=50, learning_rate=2.0, rng=0)
+    ...                   sample_rate=0.5, expected_batch_size=50, steps=50, learning_rate=2.0, rng=0)
     >>> accuracy(run.architecture, run.params, X, y)
     1.0
     """
@@ -597,6 +612,7 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     clip_norm = _check_clip_norm(clip_norm)
     sigma = _check_noise_multiplier(noise_multiplier)
     q = _check_sample_rate(sample_rate)
+    normaliser = check_positive_float(expected_batch_size, "expected_batch_size")
     steps = check_size(steps, "steps", 1)
     learning_rate = check_positive_float(learning_rate, "learning_rate")
     if sigma > 0 and not math.isfinite(clip_norm):
@@ -604,7 +620,6 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     generator = as_generator(rng)
     params = init_params(architecture, generator) if params is None else _as_floats(params, "params").copy()
     architecture.unpack(params)  # validates the shape
-    expected_batch = q * len(X)
     batch_sizes = []
     iterator = range(steps)
     if progress:
@@ -617,6 +632,6 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
         total = _clipped_gradient_sum(architecture, params, X[mask], y[mask], clip_norm)
         if sigma > 0:
             total = total + generator.normal(0.0, sigma * clip_norm, size=total.shape)
-        params = params - learning_rate * total / expected_batch
+        params = params - learning_rate * total / normaliser
     private = sigma > 0 and math.isfinite(clip_norm)
-    return TrainingRun(architecture, params, sigma, clip_norm, q, steps, private, batch_sizes)
+    return TrainingRun(architecture, params, sigma, clip_norm, q, steps, private, batch_sizes, normaliser)
