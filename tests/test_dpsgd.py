@@ -205,13 +205,45 @@ def test_calibrated_noise_meets_the_target_and_is_not_wasteful():
     assert dpsgd_epsilon(0.05, sigma * 0.98, 300, 1e-5, accountant="rdp") > 2.0
 
 
+def test_calibration_tolerance_is_relative_on_sigma():
+    # rel_tol bounds sigma's distance from the smallest valid sigma (what dp_accounting's tol is about)
+    rel_tol = 0.02  # the old code took 0.02 * 8 = 0.16 as its tolerance on a sigma near 0.7
+    sigma = noise_multiplier_for_epsilon(8.0, 0.05, 100, 1e-5, rel_tol=rel_tol)
+    assert dpsgd_epsilon(0.05, sigma, 100, 1e-5, accountant="rdp") <= 8.0
+    assert dpsgd_epsilon(0.05, sigma / (1 + rel_tol), 100, 1e-5, accountant="rdp") >= 8.0
+
+
+def test_the_accounting_modules_examples_hold():
+    import doctest
+
+    from mic_dp_helpers.ml import accounting, dpsgd
+
+    for module in (accounting, dpsgd):
+        assert doctest.testmod(module).failed == 0
+
+
+def test_comparison_table_has_exact_and_amplified_rows():
+    q, sigma, steps, delta = 0.02, 1.1, 500, 1e-5
+    table = compare_accounting(q, sigma, steps, delta).set_index(["method", "subsampling"])["epsilon"]
+    exact = table[("exact Gaussian composition", False)]
+    assert exact == pytest.approx(gaussian_epsilon(sigma / math.sqrt(steps), delta))
+    # nothing that ignores the sampling beats the exact composition of the full Gaussian steps
+    for method in ("basic composition", "advanced composition", "zCDP", "RDP (dp_accounting)"):
+        assert table[(method, False)] >= exact * (1 - 1e-6)
+    amplified = table[("basic composition, amplified", True)]
+    per_step = gaussian_epsilon(sigma, delta / (q * steps))
+    assert amplified == pytest.approx(steps * math.log1p(q * math.expm1(per_step)))
+    assert table[("PLD (dp_accounting)", True)] <= table[("RDP (dp_accounting)", True)] < amplified
+
+
 def test_comparison_table_orders_the_methods_and_uses_the_course_helpers():
     table = compare_accounting(0.02, 1.1, 500, 1e-5)
-    assert table["epsilon"].is_monotonic_decreasing
+    assert table.loc[~table["subsampling"], "epsilon"].is_monotonic_decreasing
+    assert table.loc[table["subsampling"], "epsilon"].is_monotonic_decreasing
     zcdp = table.loc[table["method"] == "zCDP", "epsilon"].item()
     assert zcdp == pytest.approx(zcdp_to_dp(500 * zcdp_rho_gaussian(1.0, 1.1), 1e-5))
-    sub = table[table["subsampling"]]["epsilon"]
-    assert sub.max() < 0.1 * table[~table["subsampling"]]["epsilon"].min()  # amplification dominates here
+    tight = table[table["subsampling"] & table["method"].str.contains("dp_accounting")]["epsilon"]
+    assert tight.max() < 0.1 * table[~table["subsampling"]]["epsilon"].min()  # amplification dominates here
 
 
 # ------------------------------------------------------------------------------ validation
