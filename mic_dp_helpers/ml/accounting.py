@@ -375,4 +375,8 @@ def amplified_basic_epsilon(sample_rate: float, noise_multiplier: float, steps: 
     steps = check_size(steps, "steps", 1)
     delta = check_probability(delta, "delta")
     per_step = gaussian_epsilon(sigma, min(delta / (q * steps), 0.5))
-    return steps * math.log1p(q * math.expm1(per_step)) if math.isfinite(per_step) else math.inf
+    if not math.isfinite(per_step):
+        return math.inf
+    # log(1 + q (e^eps0 - 1)) = eps0 + log(q + (1 - q) e^-eps0): no overflow for a large eps0
+    amplified = math.log1p(q * math.expm1(per_step)) if per_step < 1.0 else per_step + math.log(q + (1 - q) * math.exp(-per_step))
+    return steps * amplified
