@@ -147,8 +147,8 @@ def test_same_seed_same_release_and_training_run():
 
 def test_noise_free_training_is_marked_not_private():
     X, y = np.random.default_rng(1).random((40, 3)), np.arange(40) % 2
-    run = train_dpsgd(Architecture(3, 2), X, y, clip_norm=math.inf, noise_multiplier=0.0, sample_rate=0.5, expected_batch_size=20,
-                      steps=3, learning_rate=0.1, rng=0)
+    run = train_dpsgd(Architecture(3, 2), X, y, clip_norm=math.inf, noise_multiplier=0.0, sample_rate=0.5,
+                      expected_batch_size=20, steps=3, learning_rate=0.1, rng=0)
     assert not run.private and run.epsilon(1e-5) == math.inf
 
 

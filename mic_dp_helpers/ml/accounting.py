@@ -179,7 +179,7 @@ def _check_pld_size(sample_rate, noise_multiplier, steps, delta: float) -> None:
 
 def noise_multiplier_for_epsilon(target_epsilon: float, sample_rate: float, steps: int, delta: float,
                                  accountant: str = "rdp", rel_tol: float = 1e-3) -> float:
-    """A ``sigma`` whose run of ``steps`` steps stays within ``(target_epsilon, delta)``, at most ``1 + rel_tol`` times the smallest.
+    """A ``sigma`` whose run stays within ``(target_epsilon, delta)``, at most ``1 + rel_tol`` times the least.
 
     Uses ``dp_accounting.calibrate_dp_mechanism``, which searches ``sigma`` with Brent's method
     between 0.05 and 500 to an absolute tolerance on ``sigma``; it is given ``rel_tol`` times the
@@ -378,5 +378,8 @@ def amplified_basic_epsilon(sample_rate: float, noise_multiplier: float, steps: 
     if not math.isfinite(per_step):
         return math.inf
     # log(1 + q (e^eps0 - 1)) = eps0 + log(q + (1 - q) e^-eps0): no overflow for a large eps0
-    amplified = math.log1p(q * math.expm1(per_step)) if per_step < 1.0 else per_step + math.log(q + (1 - q) * math.exp(-per_step))
+    if per_step < 1.0:
+        amplified = math.log1p(q * math.expm1(per_step))
+    else:
+        amplified = per_step + math.log(q + (1 - q) * math.exp(-per_step))
     return steps * amplified

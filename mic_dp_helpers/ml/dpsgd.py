@@ -28,7 +28,8 @@ learning rate, the number of steps and the features' ranges are constants fixed 
 ``C`` and noise ``sigma * C``, followed by post-processing; a run of ``T`` steps is ``T`` of
 them composed. Dividing by ``q * len(X)`` instead would make the noise's scale reveal ``len(X)``:
 on 6 against 7 examples, one full-batch step of a 4-parameter model claimed (1.0, 1e-5)-DP has
-an exact epsilon above 4 at that delta (``tests/test_dpsgd.py`` computes it and tests the fix). :func:`dpsgd_epsilon` asks Google's ``dp_accounting`` for the epsilon of the run and
+an exact epsilon above 4 at that delta (``tests/test_dpsgd.py`` computes it and tests the fix).
+:func:`dpsgd_epsilon` asks Google's ``dp_accounting`` for the epsilon of the run and
 :func:`compare_accounting` sets it beside the course's cruder composition rules (both live in
 :mod:`mic_dp_helpers.ml.accounting` and are re-exported here).
 
