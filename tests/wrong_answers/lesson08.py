@@ -101,17 +101,17 @@ def _gdp_clt(q, sigma, steps, delta):
 
 
 # --------------------------------------------------------------------------------- 08.5
-def _step(w, X, y, clip_norm, sigma, q, lr, rng, *, sampling="poisson", clip="rows", divide="expected",
+def _step(w, X, y, clip_norm, sigma, q, batch, lr, rng, *, sampling="poisson", clip="rows", divide="given",
           noise_scale=None, gen=None):
     w, X, y = np.asarray(w, float), np.asarray(X, float), np.asarray(y, float)
     n = len(X)
     if sampling == "poisson":
-        batch = np.flatnonzero(rng.random(n) < q)
+        chosen = np.flatnonzero(rng.random(n) < q)
     elif sampling == "fixed":
-        batch = rng.choice(n, size=max(1, round(q * n)), replace=False)
+        chosen = rng.choice(n, size=max(1, round(q * n)), replace=False)
     else:  # "all"
-        batch = np.arange(n)
-    grads = (expit(X[batch] @ w) - y[batch])[:, None] * X[batch]
+        chosen = np.arange(n)
+    grads = (expit(X[chosen] @ w) - y[chosen])[:, None] * X[chosen]
     if clip == "rows":
         total = _clip(grads, clip_norm).sum(axis=0)
     elif clip == "batch":
@@ -121,7 +121,7 @@ def _step(w, X, y, clip_norm, sigma, q, lr, rng, *, sampling="poisson", clip="ro
         total = grads.sum(axis=0)
     sd = sigma * clip_norm if noise_scale is None else noise_scale(sigma, clip_norm, q, n)
     total = total + (rng if gen is None else gen).normal(0.0, sd, w.shape)
-    denominator = q * n if divide == "expected" else max(len(batch), 1)
+    denominator = {"given": batch, "realised": max(len(chosen), 1), "q n": q * n}[divide]
     return w - lr * total / denominator
 
 
@@ -172,7 +172,7 @@ WRONG_ANSWERS = {
     },
     "08.5": {
         "non-private: a step without noise in 1% of calls": sometimes_noiseless(
-            _step, lambda w, X, y, clip_norm, sigma, q, lr, rng: _step(w, X, y, clip_norm, 0.0, q, lr, rng)),
+            _step, lambda w, X, y, clip_norm, sigma, q, b, lr, rng: _step(w, X, y, clip_norm, 0.0, q, b, lr, rng)),
         "no noise (non-private)": lambda *a: _step(*a, noise_scale=lambda s, c, q, n: 0.0),
         "clips the batch gradient (non-private)": lambda *a: _step(*a, clip="batch"),
         "no clipping (non-private)": lambda *a: _step(*a, clip="none"),
@@ -181,6 +181,7 @@ WRONG_ANSWERS = {
         "fixed-size batches": lambda *a: _step(*a, sampling="fixed"),
         "every example every step": lambda *a: _step(*a, sampling="all"),
         "divides by the realised batch size": lambda *a: _step(*a, divide="realised"),
+        "non-private: divides by sample_rate * len(X) (the private size)": lambda *a: _step(*a, divide="q n"),
         "numpy's global random state for the noise": lambda *a: _step(*a, gen=np.random.default_rng()),
         "gradient ascent": lambda w, *a: 2 * np.asarray(w, float) - _step(w, *a),
     },
@@ -208,12 +209,12 @@ WRONG_ANSWERS["08.3"]["cheat: calls the course's dpsgd_epsilon"] = _calls_forbid
 WRONG_ANSWERS["08.4"]["cheat: calls the course's advantage_bound"] = _calls_forbidden(_membership.advantage_bound)
 
 
-def _step_with_course_clipping(helper, w, X, y, clip_norm, sigma, q, lr, rng):
+def _step_with_course_clipping(helper, w, X, y, clip_norm, sigma, q, expected_batch, lr, rng):
     w, X, y = np.asarray(w, dtype=float), np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     batch = rng.random(len(X)) < q
     grads = (expit(X[batch] @ w) - y[batch])[:, None] * X[batch]
     noisy = helper(grads, clip_norm).sum(axis=0) + rng.normal(0.0, sigma * clip_norm, size=w.shape)
-    return w - lr * noisy / (q * len(X))
+    return w - lr * noisy / expected_batch
 
 
 WRONG_ANSWERS["08.5"]["cheat: clips with the course's clip_per_example"] = _calls_forbidden(
