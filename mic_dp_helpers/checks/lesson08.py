@@ -283,17 +283,18 @@ def _rdp_epsilon(q: float, sigma: float, steps: int, delta: float) -> float:
         return float(accountant.get_epsilon(delta))
 
 
-def _pld_epsilon(q: float, sigma: float, steps: int, delta: float) -> float:
+def _pld_epsilon(q: float, sigma: float, steps: int, delta: float, grid: float = 1e-3) -> float:
     from dp_accounting import pld
 
-    accountant = pld.PLDAccountant(value_discretization_interval=1e-3)
+    accountant = pld.PLDAccountant(value_discretization_interval=grid)
     accountant.compose(_event(q, sigma, steps))
     return float(accountant.get_epsilon(delta))
 
 
-#: Accepted: from 3% below the PLD figure (finer PLD grids give up to about 0.5% less) to 5% above the RDP
-#: figure with dp_accounting's default orders (other sets of orders give slightly looser, still valid, bounds).
-LOWER_SLACK, UPPER_SLACK = 0.03, 0.05
+#: Accepted: from 3% below the PLD figure on a 1e-3 grid, or 0.5% below it on dp_accounting's default 1e-4 grid
+#: (a coarse grid is pessimistic: over thousands of steps at a small epsilon the two differ by up to 5%), to 5%
+#: above the RDP figure with dp_accounting's default orders (other orders give slightly looser, valid, bounds).
+LOWER_SLACK, FINE_SLACK, UPPER_SLACK = 0.03, 0.005, 0.05
 
 
 def _accounting_cases(rng: np.random.Generator) -> list[tuple[float, float, int, float]]:
@@ -320,16 +321,18 @@ def check_training_epsilon(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"{where} your epsilon {got:.4g} is far more pessimistic than the RDP or PLD "
                               "accountant's. Did you account for the Poisson sampling, and compose the steps with "
                               "the accountant rather than adding epsilons up?")
-        if got < upper * (1 - LOWER_SLACK) and got < _pld_epsilon(q, sigma, steps, delta) * (1 - LOWER_SLACK):
+        if (got < upper * (1 - LOWER_SLACK) and got < _pld_epsilon(q, sigma, steps, delta) * (1 - LOWER_SLACK)
+                and got < _pld_epsilon(q, sigma, steps, delta, grid=1e-4) * (1 - FINE_SLACK)):
             raise CheckFailed(f"{where} your epsilon {got:.4g} is smaller than any valid accountant gives: it claims "
                               "more privacy than the run has. Did you compose all the steps, at this delta, and use "
                               "an upper bound (RDP or PLD), not an approximation?")
 
 
 # ------------------------------------------------------------------------------------ 08.4
-#: An answer within this absolute (and relative) distance of the exact bound passes: a linear-programming
-#: solver is accurate to about 1e-9, and the wrong bounds of the corpus differ by more on some case.
-ADVANTAGE_TOLERANCE = 1e-8
+#: An answer within this absolute distance of the exact bound passes: scipy's HiGHS linear-programming solver
+#: with its default tolerances was within 8.3e-8 over 300 random (epsilon, delta), float32 arithmetic within
+#: 1e-7, and every wrong bound of the corpus differs by more than 1e-5 on some case.
+ADVANTAGE_TOLERANCE = 5e-7
 
 
 @exercise("08.4", title="The membership advantage that (epsilon, delta) allows", answer_name="max_advantage")

@@ -219,3 +219,299 @@ def _step_with_course_clipping(helper, w, X, y, clip_norm, sigma, q, expected_ba
 
 WRONG_ANSWERS["08.5"]["cheat: clips with the course's clip_per_example"] = _calls_forbidden(
     _dpsgd.clip_per_example, adapt=_step_with_course_clipping)
+
+
+# ------------------------------------------------------------------ by class (issue 26)
+# Each class below has several members per exercise, so that a check that catches one member by
+# accident (a lucky case) still has to look where the others hide: size, parameters, calls, shape,
+# data, state.
+from scipy.stats import truncnorm  # noqa: E402
+
+from wrong_answers._noise_misuse import few_seeds  # noqa: E402
+
+
+def _noise_like(shape, sd, rng, kind):
+    """Noise of standard deviation about ``sd`` that is not Gaussian, or not quite the right amount."""
+    if kind == "truncated at 3":
+        return sd * truncnorm.rvs(-3, 3, size=shape, random_state=rng)
+    if kind == "truncated at 4":
+        return sd * truncnorm.rvs(-4, 4, size=shape, random_state=rng)
+    if kind == "three uniforms":  # bounded parts, variance 1
+        return sd * rng.uniform(-1.0, 1.0, (3,) + tuple(np.atleast_1d(shape))).sum(axis=0)
+    if kind == "student t (5)":
+        return sd * rng.standard_t(5, shape) * math.sqrt(3 / 5)
+    if kind == "10% too little":
+        return rng.normal(0.0, 0.9 * sd, shape)
+    raise ValueError(kind)
+
+
+def _release_with(noise_kind):
+    def answer(grads, clip_norm, sigma, rng):
+        total = _clip(grads, clip_norm).sum(axis=0)
+        return total + _noise_like(total.shape, sigma * clip_norm, rng, noise_kind)
+    return answer
+
+
+def _stateful(make):
+    """An answer with memory between calls: ``make(state, *args)``."""
+    state = {}
+    return lambda *args: make(state, *args)
+
+
+def _reused_every_other_call(state, grads, clip_norm, sigma, rng):
+    total = _clip(grads, clip_norm).sum(axis=0)
+    key = total.shape
+    if key in state:
+        return total + state.pop(key)
+    state[key] = rng.normal(0.0, sigma * clip_norm, total.shape)
+    return total + state[key]
+
+
+def _antithetic(state, grads, clip_norm, sigma, rng):
+    total = _clip(grads, clip_norm).sum(axis=0)
+    key = total.shape
+    if key in state:
+        return total - state.pop(key)
+    state[key] = rng.normal(0.0, sigma * clip_norm, total.shape)
+    return total + state[key]
+
+
+def _autoregressive(state, grads, clip_norm, sigma, rng, rho=0.5):
+    total = _clip(grads, clip_norm).sum(axis=0)
+    fresh = rng.normal(0.0, 1.0, total.shape)
+    last = state.get(total.shape, fresh)
+    z = rho * last + math.sqrt(1 - rho**2) * fresh if total.shape in state else fresh
+    state[total.shape] = z
+    return total + sigma * clip_norm * z
+
+
+def _memoised_release(state, grads, clip_norm, sigma, rng):
+    key = (np.shape(grads), clip_norm)
+    if key not in state:
+        state[key] = _release(grads, clip_norm, sigma, rng)
+    return state[key]
+
+
+def _halves_shared(grads, clip_norm, sigma, rng):
+    total = _clip(grads, clip_norm).sum(axis=0)
+    p = len(total)
+    z = rng.normal(0.0, sigma * clip_norm, p)
+    z[p // 2: 2 * (p // 2)] = z[: p // 2]  # coordinate j + p/2 gets coordinate j's noise
+    return total + z
+
+
+def _common_component(grads, clip_norm, sigma, rng, rho=0.3):
+    total = _clip(grads, clip_norm).sum(axis=0)
+    z = math.sqrt(1 - rho) * rng.normal(0.0, 1.0, total.shape) + math.sqrt(rho) * rng.normal()
+    return total + sigma * clip_norm * z
+
+
+def _sized(threshold, small, large):
+    return lambda grads, *rest: (large if len(grads) > threshold else small)(grads, *rest)
+
+
+_exact_sum = lambda g, c, s, rng: _clip(g, c).sum(axis=0)  # noqa: E731
+_unclipped_release = lambda g, c, s, rng: _release(g, c, s, rng, clip=lambda x, c: np.asarray(x, float))  # noqa: E731
+
+WRONG_ANSWERS["08.2"].update({
+    # shape
+    "noise truncated at 3 scales (truncnorm)": _release_with("truncated at 3"),
+    "noise truncated at 4 scales": _release_with("truncated at 4"),
+    "noise from three uniforms (bounded)": _release_with("three uniforms"),
+    "Student-t noise of the same variance": _release_with("student t (5)"),
+    # parameters
+    "10% too little noise": _release_with("10% too little"),
+    "non-private: no noise once sigma * clip_norm > 100": lambda g, c, s, rng: (
+        _exact_sum(g, c, s, rng) if s * c > 100 else _release(g, c, s, rng)),
+    "noise scaled by min(clip_norm, 1)": lambda g, c, s, rng: _release(g, c, s, rng, scale=lambda x, c, s: s * min(c, 1.0)),
+    # size
+    "non-private: no clipping for a one-example batch": _sized(1, _unclipped_release, _release),
+    "non-private: the exact sum above 10,000 examples": _sized(10_000, _release, _exact_sum),
+    "noise divided by sqrt(n) above 1,000 examples": _sized(1_000, _release, lambda g, c, s, rng: _release(
+        g, c, s, rng, scale=lambda x, c, s: s * c / math.sqrt(len(x)))),
+    "reads only the first 1,000 examples": lambda g, c, s, rng: _release(np.asarray(g)[:1000], c, s, rng),
+    # calls
+    "noise reused on every other call": _stateful(_reused_every_other_call),
+    "antithetic noise on every other call": _stateful(_antithetic),
+    "noise correlated 0.5 with the previous call's": _stateful(_autoregressive),
+    "noise drawn from 65,536 seeds": few_seeds(_release),
+    "coordinate j + p/2 reuses coordinate j's noise": _halves_shared,
+    "noise correlated 0.3 across coordinates": _common_component,
+    # data
+    "clip norm lowered to the largest row norm": lambda g, c, s, rng: _release(
+        g, c, s, rng, scale=lambda x, c, s: s * min(c, max(np.linalg.norm(x, axis=1).max(), 1e-12))),
+    # state
+    "memoised on the shape and clip_norm": _stateful(_memoised_release),
+})
+
+
+def _memoised_clip(state, grads, clip_norm):
+    key = (np.shape(grads), clip_norm)
+    if key not in state:
+        state[key] = _clip(grads, clip_norm)
+    return state[key]
+
+
+def _alias_when_nothing_to_clip(grads, clip_norm):
+    grads = np.asarray(grads, dtype=float)
+    if (np.linalg.norm(grads, axis=1) <= clip_norm).all():
+        return grads
+    return _clip(grads, clip_norm)
+
+
+WRONG_ANSWERS["08.1"].update({
+    "no clipping above 10,000 examples": lambda g, c: (np.asarray(g, float).copy() if len(g) > 10_000 else _clip(g, c)),
+    "no clipping for a single example": lambda g, c: (np.asarray(g, float).copy() if len(g) == 1 else _clip(g, c)),
+    "clips only the first 1,000 rows": lambda g, c: np.vstack([_clip(np.asarray(g)[:1000], c),
+                                                               np.asarray(g, float)[1000:]]),
+    "no clipping when clip_norm > 100": lambda g, c: (np.asarray(g, float).copy() if c > 100 else _clip(g, c)),
+    "compares the squared norm with clip_norm": lambda g, c: np.asarray(g, float) * np.minimum(
+        1.0, c / np.maximum((np.asarray(g, float) ** 2).sum(axis=1, keepdims=True), 1e-300)),
+    "clips to the median row norm when that is smaller": lambda g, c: _clip(
+        g, min(c, float(np.median(np.linalg.norm(np.asarray(g, float), axis=1))) or c)),
+    "memoised on the shape and clip_norm": _stateful(_memoised_clip),
+    "returns the input itself when nothing needs clipping": _alias_when_nothing_to_clip,
+    "casts back to the input's dtype (integers truncated)": lambda g, c: _clip(g, c).astype(np.asarray(g).dtype),
+    "computes in float16": lambda g, c: _clip(np.asarray(g, np.float16), np.float16(c)),
+})
+
+
+def _amplification_only_above(q_min):
+    return lambda q, s, t, d: _rdp(q, s, t, d, wrap=q >= q_min)
+
+
+WRONG_ANSWERS["08.3"].update({
+    "ignores the sampling below q = 0.001": _amplification_only_above(1e-3),
+    "half the steps above 2,000 steps": lambda q, s, t, d: _rdp(q, s, t // 2 if t > 2000 else t, d),
+    "delta fixed at 1e-5": lambda q, s, t, d: _rdp(q, s, t, 1e-5),
+    "noise multiplier capped at 5": lambda q, s, t, d: _rdp(q, min(s, 5.0), t, d),
+    "delta divided by the steps": lambda q, s, t, d: _rdp(q, s, t, d / t),
+})
+
+
+def _advantage_lp(epsilon, delta):
+    from scipy.optimize import linprog
+
+    shrink = math.exp(-epsilon)  # the constraints divided by e^epsilon: well scaled for every epsilon
+    # variables (TPR, FPR): maximise TPR - FPR subject to TPR <= e^eps FPR + delta, 1 - FPR <= e^eps (1 - TPR) + delta
+    result = linprog([-1.0, 1.0], A_ub=[[shrink, -1.0], [1.0, -shrink]], b_ub=[delta * shrink, 1 - (1 - delta) * shrink],
+                     bounds=[(0, 1), (0, 1)], method="highs")
+    return float(-result.fun)
+
+
+WRONG_ANSWERS["08.4"].update({
+    "forgets delta when epsilon > 5": lambda e, d: math.tanh(e / 2) + (0.0 if e > 5 else 2 * d / (math.exp(e) + 1)),
+    "ignores delta above 0.1": lambda e, d: math.tanh(e / 2) + (0.0 if d > 0.1 else 2 * d / (math.exp(e) + 1)),
+    "bisection stopped at 1e-4": lambda e, d: math.floor((math.tanh(e / 2) + 2 * d / (math.exp(e) + 1)) / 1e-4) * 1e-4,
+})
+
+
+def _step_sized(threshold, small, large):
+    return lambda w, X, *rest: (large if len(X) > threshold else small)(w, X, *rest)
+
+
+def _memoised_step(state, w, X, y, c, s, q, b, lr, rng):
+    key = np.shape(X)
+    if key not in state:
+        state[key] = _step(w, X, y, c, s, q, b, lr, rng)
+    return state[key]
+
+
+def _truncated_step(kind):
+    class _Noise:
+        def __init__(self, rng):
+            self.rng = rng
+
+        def normal(self, loc, scale, size):
+            return loc + _noise_like(size, scale, self.rng, kind)
+
+    return lambda w, X, y, c, s, q, b, lr, rng: _step(w, X, y, c, s, q, b, lr, rng, gen=_Noise(rng))
+
+
+WRONG_ANSWERS["08.5"].update({
+    "non-private: no clipping with a one-example dataset": _step_sized(1, lambda *a: _step(*a, clip="none"), _step),
+    "non-private: no noise above 10,000 examples": _step_sized(
+        10_000, _step, lambda *a: _step(*a, noise_scale=lambda s, c, q, n: 0.0)),
+    "noise divided by sqrt(n)": lambda *a: _step(*a, noise_scale=lambda s, c, q, n: s * c / math.sqrt(n)),
+    "samples only among the first 1,000 examples": lambda w, X, y, *rest: _step(
+        w, np.asarray(X)[:1000], np.asarray(y)[:1000], *rest),
+    "10% too little noise": lambda *a: _step(*a, noise_scale=lambda s, c, q, n: 0.9 * s * c),
+    "non-private: no noise once sigma * clip_norm > 100": lambda *a: _step(
+        *a, noise_scale=lambda s, c, q, n: 0.0 if s * c > 100 else s * c),
+    "noise truncated at 3 scales (truncnorm)": _truncated_step("truncated at 3"),
+    "noise from three uniforms (bounded)": _truncated_step("three uniforms"),
+    "memoised on the shape of X": _stateful(_memoised_step),
+    "noise drawn from 65,536 seeds": few_seeds(_step),
+})
+
+
+# ---------------------------------------------------------------- honest answers (must pass)
+def _clip_loop(grads, clip_norm):
+    out = np.array(grads, dtype=float)
+    for row in out:
+        norm = math.sqrt(float(row @ row))
+        if norm > clip_norm:
+            row *= clip_norm / norm
+    return out
+
+
+def _clip_divide(grads, clip_norm):
+    grads = np.asarray(grads, dtype=float)
+    return grads / np.maximum(1.0, np.linalg.norm(grads, axis=1, keepdims=True) / clip_norm)
+
+
+def _clip_float32(grads, clip_norm):
+    grads = np.asarray(grads, dtype=np.float32)
+    norms = np.linalg.norm(grads, axis=1, keepdims=True)
+    return grads * np.minimum(np.float32(1), np.float32(clip_norm) / np.maximum(norms, np.float32(1e-30)))
+
+
+def _release_noise_first(grads, clip_norm, sigma, rng):
+    noise = rng.standard_normal(np.shape(grads)[1]) * (sigma * clip_norm)
+    return _clip_divide(grads, clip_norm).sum(axis=0) + noise
+
+
+def _release_looped(grads, clip_norm, sigma, rng):
+    total = np.zeros(np.shape(grads)[1])
+    for row in _clip_loop(grads, clip_norm):
+        total += row
+    return total + rng.normal(size=total.shape, scale=sigma * clip_norm)
+
+
+def _pld_default(q, s, t, d):
+    from dp_accounting import pld
+
+    event = dp_accounting.GaussianDpEvent(s)
+    accountant = pld.PLDAccountant()
+    accountant.compose(dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(q, event) if q < 1 else event, t))
+    return accountant.get_epsilon(d)
+
+
+def _rdp_custom_orders(q, s, t, d):
+    event = dp_accounting.GaussianDpEvent(s)
+    accountant = rdp.RdpAccountant(orders=[1 + x / 10.0 for x in range(1, 100)] + list(range(12, 257)))
+    accountant.compose(dp_accounting.SelfComposedDpEvent(
+        dp_accounting.PoissonSampledDpEvent(q, event) if q < 1 else event, t))
+    return accountant.get_epsilon(d)
+
+
+def _step_all_gradients(w, X, y, clip_norm, sigma, q, batch, lr, rng):
+    w, X, y = np.asarray(w, float), np.asarray(X, float), np.asarray(y, float)
+    mask = rng.uniform(size=len(X)) < q
+    grads = (expit(X @ w) - y)[:, None] * X  # every example's gradient, then the batch's
+    total = _clip_divide(grads[mask], clip_norm).sum(axis=0)
+    return w - lr * (total + rng.normal(0.0, sigma * clip_norm, len(w))) / batch
+
+
+HONEST_ANSWERS = {
+    "08.1": {"a loop over rows": _clip_loop, "divides by max(1, norm / C)": _clip_divide,
+             "computed in float32": _clip_float32},
+    "08.2": {"noise drawn first, standard_normal": _release_noise_first, "a loop over rows": _release_looped},
+    "08.3": {"PLD with the default grid": _pld_default, "RDP with other orders": _rdp_custom_orders},
+    "08.4": {"a linear-programming solver (HiGHS, default tolerances)": _advantage_lp,
+             "computed in float32": lambda e, d: float(np.float32(np.tanh(np.float32(e / 2))
+                                                       + np.float32(2 * d) / np.float32(np.exp(np.float32(e)) + 1))),
+             "the formula with exp": lambda e, d: min(1.0, (math.exp(e) - 1 + 2 * d) / (math.exp(e) + 1))},
+    "08.5": {"every gradient computed, then the batch's": _step_all_gradients},
+}

@@ -1,0 +1,15 @@
+"""Lesson 08's checks accept honest variants of a correct answer (float32, loops, LP solvers, other accountants)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mic_dp_helpers.checks import run_check
+from wrong_answers.lesson08 import HONEST_ANSWERS
+
+
+@pytest.mark.parametrize("exercise_id, variant", [(ex, name) for ex, answers in HONEST_ANSWERS.items()
+                                                  for name in answers])
+def test_an_honest_variant_passes(exercise_id, variant):
+    result = run_check(exercise_id, HONEST_ANSWERS[exercise_id][variant])
+    assert result.passed, result.message
