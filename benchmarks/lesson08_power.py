@@ -63,11 +63,11 @@ def _point_mass(rng, draws, p, share):
 
 #: (alternative, case, draws, coordinates, noise maker)
 ALTERNATIVES = [
-    ("noise truncated at 4 scales", "tails (20,000 coordinates)", 40, 20_000,
+    ("noise truncated at 4 scales", "tails (25 calls, 20,000 coordinates)", 25, 20_000,
      lambda rng, n, p: truncnorm.rvs(-4, 4, size=(n, p), random_state=rng)),
     ("noise truncated at 3 scales", "generic (1,500 calls, 2 coordinates)", 1500, 2,
      lambda rng, n, p: truncnorm.rvs(-3, 3, size=(n, p), random_state=rng)),
-    ("Student-t (5) noise of the same variance", "tails (20,000 coordinates)", 40, 20_000,
+    ("Student-t (5) noise of the same variance", "tails (25 calls, 20,000 coordinates)", 25, 20_000,
      lambda rng, n, p: rng.standard_t(5, (n, p)) * np.sqrt(3 / 5)),
     ("10% too little noise", "generic (1,500 calls, 2 coordinates)", 1500, 2,
      lambda rng, n, p: 0.9 * rng.normal(size=(n, p))),
@@ -75,11 +75,11 @@ ALTERNATIVES = [
      lambda rng, n, p: 0.9 * rng.normal(size=(n, p))),
     ("correlation 0.1 between successive calls", "generic (1,500 calls, 2 coordinates)", 1500, 2,
      lambda rng, n, p: _ar1(rng, n, p, 0.1)),
-    ("correlation 0.1 between successive calls", "tails (40 calls, 20,000 coordinates)", 40, 20_000,
+    ("correlation 0.1 between successive calls", "tails (25 calls, 20,000 coordinates)", 25, 20_000,
      lambda rng, n, p: _ar1(rng, n, p, 0.1)),
     ("correlation 0.1 between two coordinates", "16 coordinates (3,000 calls)", 3000, 16,
      lambda rng, n, p: _pair(rng, n, p, 0.1, 9)),
-    ("correlation 0.1 between coordinates j and j + p/2", "tails (40 calls, 20,000 coordinates)", 40, 20_000,
+    ("correlation 0.1 between coordinates j and j + p/2", "tails (25 calls, 20,000 coordinates)", 25, 20_000,
      lambda rng, n, p: _halves(rng, n, p, 0.1)),
     ("correlation 0.1 between all coordinates", "16 coordinates (3,000 calls)", 3000, 16,
      lambda rng, n, p: _equicorrelated(rng, n, p, 0.1)),

@@ -19,10 +19,12 @@ from mic_dp_helpers.checks import EXERCISES
 from mic_dp_helpers.checks._core import CheckFailed
 
 #: The exercises whose check is statistical (the answer is random, or is judged from random draws).
-RANDOM_EXERCISES = ("02.1", "02.4", "03.3", "04.1", "04.2", "04.4", "05.4", "06.4") + ("07.1", "07.3", "07.4", "07.5")
+RANDOM_EXERCISES = ("02.1", "02.4", "03.3", "04.1", "04.2", "04.4", "05.4", "06.4") + ("07.1", "07.3", "07.4", "07.5") + (
+    "08.2", "08.5")
 _NOTEBOOKS = {"02": "02_laplace_mechanism_solutions.ipynb", "03": "03_privacy_budget_solutions.ipynb",
               "04": "04_pydp_solutions.ipynb", "05": "05_mic_dp_solutions.ipynb",
-              "06": "06_synthetic_data_solutions.ipynb", "07": "07_selection_and_local_dp_solutions.ipynb"}
+              "06": "06_synthetic_data_solutions.ipynb", "07": "07_selection_and_local_dp_solutions.ipynb",
+              "08": "08_dp_machine_learning_solutions.ipynb"}
 
 
 def _batched(function, repeat):
@@ -93,13 +95,33 @@ def _bound_and_mean_many(n, values, level, high, epsilon, share, rng):
     return list(zip(uppers.tolist(), means.tolist()))
 
 
+# ---- lesson 08: the reference algorithms, vectorized over calls
+def _noisy_clipped_sum_many(n, grads, clip_norm, sigma, rng):
+    grads = np.asarray(grads, dtype=float)
+    norms = np.linalg.norm(grads, axis=1, keepdims=True)
+    total = (grads * np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300))).sum(axis=0)
+    return list(total + rng.normal(0.0, sigma * clip_norm, (n, len(total))))
+
+
+def _dpsgd_step_many(n, w, X, y, clip_norm, sigma, q, batch, lr, rng):
+    from scipy.special import expit
+
+    w, X, y = np.asarray(w, dtype=float), np.asarray(X, dtype=float), np.asarray(y, dtype=float)
+    grads = (expit(X @ w) - y)[:, None] * X
+    norms = np.linalg.norm(grads, axis=1, keepdims=True)
+    clipped = grads * np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300))
+    sums = np.concatenate([(rng.random((min(50, n - start), len(X))) < q) @ clipped for start in range(0, n, 50)])
+    return list(w - lr * (sums + rng.normal(0.0, sigma * clip_norm, (n, len(w)))) / batch)
+
+
 def correct_answer(exercise_id: str):
     """The reference solution of ``exercise_id`` (batched where its check calls it thousands of times)."""
     spec = EXERCISES[exercise_id]
     solution = solution_namespace(_NOTEBOOKS[spec.lesson])[spec.answer_name]
     repeat = {"02.1": _laplace_many, "02.4": _sum_many, "04.2": _bound_many,
               "06.4": _group_release_many, "07.1": _rr_many, "07.3": _noisy_max_many,
-              "07.4": _bound_and_mean_many}.get(exercise_id)
+              "07.4": _bound_and_mean_many, "08.2": _noisy_clipped_sum_many,
+              "08.5": _dpsgd_step_many}.get(exercise_id)
     return solution if repeat is None else _batched(solution, repeat)
 
 

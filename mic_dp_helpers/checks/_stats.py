@@ -350,3 +350,27 @@ LESSON07_POWER = (
      "audit's 95% bound about 0.97; the expected answer is the course audit's verdict on the same outputs",
      "an answer using another valid 95% bound may disagree near the claim; the exercise names the course audit"),
 )
+
+
+# ==================================================================================================
+# Lesson 08 (08.2, 08.5): power of the vector-noise tests (mic_dp_helpers.checks._vector_noise) against
+# named alternatives, per check case. Output of ``benchmarks/lesson08_power.py --reps 200`` (fewer
+# replicates, 20, for the 500,000-draw cases); a correct release was rejected in 0 of 200 replicates.
+# A check rejects an answer if any case does, so the power of the check is at least the largest entry
+# of an alternative. Kept apart from the other lessons' rows to ease merging.
+# ==================================================================================================
+#: (alternative, check case, power)
+POWER_LESSON08 = (
+    ("noise truncated at 4 scales", "tails (25 calls, 20,000 coordinates)", 1.0),
+    ("noise truncated at 3 scales", "generic (1,500 calls, 2 coordinates)", 0.035),
+    ("Student-t (5) noise of the same variance", "tails (25 calls, 20,000 coordinates)", 1.0),
+    ("10% too little noise", "generic (1,500 calls, 2 coordinates)", 1.0),
+    ("10% too little noise", "100,000 examples (100 calls, 2 coordinates)", 0.0),
+    ("correlation 0.1 between successive calls", "generic (1,500 calls, 2 coordinates)", 0.19),
+    ("correlation 0.1 between successive calls", "tails (25 calls, 20,000 coordinates)", 1.0),
+    ("correlation 0.1 between two coordinates", "16 coordinates (3,000 calls)", 0.185),
+    ("correlation 0.1 between coordinates j and j + p/2", "tails (25 calls, 20,000 coordinates)", 1.0),
+    ("correlation 0.1 between all coordinates", "16 coordinates (3,000 calls)", 1.0),
+    ("a scale read from the data (rows at 1e-3 C: noise x 1e-3)", "rows far below C (1,500 calls)", 1.0),
+    ("no noise in 1% of calls", "generic (1,500 calls, 2 coordinates)", 1.0),
+)

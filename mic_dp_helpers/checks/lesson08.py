@@ -205,7 +205,7 @@ def _release_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float, fl
     many = rng.uniform(0.5, 3.0, (100_000, 1)) * direction / _norm(direction) * clip_norm
     cases.append((many + rng.normal(0.0, 0.1 * clip_norm, many.shape), clip_norm, sigma(), 100))
     cases.append((_random_gradients(rng, 5, 16) * 0.3, 1.0, sigma(), 3000))        # 16 coordinates: every pair
-    cases.append((_random_gradients(rng, 3, 20_000), _log_uniform(rng, 0.01, 100.0), sigma(), 40))  # the tails
+    cases.append((_random_gradients(rng, 3, 20_000), _log_uniform(rng, 0.01, 100.0), sigma(), 25))  # the tails
     return cases
 
 
@@ -419,7 +419,7 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
     d, n = 20_000, 5
     q = float(rng.uniform(0.2, 0.8))
     cases.append((_np_zeros(d), _np_zeros((n, d)), _np_ones(n), _log_uniform(rng, 0.01, 100.0),
-                  _log_uniform(rng, 0.05, 50.0), q, normaliser(q, n), rate(), 40))
+                  _log_uniform(rng, 0.05, 50.0), q, normaliser(q, n), rate(), 25))
     return cases
 
 
