@@ -99,6 +99,22 @@ def check_vector_noise(noise, scale: float, where: str, extra_covariance=None) -
     ``scale^2 I + extra_covariance``; the outputs are then whitened with it and tested on their
     amount, correlations, independence and centre (they are not normal, so shape and tails are
     not tested).
+
+    Parameters
+    ----------
+    noise : array_like, shape (calls, p)
+        The outputs of repeated calls minus their true centre.
+    scale : float
+        The Gaussian noise's standard deviation (``noise_multiplier * clip_norm``).
+    where : str
+        The start of every hint (which input, which call sequence).
+    extra_covariance : numpy.ndarray, optional
+        Shape ``(p, p)``: the covariance Poisson sampling adds.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint naming the property that fails.
     """
     noise = np.asarray(noise, dtype=float)
     draws, p = noise.shape

@@ -142,6 +142,18 @@ def check_clip_rows(answer, seed: int = SEED) -> None:
 
     A float32 result (from float32 input, or computed in float32) is compared at float32
     precision (relative 2e-6), any other at 1e-9.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``clip_rows`` (exercise 08.1).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
     """
     cases = _clip_cases(_default_rng([8001, seed]))
     outputs = []
@@ -232,7 +244,20 @@ def _release_where(grads, clip_norm, sigma, how: str) -> str:
 
 @exercise("08.2", title="One DP-SGD release: clip, sum, add noise", answer_name="noisy_clipped_sum")
 def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
-    """The release's distribution on 8 inputs and 3 call sequences (see the module docstring)."""
+    """The release's distribution on 8 inputs and 3 call sequences (see the module docstring).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``noisy_clipped_sum`` (exercise 08.2).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     rng = _default_rng([8002, seed])
     cases = _release_cases(rng)
     grads, clip_norm, sigma, _ = cases[0]
@@ -311,7 +336,20 @@ def _accounting_cases(rng: np.random.Generator) -> list[tuple[float, float, int,
 
 @exercise("08.3", title="Epsilon of a DP-SGD run with dp-accounting", answer_name="training_epsilon")
 def check_training_epsilon(answer, seed: int = SEED) -> None:
-    """RDP or PLD accepted (see LOWER_SLACK, UPPER_SLACK), over q 1e-4..1, 1..10,000 steps, delta 1e-10..1e-2."""
+    """RDP or PLD accepted (see LOWER_SLACK, UPPER_SLACK), over q 1e-4..1, 1..10,000 steps, delta 1e-10..1e-2.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``training_epsilon`` (exercise 08.3).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     cases = _accounting_cases(_default_rng([8003, seed]))
     answers = [expect_number(answer(q, sigma, steps, delta), "an epsilon") for q, sigma, steps, delta in cases]
     for (q, sigma, steps, delta), got in zip(cases, answers):  # expected values only now
@@ -337,7 +375,20 @@ ADVANTAGE_TOLERANCE = 5e-7
 
 @exercise("08.4", title="The membership advantage that (epsilon, delta) allows", answer_name="max_advantage")
 def check_max_advantage(answer, seed: int = SEED) -> None:
-    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 55 (epsilon, delta)."""
+    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 55 (epsilon, delta).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``max_advantage`` (exercise 08.4).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     rng = _default_rng([8004, seed])
     cases = [(0.0, 0.0), (0.0, 0.05), (1e-9, 0.0), (1.0, 0.0), (1.0, 1e-5), (50.0, 0.0), (8.0, 0.3), (0.1, 0.9),
              (0.5, 0.2), (2.0, 0.05), (1e-6, 1e-3)]
@@ -425,7 +476,20 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
 
 @exercise("08.5", title="One full DP-SGD step with Poisson sampling", answer_name="dpsgd_step")
 def check_dpsgd_step(answer, seed: int = SEED) -> None:
-    """The step's distribution on 6 inputs (1 to 100,000 examples, up to 20,000 weights) and 2 call sequences."""
+    """The step's distribution on 6 inputs (1 to 100,000 examples, up to 20,000 weights) and 2 call sequences.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``dpsgd_step`` (exercise 08.5).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     rng = _default_rng([8005, seed])
     cases = _step_cases(rng)
     w, X, y, clip_norm, sigma, q, batch, lr, _ = cases[1]

@@ -303,6 +303,17 @@ def compare_accounting(sample_rate: float, noise_multiplier: float, steps: int, 
     * **RDP** (Mironov, Talwar & Zhang 2019) and **PLD** (tight, up to its discretization),
       from ``dp_accounting``.
 
+    Parameters
+    ----------
+    sample_rate : float
+        Poisson rate ``q`` in (0, 1].
+    noise_multiplier : float
+        ``sigma`` (> 0).
+    steps : int
+        Number of steps (>= 1).
+    delta : float
+        Target delta in (0, 1).
+
     Returns
     -------
     pandas.DataFrame
