@@ -19,16 +19,13 @@ One step of DP-SGD (Abadi et al., "Deep learning with differential privacy", CCS
    before seeing the data, as in Abadi et al. 2016), never by the realised batch size and never
    by ``q * len(X)``.
 
-Neighbouring datasets differ by **adding or removing one example** (the convention of
-``dp_accounting``'s default ``NeighboringRelation.ADD_OR_REMOVE_ONE``). Under that relation the
-number of rows is *not* public: it changes by one between neighbours. So nothing the mechanism
-computes may depend on it: the sample rate ``q``, the normaliser ``B``, ``C``, ``sigma``, the
-learning rate, the number of steps and the features' ranges are constants fixed beforehand
-(they are public). One step is then the Poisson-subsampled Gaussian mechanism with sensitivity
-``C`` and noise ``sigma * C``, followed by post-processing; a run of ``T`` steps is ``T`` of
-them composed. Dividing by ``q * len(X)`` instead would make the noise's scale reveal ``len(X)``:
-on 6 against 7 examples, one full-batch step of a 4-parameter model claimed (1.0, 1e-5)-DP has
-an exact epsilon above 4 at that delta (``tests/test_dpsgd.py`` computes it and tests the fix).
+Neighbouring datasets differ by **adding or removing one example** (``dp_accounting``'s default
+``ADD_OR_REMOVE_ONE``), so the number of rows is *private*. Public, fixed beforehand: ``q``, ``B``,
+``C``, ``sigma``, the learning rate, the steps and the features' ranges. One step is then the
+Poisson-subsampled Gaussian mechanism (sensitivity ``C``, noise ``sigma * C``) plus
+post-processing. Dividing by ``q * len(X)`` instead lets the noise's scale reveal ``len(X)``: one
+full-batch step on 6 against 7 examples, claimed (1.0, 1e-5)-DP, has an exact epsilon above 4
+(``tests/test_dpsgd.py``).
 :func:`dpsgd_epsilon` asks Google's ``dp_accounting`` for the epsilon of the run and
 :func:`compare_accounting` sets it beside the course's cruder composition rules (both live in
 :mod:`mic_dp_helpers.ml.accounting` and are re-exported here).
@@ -57,24 +54,9 @@ from mic_dp_helpers.ml.accounting import (  # re-exported: one import for the le
     noise_multiplier_for_epsilon,
 )
 
-__all__ = [
-    "Architecture",
-    "TrainingRun",
-    "init_params",
-    "predict_proba",
-    "per_example_loss",
-    "per_example_gradients",
-    "clip_per_example",
-    "poisson_sample",
-    "private_gradient_sum",
-    "train_dpsgd",
-    "accuracy",
-    "dpsgd_dp_event",
-    "dpsgd_epsilon",
-    "noise_multiplier_for_epsilon",
-    "gaussian_epsilon",
-    "compare_accounting",
-]
+__all__ = ["Architecture", "TrainingRun", "init_params", "predict_proba", "per_example_loss", "per_example_gradients",
+           "clip_per_example", "poisson_sample", "private_gradient_sum", "train_dpsgd", "accuracy", "dpsgd_dp_event",
+           "dpsgd_epsilon", "noise_multiplier_for_epsilon", "gaussian_epsilon", "compare_accounting"]
 
 # ------------------------------------------------------------------------------ validation
 def _check_noise_multiplier(value, name: str = "noise_multiplier") -> float:
