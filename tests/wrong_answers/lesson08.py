@@ -382,7 +382,7 @@ def _amplification_only_above(q_min):
 
 WRONG_ANSWERS["08.3"].update({
     "ignores the sampling below q = 0.001": _amplification_only_above(1e-3),
-    "half the steps above 2,000 steps": lambda q, s, t, d: _rdp(q, s, t // 2 if t > 2000 else t, d),
+    "half the steps above 500 steps": lambda q, s, t, d: _rdp(q, s, t // 2 if t > 500 else t, d),
     "delta fixed at 1e-5": lambda q, s, t, d: _rdp(q, s, t, 1e-5),
     "noise multiplier capped at 5": lambda q, s, t, d: _rdp(q, min(s, 5.0), t, d),
     "delta divided by the steps": lambda q, s, t, d: _rdp(q, s, t, d / t),
