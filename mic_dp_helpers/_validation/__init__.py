@@ -40,6 +40,7 @@ from mic_dp_helpers._validation.arrays import (
     as_number_array,
     check_finite_array,
     check_finite_vector,
+    check_finite_matrix,
     check_column_bounds,
     check_labels,
 )
@@ -75,6 +76,7 @@ __all__ = [
     "as_number_array",
     "check_finite_array",
     "check_finite_vector",
+    "check_finite_matrix",
     "check_column_bounds",
     "check_labels",
     "ColumnError",

@@ -234,6 +234,39 @@ def check_finite_vector(values, name: str, *, allow_empty: bool = False) -> np.n
     return array
 
 
+
+def check_finite_matrix(values, name: str = "X") -> np.ndarray:
+    """:func:`check_finite_array`, and two-dimensional (records x features).
+
+    Parameters
+    ----------
+    values : array_like
+        A 2-D array, nested list or DataFrame of numbers.
+    name : str, default "X"
+        Name of the argument, for the error message.
+
+    Returns
+    -------
+    numpy.ndarray
+        The values as a 2-D float array.
+
+    Raises
+    ------
+    TypeError
+        If the values are not numbers.
+    ValueError
+        If they are empty, hold NaN or infinity, or are not 2-D.
+
+    Examples
+    --------
+    >>> check_finite_matrix([[0.0, 1.0], [2.0, 3.0]]).shape
+    (2, 2)
+    """
+    array = check_finite_array(values, name)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array (records x features), got shape {array.shape}.")
+    return array
+
 def check_column_bounds(lower, upper, n_columns: int | None = None, *,
                         what: str = "column") -> tuple[np.ndarray, np.ndarray]:
     """Public bounds as two float arrays with one value per column, ``lower < upper`` in every column.

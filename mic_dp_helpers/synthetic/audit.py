@@ -13,8 +13,16 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from mic_dp_helpers._validation import as_generator, as_seed, check_choice, check_int_at_least, check_positive_float, check_size
-from mic_dp_helpers.synthetic.groupings import CLUSTER_METHODS, _check_grouping, _check_matrix, cluster_groups, kd_groups
+from mic_dp_helpers._validation import (
+    as_generator,
+    as_seed,
+    check_choice,
+    check_finite_matrix,
+    check_int_at_least,
+    check_positive_float,
+    check_size,
+)
+from mic_dp_helpers.synthetic.groupings import CLUSTER_METHODS, _check_grouping, cluster_groups, kd_groups
 
 __all__ = ["four_corners_pair", "matched_centroid_shift", "spread_mechanism"]
 
@@ -72,7 +80,7 @@ def matched_centroid_shift(centroids_a, centroids_b) -> float:
     >>> matched_centroid_shift([[0, 0], [1, 1]], [[1, 1], [0, 0.5]])
     0.5
     """
-    a, b = _check_matrix(centroids_a, "centroids_a"), _check_matrix(centroids_b, "centroids_b")
+    a, b = check_finite_matrix(centroids_a, "centroids_a"), check_finite_matrix(centroids_b, "centroids_b")
     if a.shape != b.shape:
         raise ValueError(f"the two sets must have the same shape, got {a.shape} and {b.shape}.")
     cost = ((a[:, None, :] - b[None, :, :]) ** 2).sum(axis=2)
@@ -151,7 +159,7 @@ def spread_mechanism(grouping: str, l: int, sigma: float, *, cluster_rng: int | 
     cluster_seed = as_seed(cluster_rng, "cluster_rng")  # fixed now, used afresh on every call for the clustering
 
     def mechanism(dataset, size: int, rng) -> np.ndarray:
-        X = _check_matrix(dataset, "dataset")
+        X = check_finite_matrix(dataset, "dataset")
         if len(X) // l < 2 if len(X) >= l else True:
             raise ValueError(f"the spread needs at least two groups: {len(X)} records and l={l}.")
         size = check_size(size, "size", 1, per_item=X.size + len(X))  # noisy means and draw counts per release

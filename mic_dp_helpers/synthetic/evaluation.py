@@ -18,13 +18,13 @@ from mic_dp_helpers._threads import one_thread
 from mic_dp_helpers._validation import (
     as_seed,
     check_choice,
+    check_finite_matrix,
     check_labels,
     check_probability,
     check_size,
     describe,
 )
 from mic_dp_helpers.synthetic.group_means import public_bounds
-from mic_dp_helpers.synthetic.groupings import _check_matrix
 
 __all__ = ["load_task", "split_real", "evaluate_tstr", "two_way_tv"]
 
@@ -181,7 +181,7 @@ def evaluate_tstr(X_train, y_train, X_test, y_test, models: Sequence[str] = ("hg
     """
     from sklearn.metrics import accuracy_score, roc_auc_score
 
-    X_train, X_test = _check_matrix(X_train, "X_train"), _check_matrix(X_test, "X_test")
+    X_train, X_test = check_finite_matrix(X_train, "X_train"), check_finite_matrix(X_test, "X_test")
     if X_train.shape[1] != X_test.shape[1]:
         raise ValueError(f"X_train has {X_train.shape[1]} features but X_test has {X_test.shape[1]}; they must match.")
     y_train = check_labels(y_train, len(X_train), "y_train", "X_train")

@@ -58,6 +58,7 @@ from mic_dp_helpers._validation import (
     as_generator,
     check_choice,
     check_column_bounds,
+    check_finite_matrix,
     check_int_at_least,
     check_labels,
     check_positive_float,
@@ -68,7 +69,6 @@ from mic_dp_helpers.synthetic.groupings import (
     _MAX_RESTARTS,
     CLUSTER_METHODS,
     _check_grouping,
-    _check_matrix,
     cluster_groups,
     kd_groups,
     random_groups,
@@ -151,7 +151,7 @@ def scale_to_unit(X, lower, upper) -> np.ndarray:
     >>> scale_to_unit([[0.0, 5.0], [20.0, -1.0]], lower=0, upper=10).tolist()
     [[0.0, 0.5], [1.0, 0.0]]
     """
-    X = _check_matrix(X)
+    X = check_finite_matrix(X)
     lower, upper = _check_bounds(lower, upper, X.shape[1])
     return (np.clip(X, lower, upper) - lower) / (upper - lower)
 
@@ -176,7 +176,7 @@ def unscale_from_unit(U, lower, upper) -> np.ndarray:
     >>> unscale_from_unit([[0.5]], lower=0, upper=16).tolist()
     [[8.0]]
     """
-    U = _check_matrix(U, "U")
+    U = check_finite_matrix(U, "U")
     lower, upper = _check_bounds(lower, upper, U.shape[1])
     return lower + U * (upper - lower)
 
@@ -344,7 +344,7 @@ def release_group_means(X, y, lower, upper, epsilon: float, delta: float, *, gro
     >>> len(release), release.metadata["differentially_private"]
     (10, True)
     """
-    X = _check_matrix(X)
+    X = check_finite_matrix(X)
     y = check_labels(y, X.shape[0], "y", "X")
     n_total, dim = X.shape
     _check_grouping(grouping)

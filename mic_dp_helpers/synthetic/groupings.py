@@ -20,7 +20,7 @@ import math
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from mic_dp_helpers._validation import as_generator, check_choice, check_finite_array, check_int_at_least, check_size
+from mic_dp_helpers._validation import as_generator, check_choice, check_finite_matrix, check_int_at_least, check_size
 
 __all__ = ["GROUPINGS", "random_groups", "kd_leaf_sizes", "kd_groups", "cluster_groups", "groups_touched"]
 
@@ -30,13 +30,6 @@ GROUPINGS = ("random", "kd", "cluster")
 CLUSTER_METHODS = ("kmeans", "gmm")
 _MAX_CLUSTER_RECORDS = 3000  # constrained k-means solves an n x ~2n assignment problem per iteration
 _MAX_RESTARTS = 1000  # restarts and iterations of the clustering: each solves an assignment problem
-
-
-def _check_matrix(X, name: str = "X") -> np.ndarray:
-    X = check_finite_array(X, name)
-    if X.ndim != 2:
-        raise ValueError(f"{name} must be a 2-D array (records x features), got shape {X.shape}.")
-    return X
 
 
 def _n_groups(n: int, l: int) -> int:
@@ -146,7 +139,7 @@ def kd_groups(X, l: int) -> list[np.ndarray]:
     >>> [g.tolist() for g in kd_groups(X, 3)]
     [[0, 5, 3], [2, 4, 1]]
     """
-    X = _check_matrix(X)
+    X = check_finite_matrix(X)
     n, dim = X.shape
     k = _n_groups(n, l)
     groups: list[np.ndarray] = []
@@ -263,7 +256,7 @@ def cluster_groups(X, l: int, method: str = "kmeans", rng=None, n_init: int = 10
     >>> sorted(len(g) for g in cluster_groups(X, 4, rng=0))
     [5, 5]
     """
-    X = _check_matrix(X)
+    X = check_finite_matrix(X)
     n = X.shape[0]
     k = _n_groups(n, l)
     if n > _MAX_CLUSTER_RECORDS:
