@@ -436,6 +436,15 @@ def _float_case(seed: int):
     raise RuntimeError(f"no float-rounding plan found for seed {seed}: the ledger's rule changed; update _float_case.")
 
 
+def _repr_traceback(error: BaseException) -> str:
+    """The qualified names of the functions an error passed through, and its message."""
+    names, tb = [], error.__traceback__
+    while tb is not None:
+        names.append(tb.tb_frame.f_code.co_qualname)
+        tb = tb.tb_next
+    return " ".join(names) + " " + str(error)
+
+
 def _run_plan(answer, accountant, values, lower, upper, plan):
     results = _call("04.4", answer, accountant, values, lower, upper, list(plan))
     if not _isinstance(results, (list, tuple)) or _len(results) != _len(plan):
@@ -549,6 +558,12 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
               [("count", 0.2), ("mean", 0.2000000001), ("sum", 0.2)])
     except BudgetExceededError:
         pass
+    except TypeError as error:
+        if "BudgetExceededError" in _repr_traceback(error):
+            raise CheckFailed("raising BudgetExceededError failed with a TypeError: its constructor takes what was "
+                              "asked and what is left, e.g. BudgetExceededError(requested_epsilon, 0.0, "
+                              "accountant.remaining_epsilon, accountant.remaining_delta, label=\"query plan\").") from None
+        raise
     else:
         raise CheckFailed("a plan needing epsilon 0.6 ran with only 0.5 left: raise BudgetExceededError instead.")
     if _len(accountant.ledger) != 1:

@@ -13,6 +13,7 @@ correct audit with 20,000 samples per side errs in well under 1 of 1,000 seeds (
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import sys
@@ -23,6 +24,7 @@ import pandas as pd
 from mic_dp_helpers.micdp import allocation
 from mic_dp_helpers.micdp import published as micdp
 from mic_dp_helpers.micdp import relevance
+from mic_dp_helpers.accounting.ledger import PrivacyAccountant
 from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise
 from mic_dp_helpers.datasets import coffee_shop_revenue, nonlinear_features
@@ -146,14 +148,46 @@ def _budget_cases(seed: int = SEED) -> list[tuple[pd.Series, float, float]]:
         (pd.Series({"p": 0.0, "q": 0.0}), 3.0, 0.3),  # no information: equal split
         (pd.Series({"only": 0.42}), 2.0, 0.5),
         (pd.Series(rng.uniform(0, 0.2, 5), index=names[::-1]), 7.0, 1.0),  # floor 1: uniform
+        _rounding_case(seed),  # the float proportional split overspends by one unit in the last place
     ]
+
+
+@functools.lru_cache(maxsize=64)
+def _rounding_case_cached(seed: int) -> tuple[tuple, tuple, float, float]:
+    scores, total, floor = _rounding_case_search(seed)
+    return tuple(scores.index), tuple(scores.to_numpy()), total, floor
+
+
+def _rounding_case(seed: int) -> tuple[pd.Series, float, float]:
+    index, values, total, floor = _rounding_case_cached(seed)
+    return pd.Series(values, index=list(index)), total, floor
+
+
+def _rounding_case_search(seed: int) -> tuple[pd.Series, float, float]:
+    """Scores, total and floor for which ``total * w / w.sum()`` adds up to a hair more than ``total``
+    (exactly, as the ledger adds): the proportional split overspends by rounding. Found by search (a
+    case turns up within a few dozen attempts), so it holds on every Python."""
+    rng = _default_rng([seed, 52])
+    for _attempt in range(100_000):
+        k = int(rng.integers(2, 7))
+        scores = pd.Series(rng.uniform(0, 1, k).round(int(rng.integers(1, 4))), index=[f"r{i}" for i in range(k)])
+        total = _float(rng.choice([0.3, 0.7, 1.0, 2.0, 3.0, 10.0]))
+        floor = _float(rng.choice([0.05, 0.1, 0.2, 0.3]))
+        top = scores.max()
+        if not top > 0:
+            continue
+        weights = floor + (1 - floor) * scores / top
+        if not PrivacyAccountant(total).can_spend_all((total * weights / weights.sum()).tolist()):
+            return scores, total, floor
+    raise RuntimeError(f"no rounding case found for seed {seed}; update _rounding_case.")
 
 
 @exercise("05.2", title="Split a budget by relevance, every feature keeping noise", answer_name="split_budget_by_relevance")
 def check_split_budget(answer, seed: int = SEED) -> None:
     """A correct answer returns, indexed and ordered like the scores, total * w / sum(w) with weights
-    w = floor + (1 - floor) * max(score, 0) / max(scores) (all equal when every score is <= 0): positive
-    summing to the total, to a relative 1e-9; it leaves the scores unchanged. Cases from
+    w = floor + (1 - floor) * max(score, 0) / max(scores) (all equal when every score is <= 0): positive,
+    fitting the total exactly (a ledger holding ``total`` accepts every part, added exactly) and short of it
+    by at most a relative 1e-9; it leaves the scores unchanged. Cases from
     ``seed``: 1 to 7 features, negative scores, ties at the top, all zeros, floors from 0.001 to 1,
     totals 0.01 to 100 with many digits.
 
@@ -184,6 +218,11 @@ def check_split_budget(answer, seed: int = SEED) -> None:
         if (values <= 0).any():
             raise CheckFailed("some feature got epsilon <= 0 (a release without noise, or nothing at all); "
                               "every weight must stay positive.")
+        if not PrivacyAccountant(total).can_spend_all([_float(v) for v in values]):
+            raise CheckFailed(f"the epsilons add up to more than the total budget {total!r} (exactly, as the ledger "
+                              f"adds them; by {(_fsum(values) - total) / total:+.2e} relative): a ledger holding "
+                              "the total would refuse the last feature (property: the parts fit exactly). Split "
+                              "with parts that fit, as lesson 04 teaches (split_epsilon rounds each part down).")
         if not _isclose(_fsum(values), total, rel_tol=1e-9):
             raise CheckFailed(f"the epsilons sum to {_fsum(values)!r}, not to the total budget {total!r} (relative "
                               f"difference {(_fsum(values) - total) / total:+.2e}; property: the whole budget).")

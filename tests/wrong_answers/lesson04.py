@@ -162,6 +162,12 @@ def _no_precheck(accountant, values, lower, upper, plan):
             for kind, eps in plan]
 
 
+def _raises_with_a_message(accountant, values, lower, upper, plan):  # BudgetExceededError("...") is a TypeError
+    if plan and not accountant.can_spend_all([eps for _, eps in plan]):
+        raise BudgetExceededError("the plan does not fit the budget")
+    return _no_precheck(accountant, values, lower, upper, plan)
+
+
 def _not_charged(accountant, values, lower, upper, plan):
     return [pydp_query(kind, values, eps, *((None, None) if kind == "count" else (lower, upper))) for kind, eps in plan]
 
@@ -297,6 +303,7 @@ WRONG_ANSWERS = {
     },
     "04.4": {
         "no check before running": _no_precheck,
+        "BudgetExceededError raised with a message only": _raises_with_a_message,
         "not charged": _not_charged,
         "one ledger entry": _one_entry,
         "total epsilon for every query": _total_epsilon_each,

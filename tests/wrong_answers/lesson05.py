@@ -119,6 +119,34 @@ def _epsilon_from_spread(release, dataset_a, dataset_b, claimed):
     return [j for j in range(outputs.shape[1]) if spread[j] == 0 or np.sqrt(2) / spread[j] > claimed]
 
 
+def _weights(relevance, floor):
+    scores = relevance.clip(lower=0.0)
+    top = scores.max()
+    return floor + (1.0 - floor) * (scores / top if top > 0 else scores * 0.0 + 1.0)
+
+
+def _float_split(relevance, total, floor):  # overspends by rounding on some inputs (lesson 04: exact addition)
+    weights = _weights(relevance, floor)
+    return total * weights / weights.sum()
+
+
+def _float_shares_times_total(relevance, total, floor):  # the same, normalising first
+    weights = _weights(relevance, floor)
+    return (weights / weights.sum()) * total
+
+
+def _tolerated_overspend(relevance, total, floor):  # a relative 1e-12 over the total, "within tolerance"
+    weights = _weights(relevance, floor)
+    return total * (1 + 1e-12) * weights / weights.sum()
+
+
+def _last_part_takes_the_rest(relevance, total, floor):  # float remainder: the exact sum can exceed the total
+    weights = _weights(relevance, floor)
+    parts = (total * weights / weights.sum()).to_numpy().copy()
+    parts[-1] = total - math.fsum(parts[:-1])
+    return pd.Series(parts, index=relevance.index) if parts[-1] > 0 else _float_split(relevance, total, floor)
+
+
 WRONG_ANSWERS = {
     "05.1": {
         "absolute Pearson instead of MIC": _pearson_ranked,
@@ -136,6 +164,10 @@ WRONG_ANSWERS = {
         "min-max normalization": _min_max,
         "negative scores not set to 0": _negative_kept,
         "equal split": lambda relevance, total, floor: relevance * 0 + total / len(relevance),
+        "float proportional split (overspends by rounding)": _float_split,
+        "float shares times the total (overspends by rounding)": _float_shares_times_total,
+        "overspends by a relative 1e-12": _tolerated_overspend,
+        "last part takes the float remainder": _last_part_takes_the_rest,
         **cheats(_no_floor, forbidden=lambda scores, total, floor: allocation.plan_budget(scores, total, floor=floor)),
     },
     "05.3": {
