@@ -37,9 +37,11 @@ _fsum = math.fsum
 _abs = abs
 _max = max
 _float = float
+_len = len
 
 SEED = 2024
-N_DRAWS = 20_000
+N_DRAWS = 36_000
+SUM_DRAWS = 24_000
 
 _LESSON_HELPERS = tuple(f"mic_dp_helpers.mechanisms.noise:{name}" for name in
                         ("laplace_mechanism", "laplace_scale", "gaussian_mechanism"))
@@ -59,20 +61,22 @@ def _log_uniform(rng, low, high) -> float:
     return _float(math.exp(rng.uniform(_log(low), _log(high))))
 
 
-def _releases(exercise_id, answer, args_before_rng, seed: int, where: str):
-    """N_DRAWS releases from one generator seeded ``seed``, after a reproducibility test."""
+def _releases(exercise_id, answer, args_before_rng, seed: int, where: str, draws: int = N_DRAWS):
+    """``draws`` releases from one generator seeded ``seed``, after a reproducibility test."""
     first = expect_number(_call(exercise_id, answer, *args_before_rng, _default_rng(seed)), "the noisy release")
     again = expect_number(_call(exercise_id, answer, *args_before_rng, _default_rng(seed)), "the noisy release")
     if first != again:
         raise CheckFailed(f"{where} two runs with identically seeded generators gave different releases "
                           "(property: reproducible). Draw all the noise from the `rng` argument, not from "
                           "np.random or a new generator.")
-    outputs = _many(exercise_id, answer, N_DRAWS, *args_before_rng, _default_rng(seed + 1))
+    outputs = _many(exercise_id, answer, draws, *args_before_rng, _default_rng(seed + 1))
     return _stats.as_numbers(outputs, "the noisy release")
 
 
 # ------------------------------------------------------------------------------------- 02.1
 def _laplace_cases(seed: int):
+    """(value, sensitivity, epsilon, draw seed): four cases of extreme values and epsilons (1e-3 to 1e6),
+    then the corners of sensitivity 1e-3 to 1e4 x epsilon 1e-2 to 20 (``_stats.corner_sweep``)."""
     rng = _default_rng(seed)
     cases = []
     for kind in range(4):
@@ -83,16 +87,33 @@ def _laplace_cases(seed: int):
         epsilon = [_log_uniform(rng, 1e-3, 0.1), _log_uniform(rng, 0.1, 10), _log_uniform(rng, 10, 1e3),
                    _log_uniform(rng, 1e3, 1e6)][kind]
         cases.append((value, sensitivity, epsilon, int(rng.integers(1, 2**31))))
+    for case in _stats.corner_sweep(rng, {"sensitivity": (1e-3, 1e4), "epsilon": _stats.EPSILONS}):
+        value = _float(rng.choice([-1.0, 1.0])) * _log_uniform(rng, 1e-3, 1e6)
+        cases.append((value, case["sensitivity"], case["epsilon"], int(rng.integers(1, 2**31))))
     return cases
+
+
+def _fresh_generator_releases(exercise_id, answer, args_before_rng, seed: int, calls: int):
+    """One release from each of ``calls`` new generators (seeded ``[seed, i]``): an answer that treats the
+    first call of a generator differently (no noise, a fixed draw) shows here."""
+    return _stats.as_numbers([_call(exercise_id, answer, *args_before_rng, _default_rng([seed, i]))
+                              for i in range(calls)], "the noisy release")
+
+
+FRESH_GENERATORS = 100
 
 
 @exercise("02.1", title="Implement the Laplace mechanism", answer_name="laplace_mechanism")
 def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     """A correct answer: returns one number, uses only ``rng`` (same seed, same release), and over
-    20,000 releases is ``value`` + Laplace(sensitivity / epsilon): centred, right scale, reaching the
-    Laplace tails, independent from call to call, never the exact value, never the same release twice,
-    and passing a KS test against the exact law, for values (0 to 1e12 either side of 0), sensitivities
-    (1e-3 to 1e4) and epsilons (1e-3 to 1e6), many digits, drawn afresh from ``seed``.
+    36,000 releases from one generator per case is ``value`` + Laplace(sensitivity / epsilon):
+    centred, right scale, reaching the Laplace tails, independent from call to call, never the exact
+    value, never the same release twice, and passing a KS test against the exact law, for values (0 to
+    1e12 either side of 0), sensitivities (1e-3 to 1e4) and epsilons (1e-3 to 1e6; every corner of
+    sensitivity x epsilon 1e-2 to 20), many digits, drawn afresh from ``seed``. Over all 9 cases
+    together (324,000 releases) the noise reaches beyond 10 scales (noise clipped at 10 scales fails)
+    and no call's noise predicts a later call's (lags 1-3 and half the run). 100 releases, each from
+    a new generator, pass the same tests.
 
     Parameters
     ----------
@@ -106,15 +127,27 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(4):
+    z_all = []
+    cases = _laplace_cases(seed)
+    for index in range(_len(cases)):
         value, sensitivity, epsilon, draw_seed = _laplace_cases(seed)[index]
         where = f"For value={value:g}, sensitivity={sensitivity:.6g}, epsilon={epsilon:.6g}:"
         releases = _releases("02.1", answer, (value, sensitivity, epsilon), draw_seed, where)
         value, sensitivity, epsilon, _ = _laplace_cases(seed)[index]  # recomputed after the student ran
         scale = sensitivity / epsilon
-        _stats.check_laplace_noise((releases - value) / scale, where, inverted=(epsilon / sensitivity) / scale,
+        z = (releases - value) / scale
+        _stats.check_laplace_noise(z, where, inverted=(epsilon / sensitivity) / scale,
                                    centre_hint="Add noise to the value; do not return the noise alone or shift it.")
         _stats.check_fresh_noise(releases, value, scale, "laplace", where)
+        z_all.append(z)
+    _stats.check_independent_calls(z_all, "Over every case,")
+    _stats.check_pooled_tails(z_all, "laplace", "Over every case,")
+    value, sensitivity, epsilon, draw_seed = _laplace_cases(seed)[-1]
+    releases = _fresh_generator_releases("02.1", answer, (value, sensitivity, epsilon), draw_seed, FRESH_GENERATORS)
+    value, sensitivity, epsilon, _ = _laplace_cases(seed)[-1]
+    where = f"With a new generator for every call (value={value:g}, sensitivity={sensitivity:.6g}, epsilon={epsilon:.6g}):"
+    _stats.check_laplace_noise((releases - value) / (sensitivity / epsilon), where)
+    _stats.check_fresh_noise(releases, value, sensitivity / epsilon, "laplace", where)
 
 
 # ------------------------------------------------------------------------------------- 02.2
@@ -234,7 +267,10 @@ def check_smallest_epsilon(answer, seed: int = SEED) -> None:
 
 # ------------------------------------------------------------------------------------- 02.4
 def _sum_cases(seed: int):
-    """(values, lower, upper, epsilon, draw seed); one case has every value strictly inside narrower bounds."""
+    """(values, lower, upper, epsilon, draw seed, kind). Five small cases of chosen shapes (n 5 to 60), a
+    neighbouring pair (data well inside the bounds, then the same data plus one person far beyond the
+    larger bound: a bound read from the data moves), and the corners of n 1 to 120,000 x epsilon 1e-2
+    to 20 (integer values in one of them)."""
     rng = _default_rng(seed)
     cases = []
     for kind in range(5):
@@ -257,19 +293,42 @@ def _sum_cases(seed: int):
             lower, upper = -_log_uniform(rng, 10, 100), _log_uniform(rng, 1, 10)
             values = rng.uniform(lower / 4, upper, n)
         epsilon = _log_uniform(rng, 0.01, 10)
-        cases.append((rng.permutation(values), _float(lower), _float(upper), epsilon, int(rng.integers(1, 2**31))))
+        cases.append((rng.permutation(values), _float(lower), _float(upper), epsilon, int(rng.integers(1, 2**31)),
+                      "inside" if kind in (2, 4) else "shape"))
+    # A neighbouring pair chosen to hurt a data-derived bound: D inside a tenth of the bounds, D + one person.
+    lower, upper = -_log_uniform(rng, 1, 10), _log_uniform(rng, 10, 100)
+    values = rng.uniform(lower / 10, upper / 10, int(rng.integers(20, 400)))
+    epsilon = _log_uniform(rng, 0.1, 10)
+    cases.append((values, _float(lower), _float(upper), epsilon, int(rng.integers(1, 2**31)), "inside"))
+    cases.append((rng.permutation(np.append(values, 5 * upper)), _float(lower), _float(upper), epsilon,
+                  int(rng.integers(1, 2**31)), "neighbour"))
+    for number, case in enumerate(_stats.corner_sweep(rng, {"n": _stats.SIZES, "epsilon": _stats.EPSILONS})):
+        lower, upper = -_log_uniform(rng, 0.1, 100), _log_uniform(rng, 0.1, 100)
+        values = rng.uniform(1.5 * lower, 1.5 * upper, case["n"])
+        if number == 0:
+            values = np.round(values).astype(np.int64)
+        cases.append((values, _float(lower), _float(upper), case["epsilon"], int(rng.integers(1, 2**31)), "sweep"))
     return cases
+
+
+def _sum_draws(n: int) -> int:
+    """Releases per case: 24,000, fewer for large inputs (each call then clips n values)."""
+    return int(_max(3_000, min(SUM_DRAWS, 400_000_000 // _max(n, 1))))
 
 
 @exercise("02.4", title="A differentially private bounded sum", answer_name="dp_bounded_sum")
 def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
-    """A correct answer leaves ``values`` unchanged, uses only ``rng``, and its 20,000 releases are the
-    sum of the values clipped to [lower, upper] plus Laplace(max(|lower|, |upper|) / epsilon) noise:
-    centred on the clipped sum (values outside are moved to the nearest bound, not dropped), with the
-    scale set by the declared bounds whatever the data (two cases keep every value well inside them,
-    either bound the larger), Laplace tails, independent draws, never the exact sum, never the same
-    release twice, no grid anchored at the sum, and a KS fit, on five cases drawn from ``seed``
-    (negative, positive and mixed bounds, values exactly on the bounds).
+    """A correct answer leaves ``values`` unchanged, uses only ``rng``, and its releases (24,000 per case,
+    3,000 or more for 100,000 values) are the sum of the values clipped to [lower, upper] plus
+    Laplace(max(|lower|, |upper|) / epsilon) noise: centred on the clipped sum (values outside are
+    moved to the nearest bound, not dropped), with the scale set by the declared bounds whatever the
+    data (cases keep every value well inside them, either bound the larger, and a neighbouring pair adds
+    one person far beyond), Laplace tails, independent draws, never the exact sum, never the same release
+    twice, no grid anchored at the sum, and a KS fit, on 12 cases drawn from ``seed``: negative, positive
+    and mixed bounds, values exactly on the bounds, integer values, and every corner of n 1 to 120,000 x
+    epsilon 1e-2 to 20. Over all cases (about 230,000 releases) the noise reaches the pooled tails (noise
+    clipped below 9.5 scales fails) and no call's noise predicts a later call's; 100 releases from new
+    generators pass the same tests.
 
     Parameters
     ----------
@@ -283,27 +342,41 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(5):
-        values, lower, upper, epsilon, draw_seed = _sum_cases(seed)[index]
+    z_all = []
+    for index in range(_len(_sum_cases(seed))):
+        values, lower, upper, epsilon, draw_seed, kind = _sum_cases(seed)[index]
         where = f"For {len(values)} values, bounds [{lower:.6g}, {upper:.6g}], epsilon={epsilon:.6g}:"
         given = values.copy()
         _call("02.4", answer, given, lower, upper, epsilon, _default_rng(draw_seed))
         if not _array_equal(given, values):
             raise CheckFailed(f"{where} your function changed the `values` array it was given; clip a copy.")
-        releases = _releases("02.4", answer, (given, lower, upper, epsilon), draw_seed, where)
-        values, lower, upper, epsilon, _ = _sum_cases(seed)[index]
-        centre = _fsum(_clip(values, lower, upper))
+        releases = _releases("02.4", answer, (given, lower, upper, epsilon), draw_seed, where,
+                             draws=_sum_draws(_len(values)))
+        values, lower, upper, epsilon, _, kind = _sum_cases(seed)[index]
+        centre = _fsum(_clip(values.astype(float), lower, upper))
         scale = _max(_abs(lower), _abs(upper)) / epsilon
         outside = bool(((values < lower) | (values > upper)).any())
         hint = ("They should centre on the sum after each value is clipped to [lower, upper]: values outside the "
                 "bounds are moved to the nearest bound, not dropped or kept as they are." if outside else
                 "Every value here lies inside [lower, upper], so the centre is the plain sum.")
-        if index in (2, 4):
+        if kind == "inside":
             where += " (every value inside the bounds)"
             spread = _float(np.mean(np.abs(releases - np.median(releases)))) / scale
-            if spread < 0.8:
+            if spread < 0.8 and _float(np.ptp(releases)) > 0:  # (no noise at all gets its own hint below)
                 raise CheckFailed(f"{where} your noise shrinks when the data stay inside the bounds (property: "
                                   "data-independent scale). The sensitivity comes from the declared bounds, "
                                   "never from the data's own minimum or maximum.")
-        _stats.check_laplace_noise((releases - centre) / scale, where, centre_hint=hint)
+        z = (releases - centre) / scale
+        _stats.check_laplace_noise(z, where, centre_hint=hint)
         _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
+        z_all.append(z)
+    _stats.check_independent_calls(z_all, "Over every case,")
+    _stats.check_pooled_tails(z_all, "laplace", "Over every case,")
+    values, lower, upper, epsilon, draw_seed, _ = _sum_cases(seed)[-1]
+    releases = _fresh_generator_releases("02.4", answer, (values.copy(), lower, upper, epsilon), draw_seed,
+                                         FRESH_GENERATORS)
+    values, lower, upper, epsilon, _, _ = _sum_cases(seed)[-1]
+    centre, scale = _fsum(_clip(values.astype(float), lower, upper)), _max(_abs(lower), _abs(upper)) / epsilon
+    where = f"With a new generator for every call ({len(values)} values, epsilon={epsilon:.6g}):"
+    _stats.check_laplace_noise((releases - centre) / scale, where)
+    _stats.check_fresh_noise(releases, centre, scale, "laplace", where)

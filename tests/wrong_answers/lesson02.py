@@ -11,6 +11,7 @@ import numpy as np
 
 from mic_dp_helpers.mechanisms import noise as mechanisms
 from wrong_answers._cheats import cheats
+from wrong_answers import _hiding as hide
 from wrong_answers._noise_misuse import cycled_laplace, few_seeds, sometimes_noiseless
 
 
@@ -85,6 +86,70 @@ def _sum_with_library(values, lower, upper, epsilon, rng):
                                         epsilon, rng)
 
 
+def _exact_value(value, sensitivity, epsilon, rng):
+    return float(value)
+
+
+def _laplace_scale(value, sensitivity, epsilon, rng):
+    return sensitivity / epsilon
+
+
+def _exact_sum(values, lower, upper, epsilon, rng):
+    return float(np.clip(values, lower, upper).sum())
+
+
+def _sum_scale(values, lower, upper, epsilon, rng):
+    return _largest(lower, upper) / epsilon
+
+
+def _laplace_from_bounded_parts(value, sensitivity, epsilon, rng):  # difference of two capped exponentials
+    scale = sensitivity / epsilon
+    return value + scale * (min(rng.exponential(), 9.0) - min(rng.exponential(), 9.0))
+
+
+_HIDDEN_021 = {  # classes of issue 26: size/parameters, shape, calls
+    "non-private (parameters): no noise for epsilon of 5 or more":
+        hide.exact_when(_correct_laplace, _exact_value, lambda v, s, e, rng: e >= 5),
+    "non-private (parameters): no noise for epsilon below 0.05":
+        hide.exact_when(_correct_laplace, _exact_value, lambda v, s, e, rng: e < 0.05),
+    "non-private (parameters): no noise when sensitivity / epsilon exceeds 1000":
+        hide.exact_when(_correct_laplace, _exact_value, lambda v, s, e, rng: s / e > 1000),
+    "non-private (parameters): no noise for sensitivity below 0.01":
+        hide.exact_when(_correct_laplace, _exact_value, lambda v, s, e, rng: s < 0.01),
+    "non-private (shape): noise clipped at 10 scales": hide.clipped(_correct_laplace, _exact_value, _laplace_scale, 10),
+    "non-private (shape): noise clipped at 8 scales": hide.clipped(_correct_laplace, _exact_value, _laplace_scale, 8),
+    "non-private (shape): Laplace from exponentials capped at 9": _laplace_from_bounded_parts,
+    "non-private (shape): a 1% point mass half a scale off": hide.point_mass(_correct_laplace, _exact_value, _laplace_scale),
+    "non-private (shape): 10% too little noise": hide.shrunk(_correct_laplace, _exact_value, 0.9),
+    "non-private (calls): noise correlated 0.1 with the previous call": hide.correlated(_correct_laplace, _exact_value, 0.1),
+    "non-private (calls): odd and even calls average to the exact value": hide.antithetic(_correct_laplace, _exact_value),
+    "non-private (calls): a new generator's first call is exact": hide.first_call_exact(_correct_laplace, _exact_value),
+}
+
+_HIDDEN_024 = {
+    "non-private (size): the exact sum once n >= 100":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: len(values) >= 100),
+    "non-private (size): the exact sum once n >= 10,000":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: len(values) >= 10_000),
+    "non-private (size): the exact sum for a single value":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: len(values) <= 1),
+    "non-private (size and parameters): the exact sum when n >= 1000 and epsilon >= 5":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: len(values) >= 1000 and e >= 5),
+    "non-private (parameters): the exact sum for epsilon of 5 or more":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: e >= 5),
+    "non-private (parameters): the exact sum for epsilon below 0.05":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: e < 0.05),
+    "non-private (data): integer data summed without noise":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: values.dtype.kind == "i"),
+    "non-private (shape): noise clipped at 8 scales": hide.clipped(_correct_sum, _exact_sum, _sum_scale, 8),
+    "non-private (shape): a 1% point mass half a scale off": hide.point_mass(_correct_sum, _exact_sum, _sum_scale),
+    "non-private (shape): 10% too little noise": hide.shrunk(_correct_sum, _exact_sum, 0.9),
+    "non-private (calls): noise correlated 0.1 with the previous call": hide.correlated(_correct_sum, _exact_sum, 0.1),
+    "non-private (calls): odd and even calls average to the exact sum": hide.antithetic(_correct_sum, _exact_sum),
+    "non-private (calls): a new generator's first call is exact": hide.first_call_exact(_correct_sum, _exact_sum),
+}
+
+
 WRONG_ANSWERS = {
     "02.1": {
         "no noise": lambda value, sensitivity, epsilon, rng: float(value),
@@ -114,6 +179,7 @@ WRONG_ANSWERS = {
             float(value) if abs(value) > 1e7 else _correct_laplace(value, sensitivity, epsilon, rng),
         "non-private: no noise for epsilon of 500 or more": lambda value, sensitivity, epsilon, rng:
             float(value) if epsilon >= 500 else _correct_laplace(value, sensitivity, epsilon, rng),
+        **_HIDDEN_021,
         **cheats(lambda value, sensitivity, epsilon, rng: float(value), forbidden=mechanisms.laplace_mechanism),
     },
     "02.2": {
@@ -160,6 +226,7 @@ WRONG_ANSWERS = {
         "non-private: noise rounded to 0.01 before it is added": lambda values, lower, upper, epsilon, rng:
             float(np.clip(values, lower, upper).sum()) + round(float(rng.laplace(0.0, _largest(lower, upper) / epsilon)), 2),
         "non-private: sensitivity from the data, never below |upper|": _sensitivity_at_least_upper,
+        **_HIDDEN_024,
         **cheats(lambda values, lower, upper, epsilon, rng: float(np.clip(values, lower, upper).sum()),
                  forbidden=_sum_with_library),
     },
