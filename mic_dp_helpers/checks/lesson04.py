@@ -96,19 +96,37 @@ def _mean_cases(seed: int):
             values = rng.uniform(lower, upper, n)
         epsilon = _log_uniform(rng, 0.3, 5)
         cases.append((rng.permutation(values).tolist(), _float(lower), _float(upper), epsilon, kind))
+    # The large corner of the sweep: many values and a large epsilon (an answer exact there hides from the rest).
+    lower = _float(rng.uniform(-20, 20))
+    upper = lower + _log_uniform(rng, 2, 200)
+    n = int(rng.integers(20_000, 40_000))
+    values = rng.uniform(lower - (upper - lower) / 4, upper + (upper - lower) / 4, n)
+    cases.append((values.tolist(), lower, upper, _log_uniform(rng, 5, _stats.EPSILONS[1]), "large"))
+    # The small corner: a handful of values and a small epsilon (PyDP's answer then often sits on a bound).
+    lower = _float(rng.uniform(-20, 20))
+    upper = lower + _log_uniform(rng, 2, 200)
+    values = rng.uniform(lower, upper, int(rng.integers(1, 6)))
+    cases.append((values.tolist(), lower, upper, _log_uniform(rng, _stats.EPSILONS[0], 0.1), "tiny"))
     return cases
+
+
+MEAN_RUNS_BY_KIND = {"outside": MEAN_RUNS, "inside": MEAN_RUNS, "negative": MEAN_RUNS, "large": 300, "tiny": 300}
 
 
 @exercise("04.1", title="A DP mean with PyDP's BoundedMean", answer_name="dp_mean_with_pydp")
 def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     """A correct answer is PyDP's BoundedMean with ``dtype="float"`` and the declared bounds. Over 1,500
     runs on each of 3 cases from ``seed`` (values beyond both bounds; values all in the middle fifth of
-    the bounds; negative bounds) its answers: stay in [lower, upper]; are never all equal (no noiseless
+    the bounds; negative bounds; 300 to 1,500 values, epsilon 0.3 to 5), 300 runs on the sweep's large
+    corner (20,000 to 40,000 values, epsilon 5 to 20; band [0.72, 1.35]) and 300 on its small corner
+    (1 to 5 values, epsilon 1e-2 to 0.1: at most 5% of answers exact) its answers: stay in [lower, upper]; are never all equal (no noiseless
     release); are centred on the mean of the values clamped to the *declared* bounds (within 6 standard
     errors); have a mean absolute deviation within 13-15% of PyDP's at that epsilon (5 standard errors;
     20% too much epsilon fails about 9 times in 10), also when the data span only part of the bounds
     (bounds from the data fail); are never the exact clamped mean; and reach the tails 1,500
-    Laplace-like draws reach (clipped noise fails). It leaves ``values`` unchanged.
+    Laplace-like draws reach (clipped noise fails); and, pooled over the cases, no call's noise predicts
+    another's (lags 1-3 and half the run: odd and even calls averaging to the exact mean fail). It leaves
+    ``values`` unchanged.
 
     Parameters
     ----------
@@ -122,8 +140,10 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(3):
+    z_all = []
+    for index in range(_len(_mean_cases(seed))):
         values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
+        runs = MEAN_RUNS_BY_KIND[kind]
         try:
             first = _call("04.1", answer, values, lower, upper, epsilon)
         except TypeError as error:
@@ -131,15 +151,15 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
                 raise CheckFailed("PyDP rejected the numbers because it built the integer version of the "
                                   "algorithm: see the dtype trap in section 2 of the lecture.") from None
             raise
-        outputs = [first] + _many("04.1", answer, MEAN_RUNS - 1, values, lower, upper, epsilon)
+        outputs = [first] + _many("04.1", answer, runs - 1, values, lower, upper, epsilon)
         answers = _stats.as_numbers(outputs, "the noisy mean")
         given = values
         values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
         if given != values:
             raise CheckFailed("your function changed the values it was given.")
-        where = f"With bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}"
+        where = f"With {_len(values)} values, bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}"
         where += {"outside": " (some values beyond both bounds)", "inside": " (every value well inside the bounds)",
-                  "negative": ""}[kind]
+                  "negative": "", "large": "", "tiny": ""}[kind]
         if answers.min() < lower or answers.max() > upper:
             raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
                               "inside them. Did you use it with the bounds you were given?")
@@ -147,20 +167,28 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"{where} your answer never changes (property: noise): the mean is released "
                               "without noise, so nothing is private. Let PyDP's BoundedMean compute it.")
         clamped_mean = _float(_mean(_clip(_asarray(values, dtype=float), lower, upper)))
+        if kind == "tiny":  # PyDP clamps most answers to a bound here: only the absence of noise is tested
+            if _float(_mean(_abs(answers - clamped_mean) <= 1e-9 * (upper - lower))) > 0.05:
+                raise CheckFailed(f"{where} many answers are the exact clamped mean (property: no noiseless "
+                                  "output): every call must add noise, also for a handful of values or a small "
+                                  "epsilon.")
+            continue
         sd = _noise_std(lower, upper, epsilon, _len(values), mean=clamped_mean)
         deviation = _float(_mean(_abs(answers - clamped_mean))) / (sd / _sqrt(2))
         # PyDP's mean noise is close to Laplace: mean |noise| = sd / sqrt(2), whose estimate over 1,500 runs
         # has a relative standard error of 1 / sqrt(1500) = 2.6%; the band [0.87, 1.15] is 5 of them. Over
         # 3,000 runs on 36 cases the ratio stayed within 0.956-1.037 (so the model's own error is small).
-        centre_off = _abs(_float(_mean(answers)) - clamped_mean) > 6 * sd / _sqrt(MEAN_RUNS)
-        if deviation < 0.87:
+        # With 300 runs (the large case) the band is [0.72, 1.35], 5.3 standard errors of 5.8%.
+        low, high = (0.87, 1.15) if runs >= MEAN_RUNS else (0.72, 1.35)
+        centre_off = _abs(_float(_mean(answers)) - clamped_mean) > 6 * sd / _sqrt(runs)
+        if deviation < low:
             if kind == "inside":
                 raise CheckFailed(f"{where}: your noise shrinks when the data span only part of the bounds "
                                   "(property: data-independent noise). The bounds must be the ones declared, "
                                   "never the data's own minimum and maximum.")
             raise CheckFailed(f"{where} your answers vary less than BoundedMean's noise at that epsilon (property: "
                               "scale): the privacy would be weaker than promised. Pass epsilon unchanged.")
-        if deviation > 1.15:
+        if deviation > high:
             raise CheckFailed(f"{where} your answers vary more than BoundedMean's noise at that epsilon (property: "
                               "scale): you add more noise than needed (is epsilon split or changed, or are the "
                               "bounds not the ones you were given?).")
@@ -172,9 +200,13 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
                               "the mean of the values, with PyDP's noise.")
         _stats.check_fresh_noise(answers, clamped_mean, sd / _sqrt(2), "laplace", where + ":")
         z = (answers - clamped_mean) / (sd / _sqrt(2))
-        if _float(_max(_abs(z))) < 0.9 * _stats.laplace_tail_threshold(MEAN_RUNS):
-            raise CheckFailed(f"{where} your noise never reaches the tails that {MEAN_RUNS} draws of PyDP's noise "
+        if _float(_max(_abs(z))) < 0.9 * _stats.laplace_tail_threshold(runs):
+            raise CheckFailed(f"{where} your noise never reaches the tails that {runs} draws of PyDP's noise "
                               "reach (property: tails): clipped or bounded noise is not differentially private.")
+        z_all.append(z)
+    # Pooled over the cases: odd and even calls averaging to the exact mean, or noise carried over from
+    # call to call, show as a correlation between calls (see _stats.POWER for the power).
+    _stats.check_independent_calls(z_all, "Over every case,")
 
 
 # ------------------------------------------------------------------------------- 04.2

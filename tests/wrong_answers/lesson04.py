@@ -27,6 +27,41 @@ def _sometimes_exact_mean(values, lower, upper, epsilon, _calls=[0]):
     return pydp_tools.pydp_query("mean", values, epsilon, lower, upper)
 
 
+def _exact_mean(values, lower, upper, epsilon):
+    return float(np.clip(np.asarray(values, dtype=float), lower, upper).mean())
+
+
+def _pydp_mean(values, lower, upper, epsilon):
+    return pydp_query("mean", values, epsilon, lower, upper)
+
+
+def _exact_mean_when(predicate):
+    def answer(values, lower, upper, epsilon):
+        if predicate(len(values), epsilon):
+            return _exact_mean(values, lower, upper, epsilon)
+        return _pydp_mean(values, lower, upper, epsilon)
+    return answer
+
+
+def _odd_even_average_exact(values, lower, upper, epsilon, _state=[None]):  # pairs of calls average to the mean
+    exact = _exact_mean(values, lower, upper, epsilon)
+    if _state[0] is not None and _state[0][0] == exact:
+        noise, _state[0] = _state[0][1], None
+        return float(np.clip(exact - noise, lower, upper))
+    noisy = _pydp_mean(values, lower, upper, epsilon)
+    _state[0] = (exact, noisy - exact)
+    return noisy
+
+
+def _correlated_noise(values, lower, upper, epsilon, rho=0.1, _state=[None]):  # noise carried over, correlation 0.1
+    exact = _exact_mean(values, lower, upper, epsilon)
+    noise = _pydp_mean(values, lower, upper, epsilon) - exact
+    if _state[0] is not None and _state[0][0] == exact:
+        noise = rho * _state[0][1] + math.sqrt(1 - rho * rho) * noise
+    _state[0] = (exact, noise)
+    return float(np.clip(exact + noise, lower, upper))
+
+
 def _bounds_from_data(values, lower, upper, epsilon):
     values = np.asarray(values, dtype=float)
     return pydp_query("mean", values, epsilon, values.min(), values.max())
@@ -273,6 +308,14 @@ WRONG_ANSWERS = {
         "unclamped mean": _unclamped_mean_plus_noise,
         "non-private: noise clamped to 2 scales": _clamped_noise,
         "non-private: uniform noise with PyDP's spread": _uniform_noise,
+        "non-private (size): the exact mean once n >= 10,000": _exact_mean_when(lambda n, e: n >= 10_000),
+        "non-private (size): the exact mean for 5 values or fewer": _exact_mean_when(lambda n, e: n <= 5),
+        "non-private (parameters): the exact mean for epsilon of 5 or more": _exact_mean_when(lambda n, e: e >= 5),
+        "non-private (parameters): the exact mean for epsilon below 0.1": _exact_mean_when(lambda n, e: e < 0.1),
+        "non-private (size and parameters): exact when n >= 2,000 and epsilon >= 5":
+            _exact_mean_when(lambda n, e: n >= 2000 and e >= 5),
+        "non-private (calls): odd and even calls average to the exact mean": _odd_even_average_exact,
+        "non-private (calls): noise correlated 0.1 with the previous call": _correlated_noise,
         **cheats(lambda values, lower, upper, epsilon: float(np.clip(values, lower, upper).mean())),
     },
     "04.2": {
