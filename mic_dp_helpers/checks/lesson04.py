@@ -420,9 +420,13 @@ def _plan_case(seed: int):
     upper = lower + _log_uniform(rng, 1, 50)
     n = int(rng.integers(200, 1000))
     values = rng.uniform(lower - 2, upper + 2, n)
-    kinds = ["count", "mean", "sum"] + [str(k) for k in rng.choice(["count", "sum", "mean"], int(rng.integers(0, 3)))]
+    # 6 to 10 queries, every kind at least twice, so that an answer exact beyond the first few queries, or
+    # reusing a repeated kind's answer, meets a query where it shows; one repeat has the same epsilon too.
+    kinds = ["count", "mean", "sum"] * 2 + [str(k) for k in rng.choice(["count", "sum", "mean"], int(rng.integers(0, 5)))]
     kinds = [kinds[i] for i in rng.permutation(_len(kinds))]
     plan = [(kind, _log_uniform(rng, 0.05, 0.5)) for kind in kinds]
+    first, later = [i for i, kind in enumerate(kinds) if kind == kinds[-1]][:2]
+    plan[later] = plan[first] if later != first else plan[later]
     return values, lower, upper, plan
 
 
@@ -505,12 +509,13 @@ def _plan_runner(values, lower, upper, plan):
 
 @exercise("04.4", title="A plan of PyDP queries on one budget", answer_name="run_query_plan")
 def check_run_query_plan(answer, seed: int = SEED) -> None:
-    """A correct answer, for a plan from ``seed`` (counts, sums and means in random order, some repeated,
-    epsilons 0.05 to 0.5 with many digits, bounds with a non-zero lower bound, values beyond them):
+    """A correct answer, for a plan from ``seed`` (6 to 10 counts, sums and means in random order, each kind
+    at least twice, one query repeated with the same epsilon, epsilons 0.05 to 0.5 with many digits, bounds with a non-zero lower bound, values beyond them):
     charges one ledger entry per query with that query's epsilon, in plan order; returns one answer
     per query, each with PyDP's noise for its kind and epsilon (over 300 runs: no answer without noise,
     mean absolute deviation within 25% of the Laplace scale for counts and sums, and of BoundedMean's
-    noise for means whose noise is well inside the bounds, 4.3 standard errors; no mean ever exact);
+    noise for means whose noise is well inside the bounds, 4.3 standard errors; no mean ever exact; the
+    noise of two queries of one kind uncorrelated, |r| <= 5.5 / sqrt(300));
     refuses a plan that does not fit with BudgetExceededError and spends nothing; accepts a plan that fits
     by the ledger's exact addition but whose float sum exceeds the remaining epsilon by rounding; and
     returns [] for an empty plan.
@@ -582,6 +587,22 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
             amount = "less" if deviation < 0.75 else "more"
             raise CheckFailed(f"the {kind} (query {position}) varies {amount} than a {kind} with its epsilon must "
                               "(property: scale): run each query with its own epsilon from the plan.")
+    # Repeated queries are separate releases: the noise of two queries (of one kind) must be independent
+    # over the runs. A reused answer has correlation 1; a correct one exceeds 5.5 standard errors
+    # (|r| > 5.5 / sqrt(300) = 0.32) with probability about 4e-8 per pair.
+    for a in range(_len(plan)):
+        for b in range(a + 1, _len(plan)):
+            if plan[a][0] != plan[b][0]:
+                continue
+            x, y = runs[:, a] - _median(runs[:, a]), runs[:, b] - _median(runs[:, b])
+            if _float((x * x).sum()) == 0 or _float((y * y).sum()) == 0:
+                continue
+            r = _float((x * y).sum()) / _sqrt(_float((x * x).sum()) * _float((y * y).sum()))
+            if _abs(r) > 5.5 / _sqrt(PLAN_RUNS):
+                raise CheckFailed(f"the {plan[a][0]}s at queries {a} and {b} of the plan move together over runs "
+                                  f"(correlation {r:+.2f}; property: independent releases): every query of the "
+                                  "plan is its own release with fresh noise, even when it repeats an earlier "
+                                  "query; never reuse or adjust an earlier answer.")
     # All or nothing: a plan that does not fit must spend nothing.
     accountant = PrivacyAccountant(1.0)
     accountant.spend(0.5, label="earlier analysis")

@@ -267,6 +267,58 @@ def _float_summed_precheck(accountant, values, lower, upper, plan):  # one float
     return _no_precheck(accountant, values, lower, upper, plan)
 
 
+def _plan_with(accountant, values, lower, upper, plan, answer_query):
+    """A correct plan runner, except that ``answer_query(position, kind, eps, queries, exact, answers)``
+    gives each answer (``queries.query`` for a correct one)."""
+    if not plan:
+        return []
+    if not accountant.can_spend_all([eps for _, eps in plan]):
+        raise BudgetExceededError(math.fsum(eps for _, eps in plan), 0.0, accountant.remaining_epsilon, 0.0)
+    clipped = np.clip(np.asarray(values, dtype=float), lower, upper)
+    exact = {"count": float(len(values)), "sum": float(clipped.sum()), "mean": float(clipped.mean())}
+    queries = AccountedPyDP(accountant)
+    answers = []
+    for position, (kind, eps) in enumerate(plan):
+        answers.append(answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan))
+    return answers
+
+
+def _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+    bounds = (None, None) if kind == "count" else (lower, upper)
+    return queries.query(kind, values, eps, *bounds, label=kind)
+
+
+def _exact_beyond(limit):  # charged for every query, but queries after the first ``limit`` are answered exactly
+    def answer_query(position, kind, eps, queries, exact, answers, *rest):
+        if position >= limit:
+            queries.accountant.spend(eps, label=kind)
+            return exact[kind]
+        return _correct_query(position, kind, eps, queries, exact, answers, *rest)
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+def _reuse_repeats(same_epsilon: bool):  # a repeated query (same kind, and same epsilon if asked) reuses its answer
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        for earlier, (k, e) in enumerate(plan[:position]):
+            if k == kind and (e == eps or not same_epsilon):
+                queries.accountant.spend(eps, label=kind)
+                return answers[earlier]
+        return _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+def _repeat_averages_to_exact(accountant, values, lower, upper, plan):  # a repeat mirrors the earlier noise
+    def answer_query(position, kind, eps, queries, exact, answers, *rest):
+        for earlier, (k, e) in enumerate(plan[:position]):
+            if k == kind and e == eps and kind != "mean":
+                queries.accountant.spend(eps, label=kind)
+                return 2 * exact[kind] - answers[earlier]
+        return _correct_query(position, kind, eps, queries, exact, answers, *rest)
+    return _plan_with(accountant, values, lower, upper, plan, answer_query)
+
+
 def _only_count_noised(accountant, values, lower, upper, plan):  # non-private: sums and means exact
     if not plan:
         return []
@@ -356,6 +408,11 @@ WRONG_ANSWERS = {
         "non-private: only the count is noised": _only_count_noised,
         "non-private: bounds from the data": _data_bounds,
         "non-private: each mean run with 10x its epsilon": _mean_overspent,
+        "non-private (calls): exact beyond 4 queries": _exact_beyond(4),
+        "non-private (calls): exact beyond 6 queries": _exact_beyond(6),
+        "non-private (calls): a repeated query (same kind and epsilon) reuses its answer": _reuse_repeats(True),
+        "non-private (calls): a repeated kind reuses its first answer": _reuse_repeats(False),
+        "non-private (calls): a repeated query mirrors the earlier noise": _repeat_averages_to_exact,
         **cheats(_not_charged),
     },
 }
