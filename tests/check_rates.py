@@ -46,13 +46,13 @@ def _sum_many(n, values, lower, upper, epsilon, rng):
 def _group_release_many(n, X, l, sigma, rng):
     X = np.asarray(X, dtype=float)
     size, k = len(X), len(X) // l
-    sizes = np.array([len(part) for part in np.array_split(np.arange(size), k)])
-    labels = np.repeat(np.arange(k), sizes)
-    average = np.zeros((k, size))
-    average[labels, np.arange(size)] = 1.0 / sizes[labels]
-    permutations = np.argsort(rng.random((n, size)), axis=1)
-    means = np.einsum("ks,nsd->nkd", average, X[permutations])
-    return list(means + rng.normal(0.0, sigma, means.shape))
+    starts = np.array([part[0] for part in np.array_split(np.arange(size), k)])
+    sizes = np.diff(np.r_[starts, size])[:, None]
+    out = []
+    for _ in range(n):
+        means = np.add.reduceat(X[rng.permutation(size)], starts, axis=0) / sizes
+        out.append(means + rng.normal(0.0, sigma, means.shape))
+    return out
 
 
 def _bound_many(n, df, person_column, k, rng):

@@ -230,13 +230,22 @@ def _shape_cases(seed: int):
 NOISE_CALLS = 400
 
 
+def _noise_cases(seed: int):
+    """(records, features, l, sigma, calls) of the noise test: 244,000 noise values in all."""
+    rng = _default_rng([seed, 5])
+    return [(200, 3, 10, 0.2, NOISE_CALLS), (100_000, 2, 50, _log_uniform(rng, 1e-3, 1e-2), 30),
+            (1_000, 2, 1, _log_uniform(rng, 10, 100), 50)]
+
+
 @exercise("06.4", title="A random-grouping release that passes the audit", answer_name="random_group_release")
 def check_random_group_release(answer, seed: int = SEED) -> None:
     """A correct answer leaves X unchanged and returns len(X) // l noisy means of D coordinates (also
     when l does not divide len(X), for l = 1 and len(X) = l); draws everything from ``rng`` (same seed,
-    same release); adds to every coordinate of every mean its own N(0, sigma^2) draw (200 releases of
-    constant data: centre, SD within 8 standard errors, tails, independence across coordinates and
-    groups, KS fit); keeps every record, leftovers included, in exactly one group of size
+    same release); adds to every coordinate of every mean its own N(0, sigma^2) draw (releases of
+    constant data of 200, 100,000 and 1,000 records (l = 10, 50, 1; sigma 0.2, 1e-3 to 1e-2, 10 to 100):
+    centre, SD within 6.5 standard errors, KS fit, no correlation between coordinates, between groups
+    or between calls (5.5 standard errors), tails pooled over the 244,000 values (noise truncated at 4
+    sigma fails)); keeps every record, leftovers included, in exactly one group of size
     floor or ceil of n / k (one marked record among 59, l = 10, 30 releases); groups records at random
     (data sorted in two halves give almost no pure groups) and keeps the data's mean; and is not refuted
     at epsilon = 1 by the lesson's audit on the four-corners pair. Shapes and seeds come from ``seed``.
@@ -277,19 +286,31 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         raise CheckFailed("the group means do not average to the mean of the data: is every record in exactly "
                           "one group, and do you divide each sum by its own group's size?")
 
-    # Noise: constant records, so every group mean is exactly 0.5 and each output is 0.5 + noise.
-    constant = np.full((200, 3), 0.5)
-    outputs = _core.student_call("06.4", _THIS, call_repeatedly, answer, NOISE_CALLS, constant.copy(), 10, 0.2,
-                                  _default_rng([seed, 2]))
-    try:
-        noise = (_asarray(outputs, dtype=float) - 0.5) / 0.2
-    except (TypeError, ValueError):
-        raise CheckFailed("it should return an array of group means of the same shape every time.") from None
-    if noise.shape != (NOISE_CALLS, 20, 3):
-        raise CheckFailed("for 200 records with 3 features and l=10 it should return 20 noisy means of 3 "
-                          "coordinates every time.")
-    _stats.check_gaussian_noise(noise, "With sigma=0.2 on constant data,")
-    _stats.check_fresh_noise(_asarray(outputs, dtype=float), 0.5, 0.2, "gaussian", "With sigma=0.2 on constant data,")
+    # Noise: constant records, so every group mean is exactly 0.5 and each output is 0.5 + noise. Three
+    # cases sweep the sizes and scales: 200 records (3 features, l = 10, sigma 0.2, 400 calls), 100,000
+    # records (2 features, l = 50, sigma 1e-3 to 1e-2, 30 calls) and 1,000 records in groups of one (l = 1,
+    # 2 features, sigma 10 to 100, 50 calls).
+    z_all = []
+    for n, dim, l, sigma, calls in _noise_cases(seed):
+        where = f"With sigma={sigma:.6g} on {n} constant records (l={l}),"
+        constant = np.full((n, dim), 0.5)
+        outputs = _core.student_call("06.4", _THIS, call_repeatedly, answer, calls, constant.copy(), l, sigma,
+                                      _default_rng([seed, 2, n]))
+        n, dim, l, sigma, calls = _noise_cases(seed)[_len(z_all)]
+        try:
+            releases = _asarray(outputs, dtype=float)
+        except (TypeError, ValueError):
+            raise CheckFailed("it should return an array of group means of the same shape every time.") from None
+        if releases.shape != (calls, n // l, dim):
+            raise CheckFailed(f"for {n} records with {dim} features and l={l} it should return {n // l} noisy "
+                              f"means of {dim} coordinates every time.")
+        noise = (releases - 0.5) / sigma
+        _stats.check_gaussian_noise(noise, where)
+        _stats.check_coordinate_correlation(noise, where)
+        _stats.check_independent_calls([noise.ravel()], where, lags=(1, dim, (n // l) * dim))
+        _stats.check_fresh_noise(releases, 0.5, sigma, "gaussian", where)
+        z_all.append(noise)
+    _stats.check_pooled_tails(z_all, "gaussian", "Over every case,")
 
     # Leftover records: one record is 1, the others 0; 59 records, l = 10, so 5 groups of 11 or 12.
     # Without noise exactly one mean is 1/11 or 1/12 and the others are 0, whatever the grouping.

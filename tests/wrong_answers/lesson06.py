@@ -52,6 +52,44 @@ def _release_with(X, l, sigma, rng, *, noise_scale=1.0, groups=None, use_global=
     return means + noise_scale * noise
 
 
+def _truncated_normal(c):  # noise redrawn beyond c sigma (a truncated Gaussian)
+    def draw(rng, sigma, shape):
+        z = rng.standard_normal(shape)
+        bad = np.abs(z) > c
+        while bad.any():
+            z[bad] = rng.standard_normal(int(bad.sum()))
+            bad = np.abs(z) > c
+        return sigma * z
+    return draw
+
+
+def _equicorrelated(rho, axis):  # correlation rho between the coordinates (axis=1) or the groups (axis=0)
+    def draw(rng, sigma, shape):
+        z = rng.standard_normal(shape)
+        common = rng.standard_normal((shape[0], 1)) if axis == 1 else rng.standard_normal((1, shape[1]))
+        return sigma * (math.sqrt(1 - rho) * z + math.sqrt(rho) * common)
+    return draw
+
+
+def _correlated_calls(rho=0.1, _state=[None]):  # each call's noise correlated rho with the previous call's
+    def release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        means = np.stack([X[g].mean(axis=0) for g in np.array_split(rng.permutation(len(X)), len(X) // l)])
+        z = rng.standard_normal(means.shape)
+        last = _state[0]
+        if last is not None and last[0] is rng and last[1].shape == z.shape:
+            z = rho * last[1] + math.sqrt(1 - rho * rho) * z
+        _state[0] = (rng, z)
+        return means + sigma * z
+    return release
+
+
+def _exact_when(predicate):
+    def release(X, l, sigma, rng):
+        return _release_with(X, l, sigma, rng, noise_scale=0.0 if predicate(len(X), l, sigma) else 1.0)
+    return release
+
+
 def _drops_leftovers(X, l, sigma, rng):  # groups of exactly l: the n % l leftover records are dropped
     X = np.asarray(X, dtype=float)
     k = len(X) // l
@@ -122,6 +160,17 @@ WRONG_ANSWERS = {
         "global numpy random state": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, use_global=True),
         "drops the n % l leftover records": _drops_leftovers,
         "non-private: one noise draw shared by every coordinate": _shared_draw,
+        "non-private (shape): Gaussian truncated at 4 sigma": _noise_with(_truncated_normal(4.0)),
+        "non-private (shape): Gaussian truncated at 3.5 sigma": _noise_with(_truncated_normal(3.5)),
+        "non-private (shape): 10% too little noise": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng,
+                                                                                          noise_scale=0.9),
+        "non-private (calls): coordinates correlated 0.1": _noise_with(_equicorrelated(0.1, axis=1)),
+        "non-private (calls): group means (people) correlated 0.1": _noise_with(_equicorrelated(0.1, axis=0)),
+        "non-private (calls): noise correlated 0.1 with the previous call": _correlated_calls(0.1),
+        "non-private (size): exact for 10,000 records or more": _exact_when(lambda n, l, sigma: n >= 10_000),
+        "non-private (size): exact for groups of one (l = 1)": _exact_when(lambda n, l, sigma: l == 1),
+        "non-private (parameters): exact for sigma below 0.01": _exact_when(lambda n, l, sigma: sigma < 0.01),
+        "non-private (parameters): exact for sigma above 5": _exact_when(lambda n, l, sigma: sigma > 5),
         "non-private: one noise draw per group, shared by its coordinates": _shared_per_group,
         "non-private: noise clamped to 2.5 sigma": _clamped,
         "non-private: uniform noise with sigma's SD": _uniform,
