@@ -147,6 +147,29 @@ def _last_part_takes_the_rest(relevance, total, floor):  # float remainder: the 
     return pd.Series(parts, index=relevance.index) if parts[-1] > 0 else _float_split(relevance, total, floor)
 
 
+def _audit_columns(release, dataset_a, dataset_b, n_samples, flag):
+    n_columns = np.asarray(release(dataset_a, 1, np.random.default_rng(0))).shape[1]
+    flawed = []
+    for j in range(n_columns):
+        def column_j(data, size, rng, j=j):
+            return release(data, size, rng)[:, j]
+
+        if flag(audit_epsilon(column_j, dataset_a, dataset_b, n_samples=n_samples, rng=j)):
+            flawed.append(j)
+    return flawed
+
+
+def _few_samples(n_samples):  # a real bound, but too few samples to refute a column at 1.6 times the claim
+    return lambda release, a, b, claimed: _audit_columns(release, a, b, n_samples, lambda r: r.refutes(claimed))
+
+
+def _point_estimate(release, dataset_a, dataset_b, claimed):  # the event's frequency ratio, no confidence bound
+    def flag(result):
+        ratio = max(result.count_a, 1) / max(result.count_b, 1)
+        return abs(math.log(ratio)) > claimed
+    return _audit_columns(release, dataset_a, dataset_b, 20_000, flag)
+
+
 WRONG_ANSWERS = {
     "05.1": {
         "absolute Pearson instead of MIC": _pearson_ranked,
@@ -191,6 +214,9 @@ WRONG_ANSWERS = {
         "flags bounds above half the claim": _half_claim,
         "only the columns without noise": _noiseless_only,
         "epsilon estimated from each column's spread, no audit": _epsilon_from_spread,
+        "audit with 1,000 samples per column": _few_samples(1_000),
+        "audit with 2,000 samples per column": _few_samples(2_000),
+        "point estimate of the audit's event (no confidence bound)": _point_estimate,
         **cheats(lambda release, dataset_a, dataset_b, claimed: []),
     },
 }
