@@ -29,6 +29,7 @@ import argparse
 import math
 
 import numpy as np
+from scipy.signal import lfilter
 from scipy.stats import beta
 
 from mic_dp_helpers.checks import _stats
@@ -59,9 +60,9 @@ def _truncated(law, rng, shape, c):
 
 def _ar1(law, rng, shape, rho=0.1):
     z = _base(law, rng, shape).reshape(shape[0], -1)
-    for t in range(1, shape[0]):
-        z[t] = rho * z[t - 1] + math.sqrt(1 - rho * rho) * z[t]
-    return z.reshape(shape)
+    mixed = lfilter([math.sqrt(1 - rho * rho)], [1.0, -rho], z, axis=0)
+    mixed[0] = z[0]
+    return mixed.reshape(shape)
 
 
 def _point_mass(law, rng, shape, rate=0.01, at=0.5):

@@ -159,7 +159,8 @@ def _audit_columns(release, dataset_a, dataset_b, n_samples, flag):
     return flawed
 
 
-def _few_samples(n_samples):  # a real bound, but too few samples to refute a column at 1.6 times the claim
+def _few_samples(n_samples):  # a real bound, but too few samples to refute a column at 1.7 times the claim
+    # (2,000 samples: rejected on 10 of 12 check seeds, so it is not in the corpus that must always fail)
     return lambda release, a, b, claimed: _audit_columns(release, a, b, n_samples, lambda r: r.refutes(claimed))
 
 
@@ -215,7 +216,6 @@ WRONG_ANSWERS = {
         "only the columns without noise": _noiseless_only,
         "epsilon estimated from each column's spread, no audit": _epsilon_from_spread,
         "audit with 1,000 samples per column": _few_samples(1_000),
-        "audit with 2,000 samples per column": _few_samples(2_000),
         "point estimate of the audit's event (no confidence bound)": _point_estimate,
         **cheats(lambda release, dataset_a, dataset_b, claimed: []),
     },
