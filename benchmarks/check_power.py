@@ -19,7 +19,7 @@ check's own sample sizes, on noise in units of the mechanism's scale (``z``) dra
 - ``scale from the data (a quarter of the bound)``: every draw times 0.25.
 
 It prints the share of repetitions the tests reject, with a 95% Clopper-Pearson interval; those are the
-numbers in ``mic_dp_helpers.checks._stats.POWER``. A "correct" row gives the false-rejection rate of
+numbers in ``mic_dp_helpers.checks._stats.LESSON02_06_POWER``. A "correct" row gives the false-rejection rate of
 these tests alone. PyDP's noise (04.1, 04.4) is modelled as Laplace with the same mean absolute value.
 """
 

@@ -478,7 +478,7 @@ def check_independent_calls(sequences, where: str, lags=(1, 2, 3)) -> None:
     Tests lags ``lags`` and half the sequence length (noise shared between call ``i`` and
     ``i + n/2``, or between person ``i`` and person ``i + n/2`` when a sequence runs over people),
     each at :data:`POOLED_Z` standard errors: a correct release fails with probability about
-    ``4e-8 * (len(lags) + 1)``. Power: see :data:`POWER` ("correlation 0.1 between calls").
+    ``4e-8 * (len(lags) + 1)``. Power: see :data:`LESSON02_06_POWER` ("correlation 0.1 between calls").
     Antithetic pairs (odd and even calls averaging to the exact value) have correlation -1 within
     pairs and about -0.5 at lag 1.
     """
@@ -500,7 +500,7 @@ def check_pooled_tails(z_sequences, law: str, where: str) -> None:
 
     Pooling the cases of a check raises the threshold to what all their draws reach together; the
     power against noise truncated or clipped at ``c`` scales is 1 when the threshold exceeds ``c``
-    (see :data:`POWER`) and a correct release fails with probability :data:`TAIL_FAILURE`.
+    (see :data:`LESSON02_06_POWER`) and a correct release fails with probability :data:`TAIL_FAILURE`.
     """
     pooled = [_asarray(z, dtype=float).ravel() for z in z_sequences]
     n = _float(sum(len(z) for z in pooled))
@@ -540,3 +540,54 @@ def check_coordinate_correlation(z, where: str) -> None:
             raise CheckFailed(f"{where} the noise on different {what} is correlated (property: independence; the "
                               f"variance of their sum is {ratio:.3f} times what independent noise gives). Draw a "
                               "separate, independent noise value for every coordinate of every group mean.")
+
+
+# ===================================================================== lessons 02-06 (02.1, 02.4, 04.1, 04.4, 06.4)
+#: Power of the release checks of lessons 02-06 against the named non-private alternatives of issue 26:
+#: (exercise, alternative, power, how it is caught, or why not). "Simulated" figures come from
+#: ``benchmarks/check_power.py --reps 20`` (the checks' own tests and sample sizes on noise drawn from the
+#: alternative; 20 repetitions, so 20/20 means a 95% lower bound of 0.83); "by construction" rows hold for
+#: every run. A correct answer fails the tests of one check with probability below 1e-4 (measured in
+#: ``benchmarks/check_false_rejection.py``).
+LESSON02_06_POWER = (
+    ("02.1", "noise truncated at 4 sd or clipped at 10 scales", "1 (by construction)",
+     "pooled tails: 324,000 releases must reach 10.25 scales (check_pooled_tails)"),
+    ("02.1", "a 1% point mass", "1 (simulated 20/20)", "repeated releases (check_fresh_noise)"),
+    ("02.1", "correlation 0.1 between calls", "1 (z = 0.1 sqrt(324,000) = 57 against 5.5)",
+     "check_independent_calls, lags 1-3 and half the run, pooled over 9 cases"),
+    ("02.1", "10% too little noise", "1 (variance 0.81 against a band of 0.077 at 36,000 draws)",
+     "check_laplace_noise's scale test on every case"),
+    ("02.1", "exact in a corner of sensitivity x epsilon (1e-2 to 20)", "1 (by construction)",
+     "corner_sweep puts a case in every corner; no noise there fails"),
+    ("02.4", "noise truncated at 4 sd (5.7 scales)", "1 (simulated 20/20; below every case's tail threshold)",
+     "check_laplace_noise's tail test"),
+    ("02.4", "noise clipped at c scales", "1 for c < 9.9 (by construction); 0 above",
+     "pooled tails over about 230,000 releases; repeated values at the clip point also fail"),
+    ("02.4", "correlation 0.1 between calls, a 1% point mass, 10% too little noise", "1 (as 02.1, 24,000 per case)",
+     "check_independent_calls, check_fresh_noise, check_laplace_noise"),
+    ("02.4", "a scale read from the data", "1 when the data span a quarter of the bound (simulated 20/20)",
+     "cases with every value inside a tenth or a quarter of the bounds, and the neighbour adding one person"),
+    ("02.4", "exact above a size or epsilon (n 1 to 120,000, epsilon 1e-2 to 20)", "1 (by construction)",
+     "corner_sweep's corners of n x epsilon, one with integer values"),
+    ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
+    ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
+     "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),
+    ("04.1", "10% too little noise", "0.45 (simulated 9/20)",
+     "the mean-absolute-deviation band [0.87, 1.15] of PyDP's model, whose own error is up to 4%"),
+    ("04.1", "noise truncated at 4 sd or clipped at 10 scales", "0 (simulated 0/20)",
+     "1,500 PyDP draws per case never reach 4 sd often enough: only clipping below about 5 scales is seen"),
+    ("04.1", "exact for many values or a large epsilon, or for a handful of values", "1 (by construction)",
+     "the large corner (20,000-40,000 values, epsilon 5-20) and the small one (1-5 values, epsilon 0.01-0.1)"),
+    ("04.4", "a repeated query reusing or mirroring an earlier answer", "1 (correlation +-1 against 0.32)",
+     "pairwise correlation of repeated queries over 300 runs"),
+    ("04.4", "exact beyond the first queries", "1 (by construction)", "plans of 6 to 10 queries, every column tested"),
+    ("04.4", "correlation 0.1, truncation, a 1% point mass or 10% too little noise", "0 (simulated 0/20)",
+     "300 runs per query are too few; 04.1 tests PyDP's noise itself, 04.4 tests the plan's accounting"),
+    ("06.4", "Gaussian noise truncated at 4 sigma", "1 (by construction)",
+     "pooled tails: 244,000 values must reach 4.07 sigma"),
+    ("06.4", "correlation 0.1 between calls, coordinates or people (group means)", "1 (simulated 20/20 each)",
+     "check_coordinate_correlation and check_independent_calls on each case"),
+    ("06.4", "a 1% point mass, 10% too little noise", "1 (simulated 20/20)", "check_fresh_noise, check_gaussian_noise"),
+    ("06.4", "exact for large n, groups of one, or a small or large sigma", "1 (by construction)",
+     "cases of 200, 100,000 and 1,000 records (l 10, 50, 1), sigma 0.2, 1e-3 to 1e-2, 10 to 100"),
+)

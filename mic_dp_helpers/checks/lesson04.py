@@ -205,7 +205,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
                               "reach (property: tails): clipped or bounded noise is not differentially private.")
         z_all.append(z)
     # Pooled over the cases: odd and even calls averaging to the exact mean, or noise carried over from
-    # call to call, show as a correlation between calls (see _stats.POWER for the power).
+    # call to call, show as a correlation between calls (see _stats.LESSON02_06_POWER for the power).
     _stats.check_independent_calls(z_all, "Over every case,")
 
 
