@@ -20,13 +20,15 @@ from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccount
 from mic_dp_helpers.accounting.private_database import PrivateDatabase  # noqa: E402
 from mic_dp_helpers.environment import CourseEnvironmentError  # noqa: E402
 from mic_dp_helpers.mechanisms.noise import laplace_mechanism  # noqa: E402
-from mic_dp_helpers.scale.pydp_tools import (  # noqa: E402
-    AccountedPyDP,
+from mic_dp_helpers.scale.pydp_error import (  # noqa: E402
     bounded_mean_noise_halfwidth,
     bounded_mean_noise_std,
     bounded_mean_rmse,
     clamping_bias,
     laplace_noise_halfwidth,
+)
+from mic_dp_helpers.scale.pydp_tools import (  # noqa: E402
+    AccountedPyDP,
     limit_contributions,
     make_pydp_algorithm,
     pydp_query,

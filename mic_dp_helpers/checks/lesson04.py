@@ -23,7 +23,7 @@ import sys
 import numpy as np
 import pandas as pd
 
-from mic_dp_helpers.scale import pydp_tools
+from mic_dp_helpers.scale import pydp_error, pydp_tools
 from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant
 from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._float_plans import float_rounding_plan as _float_case
@@ -49,12 +49,12 @@ _log = math.log
 _float = float
 _len = len
 _isinstance = isinstance
-_noise_std = pydp_tools.bounded_mean_noise_std
-_rmse = pydp_tools.bounded_mean_rmse
+_noise_std = pydp_error.bounded_mean_noise_std
+_rmse = pydp_error.bounded_mean_rmse
 SEED = 404
 
 _core.FORBIDDEN["04.2"] = ("mic_dp_helpers.scale.pydp_tools:limit_contributions",)
-_core.FORBIDDEN["04.3"] = ("mic_dp_helpers.scale.pydp_tools:bounded_mean_rmse",)
+_core.FORBIDDEN["04.3"] = ("mic_dp_helpers.scale.pydp_error:bounded_mean_rmse",)
 
 
 def _call(exercise_id, answer, *args):

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from mic_dp_helpers.accounting.ledger import BudgetExceededError
-from mic_dp_helpers.scale import pydp_tools
+from mic_dp_helpers.scale import pydp_error, pydp_tools
 from mic_dp_helpers.scale.pydp_tools import AccountedPyDP, pydp_query
 from wrong_answers._cheats import cheats
 
@@ -90,7 +90,7 @@ def _clamped_noise(values, lower, upper, epsilon):  # non-private: PyDP's noise 
 
 def _uniform_noise(values, lower, upper, epsilon):  # non-private: bounded noise with PyDP's spread
     values = np.asarray(values, dtype=float)
-    sd = pydp_tools.bounded_mean_noise_std(lower, upper, epsilon, len(values))
+    sd = pydp_error.bounded_mean_noise_std(lower, upper, epsilon, len(values))
     return float(np.clip(np.clip(values, lower, upper).mean() + np.random.uniform(-1, 1) * sd * 3**0.5, lower, upper))
 
 
@@ -186,7 +186,7 @@ def _stops_at_first_increase(values, lower, candidates, epsilon):  # assumes can
 
 
 def _with_rmse_helper(values, lower, candidates, epsilon):
-    return min(candidates, key=lambda c: pydp_tools.bounded_mean_rmse(values, lower, c, epsilon,
+    return min(candidates, key=lambda c: pydp_error.bounded_mean_rmse(values, lower, c, epsilon,
                                                                       include_count_noise=False))
 
 
