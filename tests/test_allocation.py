@@ -22,12 +22,12 @@ from mic_dp_helpers.micdp.allocation import (
     count_outside_bounds,
     epsilon_to_rho,
     plan_budget,
-    private_relevance,
     relevance_weights,
     release_table,
     split_budget,
     top_k_features,
 )
+from mic_dp_helpers.micdp.paid_relevance import private_relevance
 from mic_dp_helpers.micdp.release_utility import clustering_utility, compare_allocations, feature_mae, prediction_mae
 from mic_dp_helpers.attacks.audit import audit_epsilon
 from mic_dp_helpers.datasets import COFFEE_SHOP_BOUNDS, COFFEE_SHOP_TARGET, coffee_shop_revenue

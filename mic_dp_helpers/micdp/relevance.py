@@ -17,7 +17,7 @@ function takes a table of features ``X`` (a DataFrame) and a target ``y`` and re
 
 These scores read the data they are computed on. **None of them is differentially private**:
 computed on private data, a score is a release like any other (one changed row can move it)
-and must be paid for (see :func:`mic_dp_helpers.micdp.allocation.private_relevance`, private under
+and must be paid for (see :func:`mic_dp_helpers.micdp.paid_relevance.private_relevance`, private under
 replace-one neighbours with n public) or computed on public data, as lesson 05 does.
 
 ``y`` is matched to ``X`` by index when it is a Series (see :func:`align_target`), and a target
