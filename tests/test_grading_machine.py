@@ -24,7 +24,7 @@ import pytest
 
 import mic_dp_helpers
 from mic_dp_teacher import grading
-from mic_dp_teacher.grading import machine, report, runner, sandbox
+from mic_dp_teacher.grading import counting, machine, report, runner, sandbox
 from mic_dp_teacher.grading.submissions import readable_name
 from test_grading import IMPORTS, LESSON, ROOT, WRONG_01_1, _rows, _solution_cells, _write
 
@@ -263,7 +263,7 @@ def test_an_empty_assignment_is_said_with_the_command(tmp_path, capsys):
 
 def test_a_lesson_left_out_is_named_and_a_full_assignment_says_nothing():
     found = [("a/01_x.ipynb", "a", "01"), ("b/01_x.ipynb", "b", "01"), ("c/03_x.ipynb", "c", "03")]
-    note = report.assignment_note(report.assignment_lessons(found, None))
+    note = counting.assignment_note(counting.assignment_lessons(found, None))
     assert "left out" in note and "03 (1 student)" in note and "--lessons 01,03" in note
-    assert report.assignment_note(report.assignment_lessons(found[:2], None)) == ""
-    assert report.assignment_note(report.assignment_lessons(found, ["01"])) == ""
+    assert counting.assignment_note(counting.assignment_lessons(found[:2], None)) == ""
+    assert counting.assignment_note(counting.assignment_lessons(found, ["01"])) == ""

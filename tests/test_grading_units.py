@@ -12,9 +12,10 @@ import pytest
 
 from mic_dp_helpers.accounting.ledger import PrivacyAccountant
 from mic_dp_helpers.checks import _core, check, check_is_running, run_check
-from mic_dp_teacher.grading import wire
+from mic_dp_teacher.grading import counting, wire
 from mic_dp_teacher.grading.report import exercise_column, wide_table
-from mic_dp_teacher.grading.runner import GradeRow, lesson_of
+from mic_dp_teacher.grading.notebooks import lesson_of
+from mic_dp_teacher.grading.runner import GradeRow
 
 
 @pytest.mark.parametrize("value", [
@@ -205,8 +206,8 @@ CANONICAL = {"01": "01_anonymization_fails_exercises.ipynb", "07": "07_selection
 def _policy(rows, found, given=None):
     from mic_dp_teacher.grading import report
 
-    lessons = report.assignment_lessons(found, given)["lessons"]
-    return report.apply_policy(rows, found, lessons, CANONICAL), lessons
+    lessons = counting.assignment_lessons(found, given)["lessons"]
+    return counting.apply_policy(rows, found, lessons, CANONICAL), lessons
 
 
 def test_the_top_level_exercise_file_counts_and_a_better_copy_does_not():
@@ -251,7 +252,7 @@ def test_lessons_handed_in_by_fewer_than_half_add_no_columns_and_no_points():
     assert note.startswith("not counted: lesson 07 is not part of this assignment")
     _, given = _policy(rows, found, ["01", "07"])  # --lessons 01,07 counts lesson 07 for everyone
     assert given == ["01", "07"]
-    info = report.assignment_lessons(found, None)
+    info = counting.assignment_lessons(found, None)
     assert info["students_per_lesson_handed_in"] == {"01": 3, "07": 1} and "at least half" in info["rule"]
 
 
@@ -266,7 +267,7 @@ def test_summary_feedback_and_wide_agree_and_resume_recomputes_the_policy():
     assert "4/4" in report.summary_table(rows, None, ids, {}).splitlines()[2]
     assert "Score: **4 / 4**" in report.feedback_markdown("h", rows, report.student_results(rows, None, ids, {})["h"])
     assert wide_table(rows, None, ids, {})[0]["score"] == "4"
-    back = [report.raw_row(r, {}) for r in rows if not report.is_policy_row(r)]  # what a resumed run starts from
+    back = [counting.raw_row(r, {}) for r in rows if not counting.is_policy_row(r)]  # what a resumed run starts from
     assert sorted(back, key=repr) == sorted(raw, key=repr)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import mic_dp_helpers
 from mic_dp_helpers.checks import EXERCISES, exercises_for_lesson
-from mic_dp_teacher.grading import processes, report, runner, sandbox
+from mic_dp_teacher.grading import counting, notebooks, processes, report, runner, sandbox
 from mic_dp_teacher.grading.machine import EXIT_STATUS, MachineFailure
 from mic_dp_teacher.grading.runner import NOTEBOOK, GradeRow, Settings, Submission
 
@@ -137,7 +137,7 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
     roster : student ids; those without a submission get 0 and "missing"
     points : points per exercise id (default 1 each)
     lessons : the assignment's lessons, e.g. ["01", "02"] (default: those handed in by at least half of the
-        students). Only they score; only one notebook per student and lesson counts (``report.POLICY``).
+        students). Only they score; only one notebook per student and lesson counts (``counting.POLICY``).
 
     Returns the rows of the long CSV: every notebook's rows, with the counting policy applied.
 
@@ -174,9 +174,9 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
         names = {s.name for s in runner.find_submissions(folder)}
         for entry in report.read_long_csv(out_path):
             row = report.row_from_dict(entry)
-            if report.is_policy_row(row):  # recomputed below, from every notebook of this run
+            if counting.is_policy_row(row):  # recomputed below, from every notebook of this run
                 continue
-            row = report.raw_row(row, points)
+            row = counting.raw_row(row, points)
             redo = row.submission in current and (only is not None or current[row.submission] != row.sha256
                                                   or not row.sha256)
             if row.submission in names and not redo:
@@ -231,11 +231,11 @@ def grade_folder(folder: Path | str, *, timeout: float = 60, total_timeout: floa
             os.close(fd)
         shutil.rmtree(settings.run_base, ignore_errors=True)
     everything = runner.find_submissions(folder)
-    found = [(s.name, s.student, runner.submission_lesson(s)) for s in everything]
-    assignment = report.assignment_lessons(found, lessons)
+    found = [(s.name, s.student, notebooks.submission_lesson(s)) for s in everything]
+    assignment = counting.assignment_lessons(found, lessons)
     if out_path is not None:
         assignment["command"] = f"python -m mic_dp_teacher.grading {shlex.quote(str(folder))} --out {shlex.quote(str(out_path))}"
-    rows = report.apply_policy(kept + stamped, found, assignment["lessons"], runner.canonical_names())
+    rows = counting.apply_policy(kept + stamped, found, assignment["lessons"], notebooks.canonical_names())
     order = {s.name: i for i, s in enumerate(everything)}
     rows = sorted(rows, key=lambda r: (order.get(r.submission, len(order)), r.submission, r.exercise != NOTEBOOK,
                                        r.exercise))
@@ -404,7 +404,7 @@ def main(argv: list[str] | None = None) -> int:
     print(paths["summary"].read_text(encoding="utf-8"))
     print(f"Gradebook: {paths['long']} ({len(rows)} rows); one row per student: {paths['wide']}; "
           f"feedback: {paths['feedback']}/; summary: {paths['summary']}; run record: {paths['run']}")
-    note = report.assignment_note(json.loads(paths["run"].read_text(encoding="utf-8")).get("assignment", {}))
+    note = counting.assignment_note(json.loads(paths["run"].read_text(encoding="utf-8")).get("assignment", {}))
     if note:  # said again last, where a teacher looks after a run
         print("\n" + note, end="")
     return 0

@@ -3,7 +3,7 @@
 The process that decides a verdict never runs a student's code. For each submission a fresh grading
 process (forked from the grader, which loaded the course's checks before anything else ran) starts a
 sandboxed kernel (:mod:`~mic_dp_teacher.grading.sandbox`), has it run the notebook's cells, and then
-runs every exercise's check here, handing it a :class:`~mic_dp_teacher.grading.sandbox.StudentFunction`
+runs every exercise's check here, handing it a :class:`~mic_dp_teacher.grading.student_calls.StudentFunction`
 that calls the student's function in the kernel. What the kernel prints, displays or patches in itself
 cannot change a verdict.
 """
@@ -28,7 +28,8 @@ from pathlib import Path
 import mic_dp_helpers
 from mic_dp_helpers.checks import EXERCISES, exercises_for_lesson
 from mic_dp_helpers.checks._core import FAILED, NOT_DONE, PASSED, run_check
-from mic_dp_teacher.grading import processes, sandbox
+from mic_dp_teacher.grading import processes, sandbox, student_calls
+from mic_dp_teacher.grading.notebooks import lesson_of, metadata_lesson, name_lesson, parse_notebook
 from mic_dp_teacher.grading.machine import MachineFailure, sandbox_layout, unreachable_ancestors  # noqa: F401
 from mic_dp_teacher.grading.submissions import MAX_NOTEBOOK_BYTES, Submission, find_submissions  # noqa: F401
 
@@ -160,136 +161,6 @@ def grader_version() -> str:
     return f"{mic_dp_helpers.__version__}+{digest.hexdigest()[:8]}"
 
 
-# ----- reading a notebook -----------------------------------------------------------------------------
-def _parse(data: bytes) -> tuple[list[str], dict]:
-    """Code cell sources and metadata of a notebook, or ValueError with a short reason."""
-    try:
-        notebook = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:
-        raise ValueError(f"{type(error).__name__}: {str(error).splitlines()[0][:200] if str(error) else ''}") from None
-    if not isinstance(notebook, dict) or not isinstance(notebook.get("cells"), list):
-        raise ValueError("it has no list of cells")
-    sources = []
-    for cell in notebook["cells"]:
-        if not isinstance(cell, dict) or cell.get("cell_type") not in ("code", "markdown", "raw"):
-            raise ValueError("a cell has no valid type")
-        source = cell.get("source", "")
-        if isinstance(source, list) and all(isinstance(line, str) for line in source):
-            source = "".join(source)
-        if not isinstance(source, str):
-            raise ValueError("a cell's source is not text")
-        if cell["cell_type"] == "code":
-            sources.append(source)
-    metadata = notebook.get("metadata") if isinstance(notebook.get("metadata"), dict) else {}
-    return sources, metadata
-
-
-def name_lesson(name: str) -> str | None:
-    """The lesson number in a file name ("01" for ``01_anonymization_fails_exercises-Copy1.ipynb``), if any.
-
-    Parameters
-    ----------
-    name : str
-        A file name.
-
-    Returns
-    -------
-    str or None
-        Two-digit lesson number, or None.
-
-    Examples
-    --------
-    >>> name_lesson("01_anonymization_fails_exercises-Copy1.ipynb")
-    '01'
-    """
-    match = re.search(r"(?:^|[^0-9])(\d\d)_", Path(name).name)
-    return match.group(1) if match and exercises_for_lesson(match.group(1)) else None
-
-
-def metadata_lesson(metadata: dict) -> str | None:
-    """The lesson in the notebook's metadata (``metadata.mic_dp.lesson``), if it names a lesson of the course.
-
-    Parameters
-    ----------
-    metadata : dict
-        The notebook's metadata.
-
-    Returns
-    -------
-    str or None
-        Two-digit lesson number, or None.
-    """
-    lesson = metadata.get("mic_dp", {}).get("lesson") if isinstance(metadata.get("mic_dp"), dict) else None
-    if isinstance(lesson, bool) or not isinstance(lesson, (str, int)):
-        return None
-    lesson = str(lesson).zfill(2)
-    return lesson if exercises_for_lesson(lesson) else None
-
-
-def lesson_of(name: str, metadata: dict, sources: list[str]) -> str | None:
-    """The lesson ("01") from the notebook's file name, else its metadata, else the checks it calls.
-
-    The file name wins: students rarely rename the exercise file, and the metadata is theirs to edit
-    (a disagreement is reported as a note by :func:`grade_one`).
-
-    Parameters
-    ----------
-    name : str
-        The notebook's file name.
-    metadata : dict
-        The notebook's metadata.
-    sources : list of str
-        Its code cells' sources.
-
-    Returns
-    -------
-    str or None
-        Two-digit lesson number, or None.
-    """
-    lesson = name_lesson(name) or metadata_lesson(metadata)
-    if lesson:
-        return lesson
-    called = re.findall(r"""check\(\s*["'](\d\d)\.\d+["']""", "\n".join(sources))
-    if called and exercises_for_lesson(called[0]):
-        return called[0]
-    return None
-
-
-def submission_lesson(sub: Submission) -> str | None:
-    """The lesson ``sub`` is graded as (see :func:`lesson_of`), None for a file that is not a course notebook.
-
-    Parameters
-    ----------
-    sub : Submission
-        A submission (read already).
-
-    Returns
-    -------
-    str or None
-        Two-digit lesson number, or None.
-    """
-    try:
-        sources, metadata = _parse(sub.data) if sub.data is not None else ([], {})
-    except ValueError:
-        sources, metadata = [], {}
-    return lesson_of(sub.name, metadata, sources)
-
-
-def canonical_names() -> dict[str, str]:
-    """{lesson: the exercise notebook's file name}, e.g. {"01": "01_anonymization_fails_exercises.ipynb"}.
-
-    Returns
-    -------
-    dict of str to str
-        Lesson -> exercise notebook file name.
-    """
-    folder = Path(mic_dp_helpers.__file__).resolve().parent.parent / "exercises"
-    names: dict[str, list[str]] = {}
-    for path in sorted(folder.glob("[0-9][0-9]_*_exercises.ipynb")) if folder.is_dir() else []:
-        names.setdefault(path.name[:2], []).append(path.name)
-    return {lesson: found[0] for lesson, found in names.items() if len(found) == 1}
-
-
 # ----- grading one submission (in a grading process of its own) ----------------------------------------
 def _row(sub: Submission, exercise: str, status: str, message: str, settings: Settings) -> GradeRow:
     best = float(settings.points.get(exercise, 1.0)) if exercise != NOTEBOOK else 0.0
@@ -323,7 +194,7 @@ def grade_one(sub: Submission, settings: Settings, outputs: list | None = None) 
     if sub.refused:
         return [_row(sub, NOTEBOOK, PROBLEM, sub.refused, settings)]
     try:
-        sources, metadata = _parse(sub.data or b"")
+        sources, metadata = parse_notebook(sub.data or b"")
     except ValueError as error:
         rows = [_row(sub, NOTEBOOK, PROBLEM, f"not a valid notebook file ({error})", settings)]
         lesson = lesson_of(sub.name, {}, [])
@@ -484,18 +355,18 @@ def _check_exercise(sub: Submission, spec, kernel: sandbox.StudentKernel, settin
     if found.get("kind") != "callable":
         return _row(sub, spec.id, WRONG, f"`{spec.answer_name}` should be a function, got {str(found.get('type'))[:80]}.",
                     settings)
-    function = sandbox.StudentFunction(kernel, spec.id, spec.answer_name)
+    function = student_calls.StudentFunction(kernel, spec.id, spec.answer_name)
     result = run_check(spec.id, function, in_kernel=False, guard=False)
     problem = function.problem
     if function.refused:  # it called a course helper this exercise forbids: wrong, whatever the checker did next
         return _row(sub, spec.id, WRONG, f"not right yet. Hint: {function.refused}", settings)
-    if isinstance(problem, sandbox.StudentTimeout):
+    if isinstance(problem, student_calls.StudentTimeout):
         return _row(sub, spec.id, PROBLEM, f"your function ran past the {settings.timeout:g} s limit during the check",
                     settings)
-    if isinstance(problem, sandbox.KernelStopped):
+    if isinstance(problem, student_calls.KernelStopped):
         return _row(sub, spec.id, PROBLEM, _stopped_message(kernel.stopped or str(problem), "your function, during the check", settings),
                     settings)
-    if isinstance(problem, sandbox.GraderLimitation):
+    if isinstance(problem, student_calls.GraderLimitation):
         return _row(sub, spec.id, PROBLEM, f"the grader could not run this check: {problem}", settings)
     return _row(sub, spec.id, STATUS_OF.get(result.status, WRONG), result.message, settings)
 
