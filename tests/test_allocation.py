@@ -28,6 +28,7 @@ from mic_dp_helpers.micdp.allocation import (
     top_k_features,
 )
 from mic_dp_helpers.micdp.paid_relevance import private_relevance
+from mic_dp_helpers.micdp.relevance import relevance_scores
 from mic_dp_helpers.micdp.release_utility import clustering_utility, compare_allocations, feature_mae, prediction_mae
 from mic_dp_helpers.attacks.audit import audit_epsilon
 from mic_dp_helpers.datasets import COFFEE_SHOP_BOUNDS, COFFEE_SHOP_TARGET, coffee_shop_revenue
@@ -248,6 +249,17 @@ def test_private_relevance_aligns_y_on_the_index_and_refuses_the_target_among_fe
         private_relevance(X, y.reset_index(drop=True).set_axis(range(1000, 1400)), "pearson", 1.0, rng=0)
     with pytest.raises(ValueError, match="the target is still among the features"):
         private_relevance(data, y, "pearson", 1.0, rng=0)
+
+
+def test_private_relevance_refuses_the_target_by_name_never_by_its_values():
+    """A refusal that depends on the private values is an output outside the guarantee."""
+    data = coffee_shop_revenue(400, rng=8)
+    X, y = data.drop(columns=COFFEE_SHOP_TARGET), data[COFFEE_SHOP_TARGET]
+    copied = X.assign(revenue_copy=y.to_numpy())  # the target's values under another name
+    scores = private_relevance(copied, y, "pearson", 1.0, rng=0)  # released: the refusal would depend on the values
+    assert list(scores.index) == list(copied.columns)
+    with pytest.raises(ValueError, match="equals the target"):  # the data holder's non-private sanity check
+        relevance_scores(copied, y, "pearson")
 
 
 def test_gaussian_release_has_the_right_noise_and_charges_the_converted_epsilon():

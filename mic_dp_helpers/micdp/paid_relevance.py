@@ -20,7 +20,7 @@ from mic_dp_helpers._validation import (
     check_positive_float,
 )
 from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant
-from mic_dp_helpers.micdp.relevance import RELEVANCE_METHODS, _refuse_target_among_features, align_target, relevance_scores
+from mic_dp_helpers.micdp.relevance import RELEVANCE_METHODS, align_target, relevance_scores
 
 __all__ = ["private_relevance"]
 
@@ -39,6 +39,14 @@ def _bounded_block_score(X: pd.DataFrame, y: np.ndarray, method: str, options: d
     return scores
 
 
+def _refuse_target_by_name(X: pd.DataFrame, y) -> None:
+    """Refuse a feature named like the target: a check on public names, never on private values."""
+    if isinstance(y, pd.Series) and y.name is not None and y.name in X.columns:
+        raise ValueError(f"X has a column named {y.name!r}, the name of the target y: the target is still among the "
+                         f"features. Drop it from X (X.drop(columns={y.name!r})); a target scored against itself "
+                         "leaks into the plan.")
+
+
 def private_relevance(X: pd.DataFrame, y, method: str, epsilon: float, *, n_blocks: int = 10,
                       accountant: PrivacyAccountant | None = None, rng=None, **options) -> pd.Series:
     """Relevance computed on private data and paid for: subsample and aggregate with Laplace noise.
@@ -51,7 +59,11 @@ def private_relevance(X: pd.DataFrame, y, method: str, epsilon: float, *, n_bloc
     block, so each average moves by at most ``1 / n_blocks`` and the vector of ``d`` averages
     by at most ``d / n_blocks`` in L1: Laplace noise of scale ``d / (n_blocks * epsilon)``
     makes it epsilon-DP. The result is clipped to [0, 1] (free post-processing).
-    ``y`` is matched to ``X`` by index when it is a Series; a target among the features is refused.
+    ``y`` is matched to ``X`` by index when it is a Series. A target left among the features is
+    refused **by name only** (a column of ``X`` named like the Series ``y``): a refusal that
+    depended on the private values would be an output outside the guarantee. Comparing the
+    values (a feature equal to the target row by row) is a non-private sanity check the data
+    holder runs before any release, e.g. with the public-data ``relevance_scores``, which does.
 
     More blocks mean less noise but smaller blocks, on which the scores are less accurate.
 
@@ -93,7 +105,7 @@ def private_relevance(X: pd.DataFrame, y, method: str, epsilon: float, *, n_bloc
     target = np.asarray(y, dtype=float)
     if target.ndim != 1 or len(target) != len(X):
         raise ValueError(f"y must have one value per row of X ({len(X)}), got shape {target.shape}.")
-    _refuse_target_among_features(X, y, target)
+    _refuse_target_by_name(X, y)
     method = check_choice(method, "method", [m for m in RELEVANCE_METHODS if m != "uniform"])
     epsilon = check_positive_float(epsilon, "epsilon")
     n_blocks = check_int_at_least(n_blocks, "n_blocks", 2)
