@@ -40,7 +40,7 @@ def _settings(submissions: Path, outputs: list[Path], *, timeout, total_timeout,
     needed = [os.path.realpath(p) for p in (sys.base_prefix, sys.prefix, package_parent,
                                              os.path.dirname(os.path.realpath(sys.executable)))]
     # folders others cannot pass through above what an unprivileged kernel needs, its scratch folder included;
-    # with namespaces the kernel covers them itself (worker._make_reachable), without them it keeps the grader's user
+    # with namespaces the kernel covers them itself (confinement._make_reachable), without them it keeps the grader's user
     expose = runner.unreachable_ancestors(sorted({*needed, os.path.realpath(run_base)}))
     isolation = sandbox.isolation_mode()
     # as root, kernels run under a user id of their own; without namespaces only if it can reach Python and the package
