@@ -188,8 +188,8 @@ def check_split_budget(answer, seed: int = SEED) -> None:
     w = floor + (1 - floor) * max(score, 0) / max(scores) (all equal when every score is <= 0): positive,
     fitting the total exactly (a ledger holding ``total`` accepts every part, added exactly) and short of it
     by at most a relative 1e-9; it leaves the scores unchanged. Cases from
-    ``seed``: 1 to 7 features, negative scores, ties at the top, all zeros, floors from 0.001 to 1,
-    totals 0.01 to 100 with many digits.
+    ``seed``: 1 to 7 features, negative scores, ties at the top, all zeros, floors from 0.001 to 1
+    (never 0, outside the exercise's (0, 1]), totals 0.01 to 100 with many digits.
 
     Parameters
     ----------
