@@ -223,7 +223,8 @@ def _allocation_cases(seed: int):
     feasible = list(FEASIBLE_CASES) + [_random_feasible(rng) for _ in range(16)] + [_random_exact(rng) for _ in range(4)]
     infeasible = list(INFEASIBLE_CASES) + [_random_infeasible(rng) for _ in range(4)]
     near = _default_rng([seed, 32])
-    infeasible += [_barely_infeasible(near, 2e-6, 8e-6), _barely_infeasible(near, 1e-3, 2e-2)]
+    infeasible += [_barely_infeasible(near, 2e-6, 8e-6), _barely_infeasible(near, 1e-3, 2e-2),
+                   _barely_infeasible(near, 1e-8, 2e-8)]
     return [(t, list(s), list(e)) for t, s, e in feasible], [(t, list(s), list(e)) for t, s, e in infeasible]
 
 
@@ -268,9 +269,10 @@ def check_allocate(answer, seed: int = SEED) -> None:
     budget, returns one positive epsilon per query, each at least s_i / e_i, adding up to the total (to a
     relative 1e-9); otherwise it raises ValueError. Tested on fixed cases, 16 random feasible cases
     (1 to 7 queries, many digits, slack from 0.01% to 200%), 4 with exactly enough budget (in
-    numbers whose sums are exact, so no rounding decides) and 6 random infeasible ones, from ``seed``
-    (short of the need by 0.1% to 200%, by 1e-3 to 2e-2, and by a relative 2e-6 to 8e-6: a tolerance as
-    loose as np.isclose's lets that one through).
+    numbers whose sums are exact, so no rounding decides) and 7 random infeasible ones, from ``seed``
+    (short of the need by 0.1% to 200%, by 1e-3 to 2e-2, by a relative 2e-6 to 8e-6: a tolerance as
+    loose as np.isclose's lets that one through, and by a relative 1e-8 to 2e-8: a tolerance of 1e-7
+    does).
 
     Parameters
     ----------
@@ -317,16 +319,21 @@ ATTACK_TOLERANCE = 0.5
 ATTACK_MAX_SD = 0.07
 
 
+ORDER_CASE = 6  # the case whose answers are also handed out sorted (Laplace noise of SD 3)
+
+
 def _attack_case(seed: int, index: int):
     rng = _default_rng([seed, index])
     true_count = int(rng.integers(0, 5_001))
     kind = "laplace" if rng.random() < 0.6 else "gaussian"
     sd = float(math.exp(rng.uniform(math.log(0.5), math.log(6.0))))
+    if index == ORDER_CASE:
+        kind, sd = "laplace", 3.0
     n_queries = int(math.ceil((sd / ATTACK_MAX_SD) ** 2)) + int(rng.integers(0, 997))
     return true_count, kind, sd, n_queries, int(rng.integers(1, 2**31))
 
 
-def _noisy_query(seed: int, index: int):
+def _noisy_query(seed: int, index: int, order: str | None = None):
     """A noisy count as a plain function, and the stream it reads from (to count the calls afterwards).
 
     The answers are drawn in advance (n_queries of them, and as many again to catch over-asking):
@@ -340,7 +347,10 @@ def _noisy_query(seed: int, index: int):
         noise = rng.laplace(0.0, sd / _sqrt(2), size)
     else:
         noise = rng.normal(0.0, sd, size)
-    stream = iter((true_count + noise).tolist())
+    answers = (true_count + noise).tolist()
+    if order is not None:  # the same allowed answers, sorted: an attack that averages them all cannot tell
+        answers = sorted(answers[:n_queries], reverse=order == "descending") + answers[n_queries:]
+    stream = iter(answers)
 
     def noisy_query():
         return next(stream)
@@ -354,7 +364,10 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
     0.5 of the true count (rounding recovers it), for 6 cases from ``seed``: true counts from 0 to 5,000,
     Laplace or Gaussian noise with SD from 0.5 to 6, and n_queries set so that the mean's SD is at most
     0.07 (a correct attack fails with probability below 1e-10 per check). The true count is recomputed
-    from the seed after the function returns; the query function holds only its pre-drawn answers.
+    from the seed after the function returns; the query function holds only its pre-drawn answers. A
+    seventh case (Laplace noise, SD 3) hands out the same answers in ascending, then in descending order:
+    the two estimates must agree within 0.01 (an attack that uses only the first hundred answers, or
+    the second half, moves by about a noise SD) and lie within 0.5 of the true count.
 
     Parameters
     ----------
@@ -385,6 +398,23 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"after {n_queries} answers your estimate is more than 0.5 away from the true count, "
                               "so rounding does not recover it (property: accuracy). Does your estimate use all the "
                               "answers you collected, and average them?")
+    # The answers of one case, handed out in ascending and then in descending order: an estimate from all
+    # of them (mean, median) does not depend on the order (up to float rounding, far below 0.01); one from
+    # a part of them (the first hundred, the second half) moves by about a noise SD (3 here).
+    estimates = []
+    for order in ("ascending", "descending"):
+        noisy_query, stream, n_queries, size = _noisy_query(seed, ORDER_CASE, order)
+        estimates.append(expect_number(_call("03.3", answer, noisy_query, n_queries), "an estimate of the true answer"))
+        calls = size - sum(1 for _ in stream)
+        if calls != n_queries:
+            raise CheckFailed(f"you asked {calls} questions but n_queries={n_queries}: ask exactly n_queries.")
+    if _abs(estimates[0] - estimates[1]) > 0.01:
+        raise CheckFailed(f"given the same {n_queries} answers in ascending and then in descending order your "
+                          f"estimates differ ({estimates[0]:.6g} and {estimates[1]:.6g}; property: uses every "
+                          "answer): your estimate uses only part of the answers. Average all of them.")
+    if _abs(estimates[0] - _attack_case(seed, ORDER_CASE)[0]) > ATTACK_TOLERANCE:
+        raise CheckFailed(f"after {n_queries} answers your estimate is more than 0.5 away from the true count, "
+                          "so rounding does not recover it (property: accuracy).")
 
 
 # --------------------------------------------------------------------------- 03.4
@@ -448,8 +478,10 @@ def check_sigma_for_k_queries(answer, seed: int = SEED) -> None:
         spent = zcdp_to_dp(k * zcdp_rho_gaussian(sensitivity, sigma), delta)
         if spent > total_epsilon * (1 + SIGMA_RTOL):
             raise CheckFailed(f"{where}: with your sigma, zCDP accounting gives the k queries a total epsilon "
-                              f"above the budget by a relative {spent / total_epsilon - 1:.2e} (property: within budget). That is too "
-                              "little noise; did you account for all k queries and for the sensitivity?")
+                              f"above the budget by a relative {spent / total_epsilon - 1:.2e} under the conversion the exercise asks "
+                              "for, rho + 2 sqrt(rho log(1/delta)) (Bun and Steinke, 2016) (property: within budget). "
+                              "A tighter conversion (e.g. Canonne, Kamath and Steinke, 2020) may make it valid, but "
+                              "this exercise uses that one; did you account for all k queries and for the sensitivity?")
         if sigma > _reference_sigma(k, total_epsilon, delta, sensitivity) * (1 + SIGMA_RTOL):
             raise CheckFailed(f"{where}: your sigma keeps the total within the budget but is larger than needed "
                               f"(zCDP accounting puts the total below the budget by a relative {1 - spent / total_epsilon:.2e}; "

@@ -252,3 +252,26 @@ def _feasible_with_two_percent_slack(total, sens, errs):
 
 WRONG_ANSWERS["03.2"]["feasibility tested with np.isclose"] = _feasible_if_isclose
 WRONG_ANSWERS["03.2"]["feasibility with 2% slack"] = _feasible_with_two_percent_slack
+
+
+def _feasible_with_1e7_tolerance(total, sens, errs):
+    """Feasibility tested to a relative 1e-7 (outside DP referee, lessons 03-04): a budget short by 1e-8 passes."""
+    needs = np.asarray(sens, dtype=float) / np.asarray(errs, dtype=float)
+    if needs.sum() > total * (1 + 1e-7):
+        raise ValueError("the targets do not fit")
+    return total * needs / needs.sum()
+
+
+def _mean_of_second_half(noisy_query, n_queries):
+    answers = [noisy_query() for _ in range(n_queries)]
+    return float(np.mean(answers[n_queries // 2:]))
+
+
+def _mean_of_first_hundred(noisy_query, n_queries):
+    answers = [noisy_query() for _ in range(n_queries)]
+    return float(np.mean(answers[:100]))
+
+
+WRONG_ANSWERS["03.2"]["feasibility to a relative 1e-7"] = _feasible_with_1e7_tolerance
+WRONG_ANSWERS["03.3"]["mean of the second half of the answers"] = _mean_of_second_half
+WRONG_ANSWERS["03.3"]["mean of the first 100 answers"] = _mean_of_first_hundred

@@ -416,3 +416,17 @@ WRONG_ANSWERS = {
         **cheats(_not_charged),
     },
 }
+
+
+def _laplace_scale_from_private_n(values, lower, upper, epsilon):
+    """NumPy Laplace noise of scale (upper - lower) / (epsilon * n), n read from the private data (outside DP
+    referee, lessons 03-04: epsilon >= 1.09 at a claimed 1)."""
+    mean = float(np.clip(np.asarray(values, dtype=float), lower, upper).mean())
+    noise = np.random.default_rng().laplace(0.0, (upper - lower) / (epsilon * len(values)))
+    return float(np.clip(mean + noise, lower, upper))
+
+
+WRONG_ANSWERS["04.1"]["own Laplace noise, scale from the private count"] = _laplace_scale_from_private_n
+WRONG_ANSWERS["04.1"]["non-private (parameters): the exact mean for epsilon of 8 or more"] = _exact_mean_when(
+    lambda n, e: e >= 8)
+WRONG_ANSWERS["04.1"]["non-private (size): the exact mean once n > 2,000"] = _exact_mean_when(lambda n, e: n > 2000)
