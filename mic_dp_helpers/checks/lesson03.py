@@ -2,7 +2,7 @@
 
 Inputs are drawn from a generator seeded with ``seed`` (fixed by default): query plans of random
 length with unsorted and repeated epsilons of many digits, steps whose most expensive part is in
-any position, empty plans and empty parts; budgets met exactly, with slack and infeasible; true
+any position, and empty plans; budgets met exactly, with slack and infeasible; true
 counts, noise kinds and scales for the averaging attack; k, epsilons from 0.01 to 1000 and deltas
 from 1e-12 to 1e-3 for 03.4. The only random check is 03.3 (the attack's estimate from noisy
 answers): its tolerance is 7 standard errors or more, so a correct attack fails with probability

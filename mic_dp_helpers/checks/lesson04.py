@@ -375,6 +375,16 @@ def _spread_bound_cases(seed: int):
     return cases
 
 
+def _best_under_other_formula(got, errors, lower, epsilon, n) -> bool:
+    """Whether ``got`` is the best of all candidates under a common wrong error formula (noise SD without
+    sqrt(2), the variance 2 b^2 as the SD, bias + SD, max of the two): then the prefix hint would mislead."""
+    sds = {c: _sqrt(2) * (c - lower) / (epsilon * n) for c in errors}
+    biases = {c: _sqrt(_max([errors[c] ** 2 - sds[c] ** 2, 0.0])) for c in errors}
+    formulas = (lambda b, sd: math.hypot(b, sd / _sqrt(2)), lambda b, sd: math.hypot(b, sd * sd),
+                lambda b, sd: b + sd, lambda b, sd: _max([b, sd]))
+    return any(_isclose(got, min(errors, key=lambda c: f(biases[c], sds[c]))) for f in formulas)
+
+
 @exercise("04.3", title="The clamping bound with the smallest expected error", answer_name="best_upper_bound")
 def check_best_upper_bound(answer, seed: int = SEED) -> None:
     """A correct answer returns the candidate with the smallest sqrt(bias^2 + noise_sd^2), bias being the
@@ -414,7 +424,8 @@ def check_best_upper_bound(answer, seed: int = SEED) -> None:
                 raise CheckFailed("you chose the smallest bound: little noise, but it clamps many values. Add the "
                                   "clamping bias's share of the error.")
             prefix_best = [min(candidates[:j], key=lambda c: errors[c]) for j in range(2, _len(candidates))]
-            if any(_isclose(got, c) for c in prefix_best):
+            if any(_isclose(got, c) for c in prefix_best) and not _best_under_other_formula(got, errors, lower,
+                                                                                           epsilon, values.size):
                 raise CheckFailed("you returned the best of the first few candidates only (property: order): the "
                                   "candidates are not sorted, so compare every one of them.")
             raise CheckFailed(f"with epsilon={epsilon:.6g} and {values.size} values another candidate has a smaller "

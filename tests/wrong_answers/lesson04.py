@@ -430,3 +430,16 @@ WRONG_ANSWERS["04.1"]["own Laplace noise, scale from the private count"] = _lapl
 WRONG_ANSWERS["04.1"]["non-private (parameters): the exact mean for epsilon of 8 or more"] = _exact_mean_when(
     lambda n, e: e >= 8)
 WRONG_ANSWERS["04.1"]["non-private (size): the exact mean once n > 2,000"] = _exact_mean_when(lambda n, e: n > 2000)
+
+
+def _variance_as_sd(values, lower, candidates, epsilon):
+    """The noise variance 2 b^2 used as its standard deviation (outside DP referee, lessons 03-04)."""
+    values = np.asarray(values, dtype=float)
+
+    def error(upper):
+        bias = np.clip(values, lower, upper).mean() - values.mean()
+        return math.hypot(bias, 2 * ((upper - lower) / (epsilon * values.size)) ** 2)
+    return min(candidates, key=error)
+
+
+WRONG_ANSWERS["04.3"]["noise variance used as its SD"] = _variance_as_sd
