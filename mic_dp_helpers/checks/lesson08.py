@@ -1,7 +1,8 @@
 """Checks for lesson 08 (DP machine learning: DP-SGD, its accounting, membership inference).
 
 Neighbouring datasets differ by adding or removing one example, so the number of examples is
-private: the checks' inputs include one-example datasets and 100,000-example ones, and in 08.5
+private: the checks' inputs include empty gradient matrices (shape ``(0, p)``), all-zero gradients,
+one-example datasets and 100,000-example ones, and in 08.5
 the public normaliser ``expected_batch_size`` differs from ``sample_rate * len(X)``. Every input
 is drawn from a generator seeded with ``seed`` (fixed by default) over wide ranges: gradients from
 tiny to huge, rows exactly at and a hair above the clipping norm, zero rows, one coordinate or
@@ -218,6 +219,11 @@ def _release_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float, fl
     cases.append((many + rng.normal(0.0, 0.1 * clip_norm, many.shape), clip_norm, sigma(), 100))
     cases.append((_random_gradients(rng, 5, 16) * 0.3, 1.0, sigma(), 3000))        # 16 coordinates: every pair
     cases.append((_random_gradients(rng, 3, 20_000), _log_uniform(rng, 0.01, 100.0), sigma(), 25))  # the tails
+    # No examples (a neighbour of every one-example dataset under add/remove), and examples whose gradients are
+    # all zero: the clipped sum is 0 in both, and the release must still be noise.
+    cases.append((_np_zeros((0, int(rng.integers(1, 6)))), _log_uniform(rng, 0.01, 100.0), sigma(), 500))
+    cases.append((_np_zeros((int(rng.integers(1, 40)), int(rng.integers(1, 6)))), _log_uniform(rng, 0.01, 100.0),
+                  sigma(), 500))
     return cases
 
 
@@ -244,7 +250,7 @@ def _release_where(grads, clip_norm, sigma, how: str) -> str:
 
 @exercise("08.2", title="One DP-SGD release: clip, sum, add noise", answer_name="noisy_clipped_sum")
 def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
-    """The release's distribution on 8 inputs and 3 call sequences (see the module docstring).
+    """The release's distribution on 10 inputs and 3 call sequences (see the module docstring).
 
     Parameters
     ----------
@@ -477,6 +483,15 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
     x = rng.normal(0, 1, d)
     cases.append((_np_zeros(d), _np_tile(x, (n, 1)) * rng.uniform(0.5, 2.0, (n, 1)), _np_zeros(n), 1.0,
                   float(rng.uniform(0.5, 2.0)), q, normaliser(q, n), rate(), 200))
+    # Every gradient non-zero and far below clip_norm (norms about 1e-3 clip_norm): a clipping norm taken from
+    # the data (the batch's or the dataset's largest gradient) shrinks the noise and shows here.
+    d, n = int(rng.integers(2, 6)), int(rng.integers(20, 90))
+    q = float(rng.uniform(0.1, 0.5))
+    clip_norm = _log_uniform(rng, 1.0, 1e3)
+    Xs = rng.normal(0, 1, (n, d))
+    Xs *= (clip_norm * 1e-3 * rng.uniform(0.5, 2.0, (n, 1)) * 2) / _norm(Xs, axis=1, keepdims=True)
+    cases.append((_np_zeros(d), Xs, _np_ones(n), clip_norm, float(rng.uniform(0.5, 4.0)), q, normaliser(q, n),
+                  rate(), DRAWS))
     # 20,000 zero features: the noise's tails.
     d, n = 20_000, 5
     q = float(rng.uniform(0.2, 0.8))
@@ -487,7 +502,7 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
 
 @exercise("08.5", title="One full DP-SGD step with Poisson sampling", answer_name="dpsgd_step")
 def check_dpsgd_step(answer, seed: int = SEED) -> None:
-    """The step's distribution on 6 inputs (1 to 100,000 examples, up to 20,000 weights) and 2 call sequences.
+    """The step's distribution on 7 inputs (1 to 100,000 examples, up to 20,000 weights) and 2 call sequences.
 
     Parameters
     ----------

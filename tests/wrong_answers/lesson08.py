@@ -342,6 +342,11 @@ WRONG_ANSWERS["08.2"].update({
         g, c, s, rng, scale=lambda x, c, s: s * min(c, max(np.linalg.norm(x, axis=1).max(), 1e-12))),
     # state
     "memoised on the shape and clip_norm": _stateful(_memoised_release),
+    # nothing to hide (referee, lesson 08 review)
+    "non-private: no noise on an empty gradient matrix": lambda g, c, s, rng: (
+        np.zeros(np.shape(g)[1]) if len(g) == 0 else _release(g, c, s, rng)),
+    "non-private: no noise when the clipped sum is zero": lambda g, c, s, rng: (
+        _exact_sum(g, c, s, rng) if not _exact_sum(g, c, s, rng).any() else _release(g, c, s, rng)),
 })
 
 
@@ -428,7 +433,22 @@ def _truncated_step(kind):
     return lambda w, X, y, c, s, q, b, lr, rng: _step(w, X, y, c, s, q, b, lr, rng, gen=_Noise(rng))
 
 
+def _data_clip_step(w, X, y, clip_norm, sigma, q, batch, lr, rng, *, whole_dataset):
+    """Non-private: clip norm min(C, largest gradient norm of the batch or of the dataset), noise sized to it."""
+    w, X, y = np.asarray(w, float), np.asarray(X, float), np.asarray(y, float)
+    chosen = rng.random(len(X)) < q
+    every = (expit(X @ w) - y)[:, None] * X
+    grads = every[chosen]
+    seen = every if whole_dataset else grads
+    largest = np.linalg.norm(seen, axis=1).max() if len(seen) else 0.0
+    c = min(clip_norm, largest) if largest > 0 else clip_norm
+    return w - lr * (_clip(grads, c).sum(axis=0) + rng.normal(0.0, sigma * c, w.shape)) / batch
+
+
 WRONG_ANSWERS["08.5"].update({
+    # clip norm from the data (referee, lesson 08 review)
+    "non-private: clip norm from the batch's largest gradient": lambda *a: _data_clip_step(*a, whole_dataset=False),
+    "non-private: clip norm from the dataset's largest gradient": lambda *a: _data_clip_step(*a, whole_dataset=True),
     "non-private: no clipping with a one-example dataset": _step_sized(1, lambda *a: _step(*a, clip="none"), _step),
     "non-private: no noise above 10,000 examples": _step_sized(
         10_000, _step, lambda *a: _step(*a, noise_scale=lambda s, c, q, n: 0.0)),
