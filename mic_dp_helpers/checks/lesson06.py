@@ -231,10 +231,43 @@ NOISE_CALLS = 400
 
 
 def _noise_cases(seed: int):
-    """(records, features, l, sigma, calls) of the noise test: 244,000 noise values in all."""
+    """(records, features, l, sigma, calls) of the noise test: small and large n, l = 1, l >= 100 and a
+    single group (n == l), sigmas from 1e-3 to 100."""
     rng = _default_rng([seed, 5])
+    large_l = int(rng.integers(100, 400))
+    single = int(rng.integers(2, 300))
     return [(200, 3, 10, 0.2, NOISE_CALLS), (100_000, 2, 50, _log_uniform(rng, 1e-3, 1e-2), 30),
-            (1_000, 2, 1, _log_uniform(rng, 10, 100), 50)]
+            (1_000, 2, 1, _log_uniform(rng, 10, 100), 50),
+            (large_l * int(rng.integers(8, 20)) + int(rng.integers(0, large_l)), 2, large_l,
+             _log_uniform(rng, 0.01, 1), 100),
+            (single, 2, single, _log_uniform(rng, 0.01, 10), NOISE_CALLS)]
+
+
+def _check_no_repeats(releases: np.ndarray, where: str) -> None:
+    """Symptoms that continuous noise never shows (probability 0), each named by its own hint, in order:
+    an output equal to the noiseless mean 0.5, the same release on every call, the same noise on two groups, outputs exactly on 0 or 1 (the
+    output clipped to the data's range) and one value taken five times or more (a point mass)."""
+    calls, groups = releases.shape[0], releases.shape[1]
+    exact = releases == 0.5
+    if bool(exact.any()):
+        share = "every output is" if bool(exact.all()) else f"{int(exact.sum())} of {exact.size} outputs are"
+        raise CheckFailed(f"{where} {share} exactly the true group mean 0.5, without noise: add Gaussian noise to "
+                          "every coordinate of every group mean, on every call (property: no noiseless output).")
+    if calls > 1 and bool(np.all(releases == releases[:1])):
+        raise CheckFailed(f"{where} every call returns the same release again and again (memoised, or noise from a "
+                          "fixed seed): draw fresh noise from rng on every call (property: fresh noise).")
+    if groups > 1 and bool(np.any(np.all(releases[:, 1:] == releases[:, :1], axis=2))):
+        raise CheckFailed(f"{where} two groups of one release get the same noisy mean, so the same noise: draw a "
+                          "separate Gaussian value for every group (property: independent groups).")
+    if bool(np.any((releases == 0.0) | (releases == 1.0))):
+        raise CheckFailed(f"{where} some outputs are exactly 0 or 1: the output looks clipped to the data's range. "
+                          "Clipping the output (np.clip(release, 0, 1)) is valid post-processing and stays private, "
+                          "but this check needs the unclipped noisy means: return them, and clip afterwards.")
+    _, counts = np.unique(releases, return_counts=True)
+    if _len(counts) and int(counts.max()) >= 5:
+        raise CheckFailed(f"{where} one output value occurs {int(counts.max())} times: the noise has a point mass "
+                          "(clipped, rounded or reused draws), which continuous Gaussian noise never has "
+                          "(property: no point masses).")
 
 
 @exercise("06.4", title="A random-grouping release that passes the audit", answer_name="random_group_release")
@@ -242,10 +275,16 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     """A correct answer leaves X unchanged and returns len(X) // l noisy means of D coordinates (also
     when l does not divide len(X), for l = 1 and len(X) = l); draws everything from ``rng`` (same seed,
     same release); adds to every coordinate of every mean its own N(0, sigma^2) draw (releases of
-    constant data of 200, 100,000 and 1,000 records (l = 10, 50, 1; sigma 0.2, 1e-3 to 1e-2, 10 to 100):
+    constant data of 200, 100,000 and 1,000 records (l = 10, 50, 1; sigma 0.2, 1e-3 to 1e-2, 10 to 100),
+    of 800 to 8,000 records in groups of l = 100 to 400 (sigma 0.01 to 1) and of a single group (n = l,
+    2 to 300; sigma 0.01 to 10): no release repeated across calls, no noisy mean shared by two groups,
+    no output exactly on 0 or 1 (an output clipped to the data's range, valid post-processing, gets a
+    hint asking for the unclipped means) and no value taken 5 times or more (a point mass, which
+    continuous noise never has: clipping the noise at 3.5 sigma or less piles values on the bounds);
     centre, SD within 6.5 standard errors, KS fit, no correlation between coordinates, between groups
-    or between calls (5.5 standard errors), tails pooled over the 244,000 values (noise truncated at 4
-    sigma fails)); keeps every record, leftovers included, in exactly one group of size
+    or between calls (5.5 standard errors), tails pooled over every case (noise truncated at 4 sigma
+    fails; truncation further out, where 250,000 draws rarely reach, is below what the tail test can
+    see)); keeps every record, leftovers included, in exactly one group of size
     floor or ceil of n / k (one marked record among 59, l = 10, 30 releases); groups records at random
     (data sorted in two halves give almost no pure groups) and keeps the data's mean; and is not refuted
     at epsilon = 1 by the lesson's audit on the four-corners pair. Shapes and seeds come from ``seed``.
@@ -286,10 +325,11 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         raise CheckFailed("the group means do not average to the mean of the data: is every record in exactly "
                           "one group, and do you divide each sum by its own group's size?")
 
-    # Noise: constant records, so every group mean is exactly 0.5 and each output is 0.5 + noise. Three
+    # Noise: constant records, so every group mean is exactly 0.5 and each output is 0.5 + noise. Five
     # cases sweep the sizes and scales: 200 records (3 features, l = 10, sigma 0.2, 400 calls), 100,000
-    # records (2 features, l = 50, sigma 1e-3 to 1e-2, 30 calls) and 1,000 records in groups of one (l = 1,
-    # 2 features, sigma 10 to 100, 50 calls).
+    # records (2 features, l = 50, sigma 1e-3 to 1e-2, 30 calls), 1,000 records in groups of one (l = 1,
+    # 2 features, sigma 10 to 100, 50 calls), groups of l = 100 to 400 (100 calls) and a single group
+    # (n = l, 400 calls): an answer exact for large l, large n or one group meets one of them.
     z_all = []
     for n, dim, l, sigma, calls in _noise_cases(seed):
         where = f"With sigma={sigma:.6g} on {n} constant records (l={l}),"
@@ -304,6 +344,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         if releases.shape != (calls, n // l, dim):
             raise CheckFailed(f"for {n} records with {dim} features and l={l} it should return {n // l} noisy "
                               f"means of {dim} coordinates every time.")
+        _check_no_repeats(releases, where)
         noise = (releases - 0.5) / sigma
         _stats.check_gaussian_noise(noise, where)
         _stats.check_coordinate_correlation(noise, where)

@@ -112,6 +112,38 @@ _clamped = _noise_with(lambda rng, sigma, shape: np.clip(rng.normal(0, sigma, sh
 _uniform = _noise_with(lambda rng, sigma, shape: rng.uniform(-1, 1, shape) * sigma * math.sqrt(3))
 
 
+def _fixed_seed_noise(X, l, sigma, rng):  # noise from a generator seeded by the sizes: the same noise every call
+    X = np.asarray(X, dtype=float)
+    means = np.stack([X[g].mean(axis=0) for g in np.array_split(rng.permutation(len(X)), len(X) // l)])
+    return means + np.random.default_rng(len(X) * 1000 + l).normal(0, sigma, means.shape)
+
+
+def _memoised(cache=None):  # the first release of a dataset returned again on every later call
+    cache = {} if cache is None else cache
+
+    def release(X, l, sigma, rng):
+        key = (np.asarray(X, dtype=float).tobytes(), l, sigma)
+        if key not in cache:
+            cache[key] = _release_with(X, l, sigma, rng)
+        return cache[key].copy()
+    return release
+
+
+def _same_noise_for_groups(X, l, sigma, rng):  # one noise vector added to every group
+    X = np.asarray(X, dtype=float)
+    means = np.stack([X[g].mean(axis=0) for g in np.array_split(rng.permutation(len(X)), len(X) // l)])
+    return means + rng.normal(0, sigma, (1, means.shape[1]))
+
+
+def _clipped_noise(c):  # Gaussian noise clipped (not redrawn) at c sigma: point masses at +-c sigma
+    return _noise_with(lambda rng, sigma, shape: sigma * np.clip(rng.normal(0, 1, shape), -c, c))
+
+
+def clipped_output(X, l, sigma, rng):
+    """A valid release clipped to the data's range [0, 1]: private (post-processing), but not the noisy means."""
+    return np.clip(_release_with(X, l, sigma, rng), 0.0, 1.0)
+
+
 def _library_release(X, l, sigma, rng):
     X = np.asarray(X, dtype=float)
     means = np.stack([X[g].mean(axis=0) for g in synthetic.random_groups(len(X), l, rng)])
@@ -174,6 +206,16 @@ WRONG_ANSWERS = {
         "non-private: one noise draw per group, shared by its coordinates": _shared_per_group,
         "non-private: noise clamped to 2.5 sigma": _clamped,
         "non-private: uniform noise with sigma's SD": _uniform,
+        # found by the outside referee (/tmp/ref0506/w064.py), by class:
+        "non-private (size): exact for groups of 100 or more": _exact_when(lambda n, l, sigma: l >= 100),
+        "non-private (size): exact for 1,000 records or more": _exact_when(lambda n, l, sigma: n >= 1000),
+        "non-private (size): exact when there is a single group": _exact_when(lambda n, l, sigma: n // l == 1),
+        "non-private (shape): Gaussian clipped at 4 sigma": _clipped_noise(4.0),
+        "non-private (shape): Gaussian clipped at 3.5 sigma": _clipped_noise(3.5),
+        "non-private (calls): noise from a generator seeded by the sizes": _fixed_seed_noise,
+        "non-private (calls): memoised release": _memoised(),
+        "non-private: one noise vector shared by every group": _same_noise_for_groups,
+        "not the noisy means (valid, but clipped to [0, 1])": clipped_output,
         **cheats(lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0), forbidden=_library_release),
     },
 }
