@@ -38,7 +38,22 @@ def _compensated_sum(values) -> float:
 def float_rounding_plan(seed: int):
     """A budget already partly spent and a plan that fits what is left, but whose epsilons, added in
     floating point (with or without compensation, as Python 3.12's sum() does), exceed the remaining
-    epsilon by a few units in the last place. Found by search, so the case holds on every Python."""
+    epsilon by a few units in the last place. Found by search, so the case holds on every Python.
+
+    Parameters
+    ----------
+    seed : int
+        Seed of the search.
+
+    Returns
+    -------
+    total : float
+        The accountant's total epsilon.
+    earlier : list of float
+        The epsilons already spent.
+    plan : list of tuple
+        ``(kind, epsilon)`` of each query of the plan.
+    """
     rng = _default_rng([seed, 44])
     for _attempt in range(100_000):  # a case turns up within a few hundred attempts
         total = _float(rng.choice([1.0, 2.0, 3.0, _log_uniform(rng, 0.5, 5)]))

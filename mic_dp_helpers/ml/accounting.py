@@ -260,6 +260,19 @@ def gaussian_epsilon(noise_multiplier: float, delta: float) -> float:
     Inverts :func:`mic_dp_helpers.mechanisms.noise.gaussian_delta` (Balle & Wang 2018); ``inf`` when the
     epsilon (about ``1 / (2 sigma**2)``) is beyond floating point.
 
+    Parameters
+    ----------
+    noise_multiplier : float
+        The noise's standard deviation divided by the L2 sensitivity (> 0).
+    delta : float
+        The target delta, in (0, 1).
+
+    Returns
+    -------
+    float
+        The smallest epsilon with the mechanism (epsilon, delta)-DP: 0 when even epsilon = 0 meets
+        ``delta``, ``inf`` when it is beyond floating point.
+
     Examples
     --------
     >>> round(gaussian_epsilon(1.0, 1e-5), 3)

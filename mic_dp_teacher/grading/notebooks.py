@@ -11,7 +11,25 @@ from mic_dp_helpers.checks import exercises_for_lesson
 from mic_dp_teacher.grading.submissions import Submission
 
 def parse_notebook(data: bytes) -> tuple[list[str], dict]:
-    """Code cell sources and metadata of a notebook, or ValueError with a short reason."""
+    """Code cell sources and metadata of a notebook, or ValueError with a short reason.
+
+    Parameters
+    ----------
+    data : bytes
+        The notebook file's bytes, as submitted.
+
+    Returns
+    -------
+    sources : list of str
+        The source of each code cell, in order.
+    metadata : dict
+        The notebook's metadata.
+
+    Raises
+    ------
+    ValueError
+        If the bytes are not a notebook (not UTF-8 JSON, or no list of cells).
+    """
     try:
         notebook = json.loads(data.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as error:

@@ -18,7 +18,16 @@ class KernelStopped(BaseException):
 
 
 def apply_changes(changed, args: tuple) -> None:
-    """Make the student's in-place changes to the checker's arguments, as a local call would have."""
+    """Make the student's in-place changes to the checker's arguments, as a local call would have.
+
+    Parameters
+    ----------
+    changed : list
+        The kernel's report of changed arguments: ``[position, new value]`` pairs (anything else is
+        ignored, since the kernel is not trusted).
+    args : tuple
+        The checker's own argument objects, changed in place.
+    """
     import pandas as pd
 
     if not isinstance(changed, list):
