@@ -493,3 +493,21 @@ def test_noise_multiplier_for_a_generous_target_is_the_smallest_searched():
 def test_noise_multiplier_with_pld_meets_its_target():
     sigma = noise_multiplier_for_epsilon(2.0, 1.0, 3, 1e-5, accountant="pld", rel_tol=0.01)
     assert dpsgd_epsilon(1.0, sigma, 3, 1e-5) <= 2.0 < dpsgd_epsilon(1.0, 0.95 * sigma, 3, 1e-5)
+
+
+def test_an_empty_dataset_trains_on_noise_only():
+    """n = 0 is a neighbour of every one-example dataset (add/remove): each step adds N(0, (sigma C)^2) / B."""
+    arch = Architecture(2, 2)
+    start = init_params(arch, 0)
+    clip_norm, sigma, batch, lr = 0.5, 2.0, 4.0, 0.3
+    moves = np.array([train_dpsgd(arch, np.zeros((0, 2)), np.zeros(0, dtype=int), clip_norm=clip_norm,
+                                  noise_multiplier=sigma, sample_rate=0.5, expected_batch_size=batch, steps=1,
+                                  learning_rate=lr, rng=seed, params=start).params - start for seed in range(200)])
+    assert np.all(np.abs(moves).sum(axis=1) > 0)  # never noiseless
+    sd = lr * sigma * clip_norm / batch
+    # 200 x len(start) draws: the sample sd is within 10% of sd with probability > 1 - 1e-6
+    assert abs(moves.std() / sd - 1) < 0.1
+    assert abs(moves.mean()) < 5 * sd / math.sqrt(moves.size)
+    run = train_dpsgd(arch, np.zeros((0, 2)), np.zeros(0, dtype=int), clip_norm=clip_norm, noise_multiplier=0.0,
+                      sample_rate=0.5, expected_batch_size=batch, steps=3, learning_rate=lr, rng=0, params=start)
+    assert np.array_equal(run.params, start) and run.batch_sizes == [0, 0, 0]

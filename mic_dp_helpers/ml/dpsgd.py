@@ -551,7 +551,8 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     ----------
     architecture : Architecture
     X : array_like, shape (n, n_features)
-        Features, scaled with public bounds.
+        Features, scaled with public bounds. ``n = 0`` is allowed: the empty dataset is a neighbour
+        of every one-example dataset under add/remove, and each of its steps updates on noise only.
     y : array_like of int, shape (n,)
         Labels ``0 .. n_classes - 1``.
     clip_norm : float
@@ -590,8 +591,6 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     if not isinstance(architecture, Architecture):
         raise TypeError(f"architecture must be an Architecture, got {type(architecture).__name__}.")
     X, y = _check_data(architecture, X, y)
-    if len(X) == 0:
-        raise ValueError("X is empty; DP-SGD needs at least one example.")
     clip_norm = _check_clip_norm(clip_norm)
     sigma = _check_noise_multiplier(noise_multiplier)
     q = _check_sample_rate(sample_rate)
