@@ -171,6 +171,22 @@ def _point_estimate(release, dataset_a, dataset_b, claimed):  # the event's freq
     return _audit_columns(release, dataset_a, dataset_b, 20_000, flag)
 
 
+def point_estimate_no_audit(release, dataset_a, dataset_b, claimed):
+    """The referee's heuristic (/tmp/ref0506/w054.py): epsilon estimated as 1 / (mean absolute deviation),
+    plus an exact-value test, flagged when the estimate exceeds the claim: no confidence bound. It passes
+    a seed's cases about a quarter of the time (tests/test_checks_lesson05_audit.py), so it is tested over
+    seeds, not in WRONG_ANSWERS (which must fail at the default seed)."""
+    released = release(dataset_a, 20_000, np.random.default_rng(1))
+    flagged = []
+    for j in range(released.shape[1]):
+        gap = abs(dataset_a[0, j] - dataset_b[0, j])
+        spread = np.mean(np.abs(released[:, j] - np.median(released[:, j])))
+        atom = np.mean(released[:, j] == dataset_a[0, j]) > 0.001
+        if atom or spread == 0 or gap / spread > claimed:
+            flagged.append(j)
+    return flagged
+
+
 WRONG_ANSWERS = {
     "05.1": {
         "absolute Pearson instead of MIC": _pearson_ranked,
