@@ -245,7 +245,7 @@ def _factor_cases(seed: int = SEED) -> list[tuple[pd.Series, float]]:
     random_cases = []
     for _ in range(6):
         k = int(rng.integers(1, 8))
-        factors = np.exp(rng.uniform(_log(1e-3), _log(100), k))
+        factors = np.exp(rng.uniform(_log(1e-12), _log(1e6), k))  # tiny too: inf below 1e-3 fails
         factors[rng.random(k) < 0.2] = 0.0
         random_cases.append((pd.Series(factors, index=[f"x{i}" for i in rng.permutation(k)]),
                              _float(_exp(rng.uniform(_log(0.01), _log(50))))))
@@ -254,14 +254,15 @@ def _factor_cases(seed: int = SEED) -> list[tuple[pd.Series, float]]:
         (pd.Series(rng.uniform(0.1, 5, 6), index=[f"f{i}" for i in range(6)]), 0.9),
         (pd.Series({"x": 5.0, "y": 5.0}), 0.1),
         (pd.Series({"top": 0.0, "mid": 2.5, "low": 0.25, "last": 4.0}), 2.0),
+        (pd.Series({"tiny": 1e-12, "small": 1e-5, "under": 9e-4, "zero": 0.0, "huge": 1e6}), 0.3),
     ]
 
 
 @exercise("05.3", title="What the published release really costs per feature", answer_name="effective_epsilon")
 def check_effective_epsilon(answer, seed: int = SEED) -> None:
     """A correct answer returns epsilon * (1 + f) / f per feature (math.inf where f = 0), indexed and ordered
-    like the factors, to a relative 1e-9, without changing them; factors from ``seed`` between 1e-3 and
-    100 with many digits, some exactly 0, epsilons 0.01 to 50.
+    like the factors, to a relative 1e-9, without changing them; factors from ``seed`` between 1e-12 and
+    1e6 with many digits (and a fixed case with 1e-12, 1e-5 and 9e-4), some exactly 0, epsilons 0.01 to 50.
 
     Parameters
     ----------

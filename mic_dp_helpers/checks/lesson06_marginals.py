@@ -31,6 +31,8 @@ def _noise_cases() -> list[tuple[float, int, bool]]:
     cases = [(0.3, 3, False), (0.3, 3, True), (1e-4, 500, True), (100.0, 1, False), (0.0175 / 3, 31, True)]
     for _ in range(40):
         cases.append((float(10 ** rng.uniform(-4, 2)), int(rng.integers(1, 600)), bool(rng.integers(2))))
+    for _ in range(10):  # many marginals too (600 to a million): an answer right only below 600 fails
+        cases.append((float(10 ** rng.uniform(-4, 2)), int(10 ** rng.uniform(2.78, 6)), bool(rng.integers(2))))
     return cases
 
 
@@ -38,8 +40,8 @@ def _noise_cases() -> list[tuple[float, int, bool]]:
 def check_marginal_noise(answer) -> None:
     """A correct answer returns the sigma at which ``n_marginals`` Gaussian histograms spend exactly ``rho``
     of zCDP together, ``n_marginals * Delta**2 / (2 sigma**2) = rho`` (to a relative 1e-7), with
-    ``Delta**2`` = 1 for add/remove and 2 for replace-one neighbours, on 5 fixed and 40 random cases
-    (rho from 1e-4 to 100, 1 to 600 marginals).
+    ``Delta**2`` = 1 for add/remove and 2 for replace-one neighbours, on 5 fixed and 50 random cases
+    (rho from 1e-4 to 100, 1 to 600 marginals and 600 to a million).
 
     Parameters
     ----------
@@ -105,7 +107,8 @@ def check_public_bins(answer) -> None:
     """A correct answer leaves ``values`` unchanged and puts every value in one of ``n_bins`` equal-width
     bins ``[left, right)`` between the public ``lower`` and ``upper`` (the value equal to ``upper`` in the
     last bin, values outside clipped to the nearest outer bin), so that changing one value never moves
-    another value's bin, on 60 cases (integer edges with values exactly on them, then random bounds).
+    another value's bin, on 60 cases (integer edges with values exactly on them, then random bounds
+    with 1 to 10,000 values: an answer right only for short arrays fails).
 
     Parameters
     ----------
@@ -128,10 +131,10 @@ def check_public_bins(answer) -> None:
             upper = lower + float(10 ** rng.uniform(-2, 3))
             width = upper - lower
             if trial % 3 == 0:  # every value strictly inside: bins between the data's own min and max differ
-                values = rng.uniform(lower + width / 5, upper - width / 5, int(rng.integers(2, 60)))
+                values = rng.uniform(lower + width / 5, upper - width / 5, int(10 ** rng.uniform(0.3, 4)))
             else:
                 values = _concatenate([[lower, upper], rng.uniform(lower - width, upper + width,
-                                                                   int(rng.integers(1, 60)))])
+                                                                   int(10 ** rng.uniform(0, 4)))])
         values = values[rng.permutation(len(values))]
         given = values.copy()
         got = _as_bins(answer(given, lower, upper, n_bins), len(values))

@@ -211,6 +211,8 @@ WRONG_ANSWERS = {
         **cheats(_no_floor, forbidden=lambda scores, total, floor: allocation.plan_budget(scores, total, floor=floor)),
     },
     "05.3": {
+        "inf for factors below 1e-3 (referee)": lambda factors, epsilon: factors.apply(
+            lambda f: math.inf if f < 1e-3 else epsilon * (1 + f) / f),
         "ignores the doubled value (epsilon / f)": lambda factors, epsilon: factors.apply(
             lambda f: math.inf if f == 0 else epsilon / f),
         "epsilon times f": lambda factors, epsilon: factors * epsilon,

@@ -63,8 +63,18 @@ def _clips_in_place(values, lower, upper, n_bins):
     return np.clip(np.floor((values - lower) / (upper - lower) * n_bins).astype(int), 0, n_bins - 1)
 
 
+def _quantile_bins_when_long(values, lower, upper, n_bins):  # referee: public bins only for short arrays
+    values = np.asarray(values, dtype=float)
+    if len(values) <= 100:
+        width = (upper - lower) / n_bins
+        return np.clip(np.floor((values - lower) / width).astype(int), 0, n_bins - 1)
+    return _quantile_bins(values, lower, upper, n_bins)
+
+
 WRONG_ANSWERS = {
     "06.5": {
+        "right only below 600 marginals (referee)": lambda rho, n, replace_one: (
+            _sigma(rho, n, replace_one) if n < 600 else 1.0),
         "ignores the neighbour relation": lambda rho, n, replace_one: math.sqrt(n / (2 * rho)),
         "no square root": lambda rho, n, replace_one: n * (2.0 if replace_one else 1.0) / (2 * rho),
         "one histogram only": lambda rho, n, replace_one: _sigma(rho, 1, replace_one),
@@ -75,6 +85,7 @@ WRONG_ANSWERS = {
         "constant": lambda rho, n, replace_one: 1.0,
     },
     "06.6": {
+        "quantile bins for more than 100 values (referee)": _quantile_bins_when_long,
         "quantile bins from the data": _quantile_bins,
         "bins between the data's min and max": _min_max_bins,
         "no clipping": _floor_without_clip,
