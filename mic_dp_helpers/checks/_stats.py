@@ -349,7 +349,14 @@ LESSON07_POWER = (
      "30 values in [50, 95], level 0.1: the DP quantile lands below the minimum about half the time; "
      "such an answer never does (KS and a share test)", "none at these sizes"),
     ("07.4", "exact bound or mean above a size or epsilon",
-     "cases with 20,000 values (100 calls), epsilon 0.02 and 20", "none for the classes listed"),
+     "cases with 20,000 values (100 calls), 20,001-24,000 values (2,000 calls: KS sees a noise scale off by 0.7x "
+     "or 1.43x), 3,000 values at epsilon 0.02 (the top interval is drawn often: a bound capped at the data's maximum "
+     "fails the KS test of the bounds), epsilons 0.02, 20 and 30; noise-free releases are caught at once",
+     "an answer wrong only above 24,000 values or epsilon 30, or by a scale factor within about 10% on the large "
+     "case, passes"),
+    ("07.4", "Laplace noise clipped or truncated at c scales",
+     "pooled tails over all ~10,800 releases: the largest |z| must reach about 6.8 scales (check_pooled_tails)",
+     "clipping beyond about 7 scales is not seen"),
     ("07.5", "a point estimate (frequency ratio, a bound at 50-60% confidence) instead of a confidence bound",
      "every round holds randomized response (true epsilon 1) claiming 0.985: point estimate about 1.00, the "
      "audit's 95% bound about 0.97; the expected answer is the course audit's verdict on the same outputs",

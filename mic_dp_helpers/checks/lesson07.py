@@ -374,7 +374,7 @@ def _bound_and_mean(raw, where: str) -> tuple[float, float]:
 
 
 def _clipping_cases(generator):
-    """(values, level, public_high, epsilon, bound_share, calls): 30 to 20,000 values, epsilons 0.02 to 20.
+    """(values, level, public_high, epsilon, bound_share, calls): 30 to 24,000 values, epsilons 0.02 to 30.
 
     One case has values far above 0 and a low level: Smith's quantile then lands below the
     smallest value (in the public stretch [0, min]) with probability about 0.5, so a range taken
@@ -385,7 +385,14 @@ def _clipping_cases(generator):
             (60, 0.9, 1000.0, 0.5, 0.4, 2000), (250, 0.99, 5000.0, 0.2, 0.25, 2000),
             (int(generator.integers(80, 400)), float(generator.uniform(0.6, 0.98)), float(generator.uniform(200, 2000)),
              float(generator.uniform(0.1, 0.8)), float(generator.uniform(0.2, 0.6)), 2000),
-            (300, 0.95, 2000.0, 0.02, 0.5, 600), (100, 0.9, 500.0, 20.0, 0.3, 600), (20_000, 0.95, 1000.0, 2.0, 0.3, 100)]:
+            (300, 0.95, 2000.0, 0.02, 0.5, 600), (100, 0.9, 500.0, 20.0, 0.3, 600), (20_000, 0.95, 1000.0, 2.0, 0.3, 100),
+            # just above 20,000 values, enough calls for the KS test to tell the noise's scale (a scale off by a
+            # factor 0.7 or 1.43 is seen there with probability about 1)
+            (int(generator.integers(20_001, 24_000)), 0.95, 1000.0, 2.0, 0.3, 2000),
+            # many values at a low epsilon: the top interval (above the largest value) is drawn often, so a bound
+            # capped at the data's maximum shows in the KS test of the bounds
+            (3000, 0.95, 1000.0, 0.02, 0.5, 600),
+            (100, 0.9, 500.0, 30.0, 0.3, 300)]:  # above epsilon 20: an answer exact there releases no noise
         values = np.round(generator.lognormal(3.0, 0.8, n), 2)  # most below 100, public bound far above
         cases.append((values, level, high, epsilon, share, calls))
     cases.append((np.round(generator.uniform(50.0, 95.0, 30), 2), 0.1, 100.0, 1.0, 0.5, 600))
@@ -403,6 +410,7 @@ _VALID_MEAN_NOTE = (" (A noisy sum divided by a noisy count, as section 4's Priv
 @exercise("07.4", title="A private clipping bound, then the mean", answer_name="private_bound_and_mean")
 def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
     generator = _default_rng(seed)
+    pooled = []
     for values, level, high, epsilon, share, calls in _clipping_cases(generator):
         n = len(values)
         where = (f"For {n} values, level={level:.3g}, public_high={high:.4g}, epsilon={epsilon:.3g}, "
@@ -475,6 +483,10 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
         if abs(rho) * _sqrt(calls) > Z_LIMIT:
             raise CheckFailed(f"{where} the DP mean's error depends on the released bound: clip to the bound you "
                               "release, scale the noise with it (upper / n) and draw the noise independently.")
+        pooled.append(standardized)
+    # Laplace noise clipped or truncated at c scales: over all the cases' releases the largest |z| must reach
+    # the pooled threshold (about 7 scales for ~10,000 draws; a correct answer fails with probability TAIL_FAILURE).
+    _stats.check_pooled_tails(pooled, "laplace", "The DP means:")
 
 
 # --------------------------------------------------------------------------------------- 07.5

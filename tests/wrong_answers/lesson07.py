@@ -306,6 +306,36 @@ WRONG_ANSWERS["07.4"].update({
 })
 
 
+def _bound_mean_noise(values, level, high, epsilon, share, rng, *, factor=lambda n, e: 1.0, clip=None, cap_from=None):
+    """The right release, but the Laplace scale times ``factor(n, epsilon)``, the noise clipped at ``clip`` scales,
+    or the bound capped at the data's maximum from ``cap_from`` values on."""
+    values = np.asarray(values, dtype=float)
+    upper = dp_quantile(values, level, 0.0, high, share * epsilon, rng)
+    if cap_from is not None and len(values) >= cap_from:
+        upper = min(upper, float(values.max()))
+    scale = upper / (len(values) * (1 - share) * epsilon)
+    noise = float(rng.laplace(0.0, scale))
+    if clip is not None:
+        noise = min(max(noise, -clip * scale), clip * scale)
+    return upper, float(np.clip(values, 0.0, upper).mean()) + noise * factor(len(values), epsilon)
+
+
+WRONG_ANSWERS["07.4"].update({
+    "non-private (shape): Laplace noise clipped at 5 scales": lambda *a: _bound_mean_noise(*a, clip=5.0),
+    "non-private (shape): Laplace noise clipped at 3 scales": lambda *a: _bound_mean_noise(*a, clip=3.0),
+    "non-private (size): half the noise scale for more than 5,000 values":
+        lambda *a: _bound_mean_noise(*a, factor=lambda n, e: 0.5 if n > 5000 else 1.0),
+    "non-private (size): the whole epsilon on the mean for more than 10,000 values":
+        lambda v, q, h, e, s, rng: _bound_mean_noise(v, q, h, e, s, rng,
+                                                     factor=lambda n, eps: (1 - s) if n > 10_000 else 1.0),
+    "non-private (size): exact mean for more than 20,000 values":
+        _exact_when(lambda v, *rest: len(v) > 20_000, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private (parameters): exact mean above epsilon 20":
+        _exact_when(lambda v, q, h, e, *rest: e > 20, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private (size): bound capped at the data's maximum from 1,000 values": lambda *a: _bound_mean_noise(*a, cap_from=1000),
+})
+
+
 def _frequency_ratio(samples, *, confidence=None):
     """Flags a claim when the largest log ratio of observed output frequencies exceeds it: a point estimate."""
     flagged = []
