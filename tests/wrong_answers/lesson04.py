@@ -443,3 +443,22 @@ def _variance_as_sd(values, lower, candidates, epsilon):
 
 
 WRONG_ANSWERS["04.3"]["noise variance used as its SD"] = _variance_as_sd
+
+
+def _every_epsilon_times(factor):
+    """Charges the plan's epsilons but runs every query at ``factor`` times its epsilon (outside DP referee,
+    lessons 03-04: 1.25 passed the 300-run band)."""
+    def answer(accountant, values, lower, upper, plan):
+        if not plan:
+            return []
+        if not accountant.can_spend_all([eps for _, eps in plan]):
+            raise BudgetExceededError(math.fsum(eps for _, eps in plan), 0.0, accountant.remaining_epsilon, 0.0)
+        answers = []
+        for kind, eps in plan:
+            accountant.spend(eps, label=kind)
+            answers.append(pydp_query(kind, values, factor * eps, *((None, None) if kind == "count" else (lower, upper))))
+        return answers
+    return answer
+
+
+WRONG_ANSWERS["04.4"]["non-private: every query at 1.25 times its epsilon"] = _every_epsilon_times(1.25)
