@@ -143,10 +143,15 @@ def check_vector_noise(noise, scale: float, where: str, extra_covariance=None) -
         ratio = (centred**2).sum(axis=0) / dof
         if (_np_abs(ratio - 1) > max(0.25, 6 * _sqrt(2 / dof))).any():  # a band: the sums are not quite normal
             amount = "too little" if (ratio < 0.75).any() else "too much"
-            raise CheckFailed(f"{where} the updates vary {amount}: check that you clip each example's gradient (not "
-                              "the batch's), the noise, that every example joins the batch independently with "
-                              "probability sample_rate, and that you divide by the expected_batch_size you are "
-                              "given (not the batch you drew, nor sample_rate times the number of rows).")
+            causes = ("the noise amount first: noise_multiplier * clip_norm on every coordinate, once per step "
+                      "(not split over the examples, not sized by a clip norm read from the data), then"
+                      if amount == "too little" else
+                      "the sampling first: every example joins the batch at most once, independently with "
+                      "probability sample_rate (no sampling with replacement), then the noise amount and")
+            raise CheckFailed(f"{where} the updates vary {amount} around their centre for Gaussian noise of standard "
+                              f"deviation noise_multiplier * clip_norm plus Poisson sampling. Check {causes} that you "
+                              "clip each example's gradient (not the batch's) and divide by the expected_batch_size "
+                              "you are given (not the batch you drew, nor sample_rate times the number of rows).")
     if p > 1:
         _independence_between_coordinates(centred, where)
     if (_np_abs(sample_mean * _sqrt(draws)) > Z_REJECT + 0.5).any():
