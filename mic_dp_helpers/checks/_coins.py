@@ -109,7 +109,10 @@ def independence_of_coins(kept: np.ndarray, where: str) -> None:
                               "person per call, none shared or reused).")
     # Two calls with exactly the same flips, or two people with the same flips in every call: a coin reused.
     if calls >= 3 and (calls - 1) * n * rarer * rarer >= 1000:
-        a, b = centred[:-1].ravel(), centred[1:].ravel()
+        # Centred on the overall rate, not on each person's own mean over the calls: that mean would make
+        # consecutive calls of a correct answer negatively correlated (z about -sqrt(n / calls)).
+        overall = flips - f
+        a, b = overall[:-1].ravel(), overall[1:].ravel()
         variance = float(_sqrt_array(((a * a) * (b * b)).sum()))
         if variance > 0 and abs(float((a * b).sum())) / variance > 6.5:
             raise CheckFailed(f"{where} the coins of one call predict those of the next: draw fresh, independent "

@@ -336,7 +336,9 @@ LESSON07_POWER = (
      "identical flip rows / columns found exactly; independent ones coincide with probability < e^-40",
      "only where n * 2f(1 - f) >= 40 (rows) or calls * 2f(1 - f) >= 40 (columns)"),
     ("07.1", "exact (no flips) above a size or an epsilon",
-     "100,000 people x 20 calls at epsilon 10 expect 91 flips (an exact answer: 0); 2 people x 4,000 calls at 0.01",
+     "100,000 and 150,000 people x 20 calls at epsilon 10 expect 91 and 136 flips, 100,000 x 30 at epsilon 11.5 "
+     "expect 30 (an exact answer: 0); 2 people x 4,000 calls at 0.01; 12,000 people x 200 calls at epsilon 1 for "
+     "the per-person test (a person never randomised: z about 8.6)",
      "above epsilon about 12 the flip rate (< 6e-6) is too small for any feasible number of calls"),
     ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
      "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "

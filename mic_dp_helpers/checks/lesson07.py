@@ -80,16 +80,22 @@ def _rr_cases(generator):
 
 
 def _rr_distribution_cases(generator):
-    """(truth, epsilon, calls) for the distribution tests: 2 to 100,000 people, epsilons 0.01 to 10.
+    """(truth, epsilon, calls) for the distribution tests: 2 to 150,000 people, epsilons 0.01 to 11.5.
 
     At epsilon 10 a correct answer flips about 1 answer in 22,000, so 100,000 people x 20 calls
-    expect 91 flips: an answer exact above some size or epsilon fails there. Above epsilon about
-    12 no feasible number of calls tells an exact answer from a correct one (flip rate below
+    expect 91 flips (150,000 x 20: 136; at epsilon 11.5, 100,000 x 30: 30): an answer exact above
+    some size or epsilon fails there. Above epsilon about 12 no feasible number of calls tells an exact answer from a correct one (flip rate below
     1e-5): the check cannot, and says so in ``checks/_stats.py``.
     """
     cases = []
     for n, share, epsilon, calls in [(3000, 0.3, 0.5, 400), (501, 1.0, 6.0, 400), (1500, 0.5, 2.0, 400),
                                      (2, 0.5, 0.01, 4000), (100_000, 0.4, 10.0, 20),
+                                     # above 100,000 people (136 expected flips) and at epsilon 11.5 (30 expected
+                                     # flips): a correct answer flips none with probability below e^-30
+                                     (150_000, 0.4, 10.0, 20), (100_000, 0.4, 11.5, 30),
+                                     # many people and enough calls for the per-person test (a person never
+                                     # randomised keeps 200 of 200, z about 8.6 > 6.5)
+                                     (12_000, 0.5, 1.0, 200),
                                      (int(generator.integers(200, 2000)), float(generator.uniform(0.05, 0.95)),
                                       float(generator.uniform(0.1, 4.0)), 400)]:
         cases.append((generator.random(n) < share, epsilon, calls))

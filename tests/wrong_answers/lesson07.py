@@ -231,6 +231,12 @@ WRONG_ANSWERS["07.1"].update({
     "non-private: exact at epsilon < 0.03": _exact_when(lambda t, e, rng: e < 0.03, _CORRECT_RR, _EXACT_RR),
     "non-private: the same coins for every call": _reused(_CORRECT_RR, every=10**9),
     "non-private: coins reused on every other call": _reused(_CORRECT_RR, every=1),
+    "non-private (size): exact for more than 100,000 people":
+        _exact_when(lambda t, e, rng: len(t) > 100_000, _CORRECT_RR, _EXACT_RR),
+    "non-private (parameters): exact above epsilon 10.5": _exact_when(lambda t, e, rng: e > 10.5, _CORRECT_RR, _EXACT_RR),
+    "non-private (size): person 0 never randomised for more than 5,000 people":
+        lambda t, e, rng: (lambda r: np.concatenate([np.asarray(t[:1], dtype=bool), r[1:]]) if len(t) > 5000 else r)(
+            _rr(t, e, rng)),
     "non-private: a new generator from 16 seeds": lambda t, e, rng: _rr(t, e, np.random.default_rng(int(rng.integers(16)))),
 })
 
