@@ -32,7 +32,7 @@ import numpy as np
 from scipy.signal import lfilter
 from scipy.stats import beta
 
-from mic_dp_helpers.checks import _stats
+from mic_dp_helpers.checks import _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed
 
 LAPLACE_SD = math.sqrt(2.0)
@@ -96,8 +96,8 @@ def _laplace_release(zs):
     for z in zs:
         _stats.check_laplace_noise(z, "")
         _stats.check_fresh_noise(z, 0.0, 1.0, "laplace", "")
-    _stats.check_independent_calls(zs, "")
-    _stats.check_pooled_tails(zs, "laplace", "")
+    _sweeps.check_independent_calls(zs, "")
+    _sweeps.check_pooled_tails(zs, "laplace", "")
 
 
 def _pydp_mean(zs):
@@ -108,7 +108,7 @@ def _pydp_mean(zs):
         _stats.check_fresh_noise(z, 0.0, 1.0, "laplace", "")
         if float(np.max(np.abs(z))) < 0.9 * _stats.laplace_tail_threshold(len(z)):
             raise CheckFailed("tails")
-    _stats.check_independent_calls(zs, "")
+    _sweeps.check_independent_calls(zs, "")
 
 
 def _pydp_plan(zs):
@@ -125,10 +125,10 @@ def _pydp_plan(zs):
 def _gaussian_release(zs):
     for z in zs:
         _stats.check_gaussian_noise(z, "")
-        _stats.check_coordinate_correlation(z, "")
-        _stats.check_independent_calls([z.ravel()], "", lags=(1, z.shape[2], z.shape[1] * z.shape[2]))
+        _sweeps.check_coordinate_correlation(z, "")
+        _sweeps.check_independent_calls([z.ravel()], "", lags=(1, z.shape[2], z.shape[1] * z.shape[2]))
         _stats.check_fresh_noise(z, 0.0, 1.0, "gaussian", "")
-    _stats.check_pooled_tails(zs, "gaussian", "")
+    _sweeps.check_pooled_tails(zs, "gaussian", "")
 
 
 def _sum_shapes():

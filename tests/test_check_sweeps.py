@@ -9,14 +9,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from mic_dp_helpers.checks import _stats
+from mic_dp_helpers.checks import _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 
 
 def test_corner_sweep_meets_every_corner():
-    cases = _stats.corner_sweep(np.random.default_rng(3), {"n": (1, 120_000), "epsilon": (1e-2, 20.0)}, interior=2)
+    cases = _sweeps.corner_sweep(np.random.default_rng(3), {"n": (1, 120_000), "epsilon": (1e-2, 20.0)}, interior=2)
     assert len(cases) == 6 and all(isinstance(c["n"], int) for c in cases)
     n_low = [c for c in cases if c["n"] < 4]
     eps_high = [c for c in cases if c["epsilon"] > 9]
@@ -28,9 +28,9 @@ def test_corner_sweep_meets_every_corner():
 def test_pooled_tests_pass_correct_noise(seed):
     rng = np.random.default_rng(seed)
     laplace = [rng.laplace(size=20_000) for _ in range(4)]
-    _stats.check_independent_calls(laplace, "x")
-    _stats.check_pooled_tails(laplace, "laplace", "x")
-    _stats.check_coordinate_correlation(rng.standard_normal((200, 20, 3)), "x")
+    _sweeps.check_independent_calls(laplace, "x")
+    _sweeps.check_pooled_tails(laplace, "laplace", "x")
+    _sweeps.check_coordinate_correlation(rng.standard_normal((200, 20, 3)), "x")
 
 
 def test_antithetic_and_correlated_calls_are_caught():
@@ -38,20 +38,20 @@ def test_antithetic_and_correlated_calls_are_caught():
     z = rng.laplace(size=3_000)
     z[1::2] = -z[0::2]
     with pytest.raises(CheckFailed, match="independence"):
-        _stats.check_independent_calls([z], "x")
+        _sweeps.check_independent_calls([z], "x")
     e = rng.standard_normal(20_000)
     ar = e.copy()
     for t in range(1, len(e)):
         ar[t] = 0.1 * ar[t - 1] + math.sqrt(0.99) * e[t]
     with pytest.raises(CheckFailed, match="independence"):
-        _stats.check_independent_calls([ar], "x")
+        _sweeps.check_independent_calls([ar], "x")
 
 
 def test_clipped_noise_fails_the_pooled_tails():
     rng = np.random.default_rng(1)
     clipped = [np.clip(rng.laplace(size=40_000), -10, 10) for _ in range(8)]
     with pytest.raises(CheckFailed, match="tails"):
-        _stats.check_pooled_tails(clipped, "laplace", "x")
+        _sweeps.check_pooled_tails(clipped, "laplace", "x")
 
 
 def test_correlated_coordinates_and_groups_are_caught():
@@ -61,7 +61,7 @@ def test_correlated_coordinates_and_groups_are_caught():
     groups = math.sqrt(0.9) * z + math.sqrt(0.1) * rng.standard_normal((400, 1, 3))
     for correlated in (coordinates, groups):
         with pytest.raises(CheckFailed, match="correlated"):
-            _stats.check_coordinate_correlation(correlated, "x")
+            _sweeps.check_coordinate_correlation(correlated, "x")
 
 
 @pytest.mark.slow

@@ -24,7 +24,11 @@ def same_as_pydp_mean(answers, values, lower, upper, epsilon, where) -> None:
     answers : numpy.ndarray
         The answer's outputs on ``values``.
     values : list of float
-        The values given, with ``lower``, ``upper`` and ``epsilon`` (floats) as given.
+        The values given.
+    lower, upper : float
+        The bounds given.
+    epsilon : float
+        The epsilon given.
     where : str
         The start of the hint (the case).
 

@@ -21,7 +21,7 @@ import sys
 import numpy as np
 
 from mic_dp_helpers.mechanisms import noise as _mechanisms
-from mic_dp_helpers.checks import _core, _stats
+from mic_dp_helpers.checks import _core, _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -76,7 +76,7 @@ def _releases(exercise_id, answer, args_before_rng, seed: int, where: str, draws
 # ------------------------------------------------------------------------------------- 02.1
 def _laplace_cases(seed: int):
     """(value, sensitivity, epsilon, draw seed): four cases of extreme values and epsilons (1e-3 to 1e6),
-    then the corners of sensitivity 1e-3 to 1e4 x epsilon 1e-2 to 20 (``_stats.corner_sweep``)."""
+    then the corners of sensitivity 1e-3 to 1e4 x epsilon 1e-2 to 20 (``_sweeps.corner_sweep``)."""
     rng = _default_rng(seed)
     cases = []
     for kind in range(4):
@@ -87,7 +87,7 @@ def _laplace_cases(seed: int):
         epsilon = [_log_uniform(rng, 1e-3, 0.1), _log_uniform(rng, 0.1, 10), _log_uniform(rng, 10, 1e3),
                    _log_uniform(rng, 1e3, 1e6)][kind]
         cases.append((value, sensitivity, epsilon, int(rng.integers(1, 2**31))))
-    for case in _stats.corner_sweep(rng, {"sensitivity": (1e-3, 1e4), "epsilon": _stats.EPSILONS}):
+    for case in _sweeps.corner_sweep(rng, {"sensitivity": (1e-3, 1e4), "epsilon": _sweeps.EPSILONS}):
         value = _float(rng.choice([-1.0, 1.0])) * _log_uniform(rng, 1e-3, 1e6)
         cases.append((value, case["sensitivity"], case["epsilon"], int(rng.integers(1, 2**31))))
     return cases
@@ -140,8 +140,8 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
                                    centre_hint="Add noise to the value; do not return the noise alone or shift it.")
         _stats.check_fresh_noise(releases, value, scale, "laplace", where)
         z_all.append(z)
-    _stats.check_independent_calls(z_all, "Over every case,")
-    _stats.check_pooled_tails(z_all, "laplace", "Over every case,")
+    _sweeps.check_independent_calls(z_all, "Over every case,")
+    _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
     value, sensitivity, epsilon, draw_seed = _laplace_cases(seed)[-1]
     releases = _fresh_generator_releases("02.1", answer, (value, sensitivity, epsilon), draw_seed, FRESH_GENERATORS)
     value, sensitivity, epsilon, _ = _laplace_cases(seed)[-1]
@@ -302,7 +302,7 @@ def _sum_cases(seed: int):
     cases.append((values, _float(lower), _float(upper), epsilon, int(rng.integers(1, 2**31)), "inside"))
     cases.append((rng.permutation(np.append(values, 5 * upper)), _float(lower), _float(upper), epsilon,
                   int(rng.integers(1, 2**31)), "neighbour"))
-    for number, case in enumerate(_stats.corner_sweep(rng, {"n": _stats.SIZES, "epsilon": _stats.EPSILONS})):
+    for number, case in enumerate(_sweeps.corner_sweep(rng, {"n": _sweeps.SIZES, "epsilon": _sweeps.EPSILONS})):
         lower, upper = -_log_uniform(rng, 0.1, 100), _log_uniform(rng, 0.1, 100)
         values = rng.uniform(1.5 * lower, 1.5 * upper, case["n"])
         if number == 0:
@@ -370,8 +370,8 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
         _stats.check_laplace_noise(z, where, centre_hint=hint)
         _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
         z_all.append(z)
-    _stats.check_independent_calls(z_all, "Over every case,")
-    _stats.check_pooled_tails(z_all, "laplace", "Over every case,")
+    _sweeps.check_independent_calls(z_all, "Over every case,")
+    _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
     values, lower, upper, epsilon, draw_seed, _ = _sum_cases(seed)[-1]
     releases = _fresh_generator_releases("02.4", answer, (values.copy(), lower, upper, epsilon), draw_seed,
                                          FRESH_GENERATORS)

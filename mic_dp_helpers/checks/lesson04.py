@@ -25,7 +25,7 @@ import pandas as pd
 
 from mic_dp_helpers.scale import pydp_error, pydp_tools
 from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant
-from mic_dp_helpers.checks import _core, _pydp_reference, _stats
+from mic_dp_helpers.checks import _core, _pydp_reference, _stats, _sweeps
 from mic_dp_helpers.checks._float_plans import float_rounding_plan as _float_case
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
@@ -113,7 +113,7 @@ def _mean_cases(seed: int):
     lower = _float(rng.uniform(-20, 20))
     upper = lower + _log_uniform(rng, 2, 200)
     values = rng.uniform(lower, upper, int(rng.integers(1, 6)))
-    cases.append((values.tolist(), lower, upper, _log_uniform(rng, _stats.EPSILONS[0], 0.1), "tiny"))
+    cases.append((values.tolist(), lower, upper, _log_uniform(rng, _sweeps.EPSILONS[0], 0.1), "tiny"))
     return cases
 
 
@@ -218,7 +218,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         z_all.append(z)
     # Pooled over the cases: odd and even calls averaging to the exact mean, or noise carried over from
     # call to call, show as a correlation between calls (see _stats.LESSON02_06_POWER for the power).
-    _stats.check_independent_calls(z_all, "Over every case,")
+    _sweeps.check_independent_calls(z_all, "Over every case,")
 
 
 # ------------------------------------------------------------------------------- 04.2

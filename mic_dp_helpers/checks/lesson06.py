@@ -18,7 +18,7 @@ import numpy as np
 
 from mic_dp_helpers import synthetic
 from mic_dp_helpers.attacks.audit import audit_epsilon
-from mic_dp_helpers.checks import _core, _stats
+from mic_dp_helpers.checks import _core, _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -347,11 +347,11 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         _check_no_repeats(releases, where)
         noise = (releases - 0.5) / sigma
         _stats.check_gaussian_noise(noise, where)
-        _stats.check_coordinate_correlation(noise, where)
-        _stats.check_independent_calls([noise.ravel()], where, lags=(1, dim, (n // l) * dim))
+        _sweeps.check_coordinate_correlation(noise, where)
+        _sweeps.check_independent_calls([noise.ravel()], where, lags=(1, dim, (n // l) * dim))
         _stats.check_fresh_noise(releases, 0.5, sigma, "gaussian", where)
         z_all.append(noise)
-    _stats.check_pooled_tails(z_all, "gaussian", "Over every case,")
+    _sweeps.check_pooled_tails(z_all, "gaussian", "Over every case,")
 
     # Leftover records: one record is 1, the others 0; 59 records, l = 10, so 5 groups of 11 or 12.
     # Without noise exactly one mean is 1/11 or 1/12 and the others are 0, whatever the grouping.

@@ -18,7 +18,7 @@ import numpy as np
 from scipy import stats
 
 from mic_dp_helpers.mechanisms import broken_selection as _broken
-from mic_dp_helpers.checks import _core, _stats
+from mic_dp_helpers.checks import _core, _stats, _sweeps
 from mic_dp_helpers.checks._coins import independence_of_coins
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
@@ -492,7 +492,7 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
         pooled.append(standardized)
     # Laplace noise clipped or truncated at c scales: over all the cases' releases the largest |z| must reach
     # the pooled threshold (about 7 scales for ~10,000 draws; a correct answer fails with probability TAIL_FAILURE).
-    _stats.check_pooled_tails(pooled, "laplace", "The DP means:")
+    _sweeps.check_pooled_tails(pooled, "laplace", "The DP means:")
 
 
 # --------------------------------------------------------------------------------------- 07.5

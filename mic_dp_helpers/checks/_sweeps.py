@@ -1,0 +1,253 @@
+"""Sweeps over the sizes and parameters where wrong answers hide, and tests pooled over a check's cases.
+
+A check calls the student's release at the corners of a box of sizes and parameters
+(:func:`corner_sweep`, :data:`SIZES`, :data:`EPSILONS`, :data:`DELTAS`), then tests what every case
+released together: independence between calls (:func:`check_independent_calls`), tails
+(:func:`check_pooled_tails`) and correlation between coordinates or groups
+(:func:`check_coordinate_correlation`). Pooling adds the cases' power; each test's false-rejection
+rate and its power against named alternatives are in :data:`mic_dp_helpers.checks._stats.LESSON02_06_POWER`.
+"""
+
+from __future__ import annotations
+
+import builtins
+import math
+
+import numpy as np
+
+from mic_dp_helpers.checks._core import CheckFailed
+from mic_dp_helpers.checks._stats import laplace_tail_threshold, gaussian_tail_threshold, TAIL_FAILURE
+
+_asarray = np.asarray
+_abs = np.abs
+_max = np.max
+_larger = builtins.max
+_smaller = builtins.min
+_exp = math.exp
+_log = math.log
+_sqrt = math.sqrt
+_float = float
+
+
+#: Where a DP-release check looks (issue 26): input sizes, epsilons and deltas from the smallest to the
+#: largest a student's answer may meet. A check draws its cases with :func:`corner_sweep` over these
+#: ranges (or a sub-range it documents), so that an answer exact or wrong only in some corner fails.
+SIZES = (1, 120_000)
+EPSILONS = (1e-2, 20.0)
+DELTAS = (1e-12, 1e-2)
+
+#: A pooled statistic of a correct release exceeds its threshold with probability about 2 Phi(-5.5) = 4e-8.
+POOLED_Z = 5.5
+
+
+def log_uniform(rng, low: float, high: float) -> float:
+    """One draw, uniform on a log scale between ``low`` and ``high`` (> 0).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The source of randomness.
+    low, high : float
+        The range's ends (0 < low <= high).
+
+    Returns
+    -------
+    float
+        The draw.
+
+    Examples
+    --------
+    >>> 1e-2 <= log_uniform(np.random.default_rng(0), 1e-2, 20.0) <= 20.0
+    True
+    """
+    return _float(_exp(rng.uniform(_log(low), _log(high))))
+
+
+def corner_sweep(rng, ranges: dict, interior: int = 1) -> list[dict]:
+    """Cases at every corner of a box of parameter ranges, plus ``interior`` cases inside it.
+
+    Each parameter's range ``(low, high)`` is split on a log scale; a corner takes each parameter from
+    the bottom or the top tenth of its range (drawn afresh, with many digits), so every combination of
+    extremes is met: an answer exact only for large n *and* large epsilon fails one corner. Integer
+    ranges (both ends ints) give ints. Returns ``2 ** len(ranges) + interior`` dicts, in a shuffled
+    order drawn from ``rng``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The check's own generator (seeded by the check's ``seed``).
+    ranges : dict
+        Parameter name -> ``(low, high)``, both > 0.
+    interior : int, default 1
+        Cases drawn log-uniformly from the whole box.
+
+    Returns
+    -------
+    list of dict
+
+    Examples
+    --------
+    >>> cases = corner_sweep(np.random.default_rng(0), {"n": (1, 100_000), "epsilon": (1e-2, 20.0)})
+    >>> len(cases), min(c["n"] for c in cases) < 4, max(c["epsilon"] for c in cases) > 9
+    (5, True, True)
+    """
+    names = list(ranges)
+    cases = []
+    for corner in range(2 ** len(names) + interior):
+        case = {}
+        for bit, name in enumerate(names):
+            low, high = ranges[name]
+            span = _log(high) - _log(low)
+            if corner >= 2 ** len(names):
+                lo_log, hi_log = _log(low), _log(high)
+            elif (corner >> bit) & 1:
+                lo_log, hi_log = _log(high) - span / 10, _log(high)
+            else:
+                lo_log, hi_log = _log(low), _log(low) + span / 10
+            value = _exp(rng.uniform(lo_log, hi_log))
+            if isinstance(low, int) and isinstance(high, int):
+                value = int(_smaller(high, _larger(low, round(value))))
+            case[name] = value
+        cases.append(case)
+    return [cases[i] for i in rng.permutation(len(cases))]
+
+
+def pooled_lag_statistic(sequences, lag: int) -> float:
+    """A N(0, 1) statistic (under independence) for the lag-``lag`` dependence of noise sequences.
+
+    ``sequences``: one array of standardised noise per case, in call order, each centred on 0 under
+    the null (noise divided by its scale). The statistic is ``sum z_t z_{t+lag} / sqrt(sum z_t^2
+    z_{t+lag}^2)`` over every case: self-normalised, so valid for Laplace, Gaussian or PyDP noise of
+    any scale, and pooling the cases adds their power.
+
+    Parameters
+    ----------
+    sequences : sequence of array_like
+        One standardised noise sequence per case, in call order.
+    lag : int
+        The lag (>= 1).
+
+    Returns
+    -------
+    float
+        The statistic, N(0, 1) under independence.
+    """
+    numerator, denominator = 0.0, 0.0
+    for z in sequences:
+        z = _asarray(z, dtype=float).ravel()
+        if len(z) <= lag:
+            continue
+        products = z[:-lag] * z[lag:]
+        numerator += _float(products.sum())
+        denominator += _float((products * products).sum())
+    return numerator / _sqrt(denominator) if denominator > 0 else 0.0
+
+
+def check_independent_calls(sequences, where: str, lags=(1, 2, 3)) -> None:
+    """Test that the noise of one call does not predict the noise of another (pooled over cases).
+
+    Tests lags ``lags`` and half the sequence length (noise shared between call ``i`` and
+    ``i + n/2``, or between person ``i`` and person ``i + n/2`` when a sequence runs over people),
+    each at :data:`POOLED_Z` standard errors: a correct release fails with probability about
+    ``4e-8 * (len(lags) + 1)``. Power: see :data:`LESSON02_06_POWER` ("correlation 0.1 between calls").
+    Antithetic pairs (odd and even calls averaging to the exact value) have correlation -1 within
+    pairs and about -0.5 at lag 1.
+
+    Parameters
+    ----------
+    sequences : sequence of array_like
+        One standardised noise sequence per case, in call order.
+    where : str
+        What the noise came from, for the hint.
+    lags : tuple of int, optional
+        The lags tested besides half the shortest sequence.
+
+    Raises
+    ------
+    CheckFailed
+        If a lag's statistic is beyond :data:`POOLED_Z`.
+    """
+    sequences = [_asarray(z, dtype=float).ravel() for z in sequences]
+    shortest = _smaller(len(z) for z in sequences) if sequences else 0
+    for lag in (*lags, shortest // 2):
+        if lag < 1:
+            continue
+        statistic = pooled_lag_statistic(sequences, lag)
+        if _abs(statistic) > POOLED_Z:
+            raise CheckFailed(f"{where} the noise of one release predicts the noise of the release {lag} call(s) "
+                              f"later (property: independence; correlation {statistic:+.1f} standard errors from "
+                              "0). Draw fresh, independent noise for every call; never reuse, negate or "
+                              "combine earlier draws.")
+
+
+def check_pooled_tails(z_sequences, law: str, where: str) -> None:
+    """Test that the largest ``|z|`` over every case's standardised noise reaches the law's tails.
+
+    Pooling the cases of a check raises the threshold to what all their draws reach together; the
+    power against noise truncated or clipped at ``c`` scales is 1 when the threshold exceeds ``c``
+    (see :data:`LESSON02_06_POWER`) and a correct release fails with probability :data:`TAIL_FAILURE`.
+
+    Parameters
+    ----------
+    z_sequences : sequence of array_like
+        Standardised noise of every case.
+    law : {"laplace", "gaussian"}
+        The noise's law.
+    where : str
+        What the noise came from, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If no draw reaches the law's pooled tail threshold.
+    """
+    pooled = [_asarray(z, dtype=float).ravel() for z in z_sequences]
+    n = _float(sum(len(z) for z in pooled))
+    if n < 2:
+        return
+    largest = _larger(_float(_max(_abs(z))) for z in pooled if len(z))
+    threshold = laplace_tail_threshold(n) if law == "laplace" else gaussian_tail_threshold(n)
+    if largest < threshold:
+        raise CheckFailed(f"{where} over all {int(n)} releases the noise never goes beyond {largest:.2f} scales, "
+                          f"where that many draws reach {threshold:.2f} (property: tails, pooled over every case). "
+                          "Noise that is clipped, truncated or built from bounded parts is not the mechanism: "
+                          "its rare large values are what make it private.")
+
+
+def check_coordinate_correlation(z, where: str) -> None:
+    """Test that the coordinates of one release's noise are uncorrelated (``z``: calls x groups x dims).
+
+    The variance of the sum of the ``D`` coordinates of one group is ``D (1 + (D - 1) rho)`` for a
+    common correlation ``rho``; its estimate over ``m`` (call, group) pairs has relative standard error
+    about ``sqrt(2 / m)`` for Gaussian noise (the ratio is taken to the pooled variance, so the
+    scale does not matter). The same on the groups of one coordinate (correlation
+    between the means of different groups, i.e. people). Each is tested at :data:`POOLED_Z` standard
+    errors.
+
+    Parameters
+    ----------
+    z : array_like
+        Standardised noise, shaped (calls, groups, dims).
+    where : str
+        What the noise came from, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If either correlation is beyond the test's threshold.
+    """
+    z = _asarray(z, dtype=float)
+    calls, groups, dims = z.shape
+    for axis, size, what in ((2, dims, "coordinates of one group mean"), (1, groups, "group means")):
+        if size < 2:
+            continue
+        sums = z.sum(axis=axis)
+        m = sums.size
+        total = _float((z * z).mean())
+        if not total > 0:
+            return
+        ratio = _float((sums * sums).mean()) / size / total  # 1 for independent noise, whatever its scale
+        if _abs(ratio - 1) > POOLED_Z * _sqrt(2.0 / m) * _sqrt(1 + 1.0 / size):
+            raise CheckFailed(f"{where} the noise on different {what} is correlated (property: independence; the "
+                              f"variance of their sum is {ratio:.3f} times what independent noise gives). Draw a "
+                              "separate, independent noise value for every coordinate of every group mean.")
