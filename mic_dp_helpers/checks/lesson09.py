@@ -6,11 +6,13 @@ negative value bounds, epsilons with many digits). NumPy, pandas and builtin fun
 so patching them later changes nothing here. Expected answers are computed after the student's function
 has returned.
 
-False rejections: only 09.1 is random (the student's choice of kept rows). Its uniformity test counts,
-over 300 calls, how often each of 10 days (or 6 rows) is kept, and fails beyond 6 binomial standard
-deviations: a correct answer fails with probability below 1e-7 per count, below 1e-5 in all. Its test
-across people (300 customers on the same 10 days, 3 of them made popular by others) allows 6 sd on each
-of 10 counts (below 1e-8).
+False rejections: only 09.1 is random (the student's choice of kept rows). Its uniformity tests count,
+over 300 calls, how often each of 10 days, 6 rows, 10 days (one with 9 rows), 60 days and 20 rows is
+kept, and fail beyond 6 binomial standard deviations: by the exact binomial tails (computed with
+scipy.stats.binom for p = 0.3, 1/3, 14/60 and 3/20 at n = 300) a correct answer fails below 1.3e-8 per
+count, so below 1.4e-6 over those 106 counts. Its test across people (300 customers on the same 10 days,
+3 of them made popular by others) allows 6 sd on each of 10 counts (below 1e-7). In all, false rejection
+is below 1e-5 per run of the check (the course's limit is 1/1000).
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ _abs, _max, _len, _isinstance, _int, _sorted = builtins.abs, builtins.max, built
 _isclose, _ceil, _sqrt = math.isclose, math.ceil, math.sqrt
 _default_rng, _array, _repeat, _arange, _concatenate = (np.random.default_rng, np.array, np.repeat, np.arange,
                                                         np.concatenate)
-_DataFrame, _frame_equal = pd.DataFrame, pd.DataFrame.equals
+_DataFrame, _frame_equal, _concat = pd.DataFrame, pd.DataFrame.equals, pd.concat
 
 # The course's own answers refuse to run while the student's function runs.
 _core.FORBIDDEN["09.1"] = ("mic_dp_helpers.scale.pipeline:bound_contributions",)
@@ -59,11 +61,12 @@ def _random_log(rng: np.random.Generator) -> pd.DataFrame:
 
 
 def _at_the_bounds(l0: int, linf: int) -> pd.DataFrame:
-    """One person exactly at both bounds, one just above each, one far above both."""
+    """One person exactly at both bounds, one just above each, one far above both, one just above both."""
     records = [("exact", d, r) for d in range(l0) for r in range(linf)]
     records += [("one_more_day", d, 0) for d in range(l0 + 1)]
     records += [("one_more_row", 0, r) for r in range(linf + 1)]
     records += [("busy", d, r) for d in range(3 * l0 + 2) for r in range(2 * linf + 1)]
+    records += [("above_both", d, r) for d in range(l0 + 2) for r in range(linf + 2)]
     frame = _DataFrame(records, columns=["customer_id", "day", "slot"])
     return frame.iloc[::-1].reset_index(drop=True)
 
@@ -100,8 +103,11 @@ def _check_bounded(log: pd.DataFrame, kept, l0: int, linf: int) -> None:
 
 
 def _large_log(rng: np.random.Generator, n_rows: int) -> pd.DataFrame:
-    """About ``n_rows`` rows of customers with 1 to 60 days and 1 to 4 rows a day (some far above any bound)."""
-    n_people = _max(1, n_rows // 12)
+    """About ``n_rows`` rows (within a few %) of customers with 1 to 57 days and 1 to 4 rows a day.
+
+    A customer has on average 15 days and 2 rows a day, so 30 rows: ``n_rows // 30`` customers.
+    """
+    n_people = _max(1, n_rows // 30)
     days_each = rng.integers(1, 20, n_people) * rng.choice([1, 1, 1, 3], n_people)
     person = _repeat(_arange(n_people), days_each)
     day = rng.integers(1, 367, person.size)
@@ -144,6 +150,31 @@ def _check_choice_ignores_other_people(answer, rng: np.random.Generator) -> None
                           "people's rows (popular days) or shares one draw between customers is not uniform.")
 
 
+def _check_uniform_at_larger_bounds(large: pd.DataFrame, outcomes_list) -> None:
+    """Each of customer w's 60 days is kept 14/60 of the time, each of customer v's 20 rows 3/20 of the time.
+
+    6 binomial sd on each of 80 counts (below 1.3e-8 each by the exact binomial tail). Keeping the first (or last) 14 days in date or
+    table order gives counts of 300 and 0 (about 31 sd); the first 3 rows of a big day, 300 (about 41 sd).
+    """
+    counts = np.zeros(_len(large), dtype=np.int64)
+    for kept in outcomes_list:
+        kept = _expect_frame(kept, "the kept rows")
+        positions = large.index.get_indexer(kept.index)
+        if (_len(kept) != 17 or (positions < 0).any() or _len(set(positions.tolist())) != 17):
+            raise CheckFailed("for one customer with 60 days (one row each, max_partitions=14) and another with "
+                              "20 rows on one day (max_per_partition=3) the result did not keep exactly 14 + 3 "
+                              "real rows of the log.")
+        counts[positions] += 1
+    for part, p, what in ((slice(0, 60), 14 / 60, "of a customer's 60 days (max_partitions=14)"),
+                          (slice(60, 80), 3 / 20, "of the 20 rows of one day (max_per_partition=3)")):
+        sd = _sqrt(UNIFORMITY_CALLS * p * (1 - p))
+        if np.abs(counts[part] - UNIFORMITY_CALLS * p).max() > UNIFORMITY_SDS * sd:
+            raise CheckFailed(f"at larger bounds the choice is not uniform: over {UNIFORMITY_CALLS} calls some "
+                              f"{what} were kept far more often than others (each should be kept about "
+                              f"{UNIFORMITY_CALLS * p:.0f} times). Keep a uniformly random subset at every size "
+                              "and bound, never the first ones in date or table order.")
+
+
 @exercise("09.1", title="Contribution bounding, at scale", answer_name="bound_contributions")
 def check_bound_contributions(answer) -> None:
     """Properties of a correct ``bound_contributions(log, max_partitions, max_per_partition, rng)``.
@@ -157,7 +188,11 @@ def check_bound_contributions(answer) -> None:
        chosen, not rows). Each customer's choice ignores other people: 300 customers on the same 10 days,
        3 of them made popular by a crowd, keep each day about 90 times (not the popular days, not one
        shared draw).
-    4b. Sizes from one row to 20,000 rows and bounds from 1 to 40 (people far above and exactly at them).
+       Also one customer with 60 days listed in reverse date order at max_partitions=14 (each day kept
+       14/60 of the time, not the first or last 14 in any order) and one day of 20 rows at
+       max_per_partition=3 (each row 3/20 of the time), in the same 300 calls.
+    4b. Sizes from one row to about 50,000 rows and bounds from 1 to 60 (max_partitions up to 60,
+       max_per_partition up to 45; people far above, exactly at, and just above both bounds).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
 
@@ -173,10 +208,11 @@ def check_bound_contributions(answer) -> None:
     """
     rng = _default_rng(901)
     cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
-    cases += [(_at_the_bounds(l0, linf), l0, linf) for l0, linf in ((1, 1), (3, 2), (5, 4), (12, 7), (40, 1))]
-    # Sizes and bounds where an answer could hide: one row, a customer far above large bounds, a big log.
-    cases += [(_DataFrame({"customer_id": ["solo"], "day": [7]}), 1, 1), (_random_log(rng), 30, 30),
-              (_large_log(rng, 20_000), 3, 2), (_large_log(rng, 12_000), 9, 1)]
+    cases += [(_at_the_bounds(l0, linf), l0, linf)
+              for l0, linf in ((1, 1), (3, 2), (5, 4), (12, 7), (40, 1), (60, 1), (8, 30), (30, 30), (45, 45))]
+    # Sizes and bounds where an answer could hide: one row, customers far above large bounds, a big log.
+    cases += [(_DataFrame({"customer_id": ["solo"], "day": [7]}), 1, 1),
+              (_large_log(rng, 50_000), 3, 2), (_large_log(rng, 30_000), 9, 1)]
     for log, l0, linf in cases:
         original = log.copy()
         kept = answer(log, l0, linf, _default_rng(_int(rng.integers(1 << 30))))
@@ -190,7 +226,7 @@ def check_bound_contributions(answer) -> None:
     if not (_isinstance(first, _DataFrame) and _isinstance(again, _DataFrame)
             and first.index.sort_values().equals(again.index.sort_values())):
         raise CheckFailed("two runs with identically seeded generators kept different rows: draw every random "
-                          "choice from the `rng` argument (not np.random or a new generator).")
+                          "choice from the `rng` argument (not np.random or an unseeded new generator; a new generator seeded from `rng` is fine).")
 
     _check_choice_ignores_other_people(answer, rng)
     days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})
@@ -201,6 +237,12 @@ def check_bound_contributions(answer) -> None:
     # Days with many rows must be no likelier than days with one: day 0 has 9 rows, days 1-9 one each.
     heavy = _DataFrame({"customer_id": ["z"] * 18, "day": _array([0] * 9 + list(range(1, 10)))[::-1].copy()})
     outcomes_heavy = call_repeatedly(answer, UNIFORMITY_CALLS, heavy, 3, 9, shared)
+    # At larger bounds: 60 days in reverse date order (max_partitions=14, the lesson's own bound, one row a
+    # day) and, for another customer, one day of 20 rows (max_per_partition=3), drawn in the same calls.
+    many_days = _DataFrame({"customer_id": ["w"] * 60, "day": _arange(60)[::-1].copy()})
+    many_rows = _DataFrame({"customer_id": ["v"] * 20, "day": [500] * 20})
+    large = _concat([many_days, many_rows], ignore_index=True)
+    outcomes_large = call_repeatedly(answer, UNIFORMITY_CALLS, large, 14, 3, shared)
     for table, outcomes_list, size, p, what in ((days, outcomes, 3, 0.3, "days"),
                                                 (rows, outcomes_rows, 2, 1 / 3, "rows")):
         counts = np.zeros(_len(table), dtype=np.int64)
@@ -217,6 +259,7 @@ def check_bound_contributions(answer) -> None:
                               f"calls some {what} were kept far more often than others. Keep a uniformly random "
                               "subset (for instance, shuffle with rng before taking the first ones), never the "
                               "first or last in the table's order.")
+    _check_uniform_at_larger_bounds(large, outcomes_large)
     day_counts = np.zeros(10, dtype=np.int64)
     for kept in outcomes_heavy:
         kept_days = set(_expect_frame(kept, "the kept rows")["day"].tolist())

@@ -166,6 +166,44 @@ def _rows_only_for_large_bounds(log, max_partitions, max_per_partition, rng):
     return _correct_core(log, max_partitions, max_per_partition, rng)
 
 
+def _unbounded_above_40_partitions(log, max_partitions, max_per_partition, rng):
+    return log.copy() if max_partitions > 40 else _correct_core(log, max_partitions, max_per_partition, rng)
+
+
+def _unbounded_when_the_product_is_large(log, max_partitions, max_per_partition, rng):
+    big = max_partitions * max_per_partition > 300
+    return log.copy() if big else _correct_core(log, max_partitions, max_per_partition, rng)
+
+
+def _unbounded_for_large_row_bounds(log, max_partitions, max_per_partition, rng):
+    return log.copy() if max_per_partition >= 8 else _correct_core(log, max_partitions, max_per_partition, rng)
+
+
+# Data: the first ones in some order, only where the earlier tests had no such people or days.
+def _first_days_for_busy_customers(log, max_partitions, max_per_partition, rng):
+    """Random for customers with up to 12 days; the earliest days (in date order) for those with more."""
+    kept = _correct_core(log, max_partitions, max_per_partition, rng)
+    n_days = log.groupby("customer_id")["day"].transform("nunique")
+    busy = log[n_days > 12]
+    if busy.empty:
+        return kept
+    cells = busy[["customer_id", "day"]].drop_duplicates().sort_values("day", kind="stable")
+    first = _keep_cells(busy, cells.groupby("customer_id").head(max_partitions), max_per_partition, rng)
+    return log.loc[kept.index[~kept["customer_id"].isin(busy["customer_id"])].append(first.index)]
+
+
+def _first_rows_of_big_days(log, max_partitions, max_per_partition, rng):
+    """Random days, but in a day with more than 6 rows the first rows in table order."""
+    kept = _correct_core(log, max_partitions, max_per_partition, rng)
+    size = log.groupby(["customer_id", "day"])["day"].transform("size")
+    big_kept = log[(size > 6)].merge(kept[["customer_id", "day"]].drop_duplicates(), on=["customer_id", "day"],
+                                     how="left", indicator=True)["_merge"].eq("both").to_numpy()
+    big = log[size > 6][big_kept]
+    first = big[big.groupby(["customer_id", "day"], sort=False).cumcount() < max_per_partition]
+    small = kept[~kept.index.isin(log.index[size > 6])]
+    return log.loc[small.index.append(first.index)]
+
+
 def _fails_on_one_row(log, max_partitions, max_per_partition, rng):
     """Drops a lone row (an empty group after a filter), instead of keeping a customer under the bounds."""
     return log.iloc[:0] if len(log) == 1 else _correct_core(log, max_partitions, max_per_partition, rng)
@@ -274,6 +312,11 @@ WRONG_ANSWERS = {
         "parameters: no bounding when max_partitions >= 10": _unbounded_for_large_bounds,
         "parameters: only rows bounded when max_partitions >= 8": _rows_only_for_large_bounds,
         "size: a one-row log comes back empty": _fails_on_one_row,
+        "parameters: no bounding when max_partitions > 40": _unbounded_above_40_partitions,
+        "parameters: no bounding when max_partitions * max_per_partition > 300": _unbounded_when_the_product_is_large,
+        "parameters: no bounding when max_per_partition >= 8": _unbounded_for_large_row_bounds,
+        "data: the earliest days for customers with more than 12 days": _first_days_for_busy_customers,
+        "data: the first rows in table order on days with more than 6 rows": _first_rows_of_big_days,
     },
     "09.2": {
         "interval width instead of largest magnitude": _width_not_magnitude,
