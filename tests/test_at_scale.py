@@ -363,3 +363,38 @@ def test_the_job_runs_from_the_command_line(tmp_path):
     assert np.allclose(read_release(tmp_path / "out.csv")["count_sd"], math.sqrt(2) * count_noise_scale(4, 1, 0.25))
     with pytest.raises(FileExistsError, match="not empty"):
         write_purchase_files(data, 100)
+
+
+def test_the_ledger_lock_serialises_concurrent_jobs(tmp_path):
+    """Two jobs started together on a budget for one: exactly one is charged and released, the other refused."""
+    import fcntl
+    import threading
+
+    from mic_dp_helpers.scale.job import ledger_lock, load_ledger, run_job, write_purchase_files
+
+    data = write_purchase_files(tmp_path / "purchases", 1_000, n_files=2, rng=2)
+    with ledger_lock(data / "ledger.json") as lock, open(lock, "a") as other:
+        with pytest.raises(BlockingIOError):  # held: another open of the lock file cannot take it
+            fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    with open(lock, "a") as other:  # released at the end of the block
+        fcntl.flock(other.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        fcntl.flock(other.fileno(), fcntl.LOCK_UN)
+
+    settings = dict(epsilon=1.0, max_partitions=4, max_per_partition=1, total_epsilon=1.5, total_delta=1e-6)
+    outcomes = []
+
+    def job(name):
+        try:
+            run_job(data, tmp_path / f"{name}.csv", **settings)
+            outcomes.append("released")
+        except BudgetExceededError:
+            outcomes.append("refused")
+
+    threads = [threading.Thread(target=job, args=(name,)) for name in ("a", "b")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(outcomes) == ["refused", "released"]
+    assert load_ledger(data / "ledger.json", 1.5, 1e-6).spent_epsilon == 1.0
+    assert len(list(tmp_path.glob("*.csv"))) == 1

@@ -18,7 +18,10 @@ shared storage that every executor can read: HDFS, S3, a network file system). T
 
 Reading ``OUT.csv`` again is free post-processing; running the job again is a new release, charged again.
 The ledger file belongs to the data, not to a job: every analysis of that data is recorded in it (this
-simple version assumes one job at a time; a team would keep it in a transactional table).
+simple version serialises jobs on one machine or shared file system with an exclusive ``fcntl.flock`` on
+``DATA/ledger.json.lock``, held from loading the ledger to saving it, so two concurrent jobs cannot both
+pass the charge; where ``fcntl`` is missing (Windows) it assumes one job at a time; a team would keep the
+ledger in a transactional table).
 
 Neighbour relation: adding or removing one customer with all of their purchases. Public: the bounds passed
 on the command line, the amount bounds and the days of 2024.
@@ -27,6 +30,7 @@ on the command line, the amount bounds and the days of 2024.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -35,13 +39,14 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-__all__ = ["write_purchase_files", "read_purchase_log", "read_purchase_rows", "load_ledger", "save_ledger", "run_job", "read_release",
+__all__ = ["write_purchase_files", "read_purchase_log", "read_purchase_rows", "load_ledger", "save_ledger", "ledger_lock", "run_job", "read_release",
            "main", "COLUMNS"]
 
 #: Columns of the part files, in order.
 COLUMNS = ("customer_id", "day", "product", "amount")
 _SPARK_SCHEMA = "customer_id STRING, day INT, product STRING, amount DOUBLE"
 LEDGER_FILE = "ledger.json"
+LOCK_SUFFIX = ".lock"
 
 
 def write_purchase_files(folder: str | os.PathLike, n_rows: int, n_files: int = 4,
@@ -217,6 +222,45 @@ def save_ledger(ledger, path: str | os.PathLike) -> None:
 
 
 # ------------------------------------------------------------------------------------------ the job
+@contextlib.contextmanager
+def ledger_lock(path: str | os.PathLike):
+    """Hold an exclusive lock on the ledger at ``path`` (a ``.lock`` file beside it) for the ``with`` block.
+
+    A second job waits until the first has saved its charge, then loads the updated ledger. It uses
+    ``fcntl.flock`` (Linux, macOS; on a network file system only if it supports flock); where ``fcntl`` is
+    missing it does not lock, and the ledger assumes one job at a time.
+
+    Parameters
+    ----------
+    path : path
+        The ledger's JSON file (it need not exist yet; its folder must).
+
+    Yields
+    ------
+    pathlib.Path
+        The lock file.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> with ledger_lock(pathlib.Path(tempfile.mkdtemp()) / "ledger.json") as lock:
+    ...     lock.name
+    'ledger.json.lock'
+    """
+    lock = Path(path).with_name(Path(path).name + LOCK_SUFFIX)
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock; one job at a time
+        yield lock
+        return
+    with open(lock, "a") as handle:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        try:
+            yield lock
+        finally:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_UN)
+
+
 def run_job(data: str | os.PathLike, output: str | os.PathLike, *, backend: str = "local", spark=None,
             epsilon: float, max_partitions: int, max_per_partition: int, min_value: float = 0.0,
             max_value: float = 150.0, total_epsilon: float = 3.0, total_delta: float = 1e-6,
@@ -254,10 +298,6 @@ def run_job(data: str | os.PathLike, output: str | os.PathLike, *, backend: str 
     --------
     >>> table = run_job(folder, "daily.csv", epsilon=1.0, max_partitions=8, max_per_partition=1)  # doctest: +SKIP
     """
-    import pipeline_dp
-
-    from mic_dp_helpers.scale.pipeline import private_statistics
-
     if backend not in ("local", "spark"):
         raise ValueError(f"backend must be 'local' or 'spark', got {backend!r}.")
     data, output = Path(data), Path(output)
@@ -265,6 +305,21 @@ def run_job(data: str | os.PathLike, output: str | os.PathLike, *, backend: str 
         raise FileExistsError(f"{str(output)!r} exists: a release is written once. Read it with read_release, or "
                               "choose a new file for a new (charged) release.")
     _part_files(data)
+    with ledger_lock(data / LEDGER_FILE):
+        return _charged_job(data, output, backend, spark, epsilon, max_partitions, max_per_partition, min_value,
+                            max_value, total_epsilon, total_delta, label)
+
+
+def _charged_job(data: Path, output: Path, backend, spark, epsilon, max_partitions, max_per_partition, min_value,
+                 max_value, total_epsilon, total_delta, label) -> pd.DataFrame:
+    """run_job's work, with the ledger's lock held: charge, compute, save the ledger, write the release."""
+    import pipeline_dp
+
+    from mic_dp_helpers.scale.pipeline import private_statistics
+
+    if output.exists():  # checked again under the lock: a concurrent job may have written it meanwhile
+        raise FileExistsError(f"{str(output)!r} exists: a release is written once. Read it with read_release, or "
+                              "choose a new file for a new (charged) release.")
     ledger_path = data / LEDGER_FILE
     ledger = load_ledger(ledger_path, total_epsilon, total_delta)
     # A refused job must not read a row: try the charge on a throwaway copy of the ledger first.
