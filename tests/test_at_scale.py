@@ -157,7 +157,11 @@ def test_partition_selection_drops_rare_keys_and_keeps_common_ones():
     rows = [(f"u{i}", "common", 1.0) for i in range(2000)] + [(f"r{i}", f"rare{i}", 1.0) for i in range(200)]
     kept = select_private_partitions([rows[i] for i in rng.permutation(len(rows))], pipeline_dp.LocalBackend(),
                                      epsilon=1.0, delta=1e-6, max_partitions=1)
-    assert kept == ["common"]
+    # A key one person has is kept with probability delta = 1e-6 (truncated geometric thresholding,
+    # Desfontaines et al. 2022; measured here: 2 of 666,200), so one of 200 such keys is kept in about 1 run
+    # of 5,000 and two in about 1 of 5e7; a selection without a threshold keeps all 200.
+    assert "common" in kept
+    assert len(kept) <= 2, f"{len(kept) - 1} keys with one person each were released"
 
 
 def _small_rows():
