@@ -21,7 +21,9 @@ ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "tests" / "browser-screenshots"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (Debian: apt-get install chromium)")
+# About 60 s (JupyterLab and Chromium start, lesson 02 runs): with the slow tests, which CI runs.
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(CHROMIUM is None, reason="no system Chromium (Debian: apt-get install chromium)")]
 playwright_api = pytest.importorskip("playwright.sync_api", reason="Playwright's Python package is not installed")
 
 

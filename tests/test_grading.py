@@ -291,30 +291,35 @@ def limited(tmp_path_factory):
     return rows
 
 
+@pytest.mark.slow
 def test_memory_limit_is_reported_and_the_rest_graded(limited):
     rows = _rows(limited, "memory")
     assert "out of memory" in rows["notebook"].message and "2 GB" in rows["notebook"].message
     assert rows["01.1"].passed
 
 
+@pytest.mark.slow
 def test_output_is_truncated_with_a_note(limited):
     notes = [row for row in limited if row.student == "output" and row.exercise == "notebook"]
     assert any("200 MB" in row.message and "kept" in row.message for row in notes)
     assert any(row.message.startswith("cell 2 printed 1 MB") for row in notes)
 
 
+@pytest.mark.slow
 def test_total_time_limit_stops_many_slow_cells(limited):
     rows = _rows(limited, "sleepy")
     assert "total time limit of 25 s" in rows["notebook"].message
     assert all(rows[ex].status == "problem" for ex in EXERCISES_01)
 
 
+@pytest.mark.slow
 def test_cell_timeout_interrupts_a_loop(limited):
     rows = _rows(limited, "loop")
     assert "cell 1 ran past the 4 s limit" in rows["notebook"].message
     assert all(rows[ex].status == "not done" for ex in EXERCISES_01)
 
 
+@pytest.mark.slow
 def test_a_kernel_ignoring_the_timeout_is_killed_with_its_children(limited):
     rows = _rows(limited, "stubborn")
     assert "did not stop" in rows["notebook"].message or "total time limit" in rows["notebook"].message
@@ -328,6 +333,7 @@ def test_a_kernel_ignoring_the_timeout_is_killed_with_its_children(limited):
         assert not any(b"4321.5" in cmdline for cmdline in leftovers)
 
 
+@pytest.mark.slow
 def test_a_function_running_too_long_in_a_check_costs_only_that_exercise(limited):
     for student in ("slow_function", "stubborn_function"):
         rows = _rows(limited, student)
@@ -335,6 +341,7 @@ def test_a_function_running_too_long_in_a_check_costs_only_that_exercise(limited
         assert rows["01.2"].passed, rows["01.2"]
 
 
+@pytest.mark.slow
 def test_process_limit_stops_a_fork_bomb(limited):
     rows = _rows(limited, "forkbomb")
     assert "cell 1 raised" in rows["notebook"].message  # BlockingIOError / OSError: Resource temporarily unavailable
@@ -383,6 +390,7 @@ def test_a_function_changing_its_input_is_caught_as_in_class(tmp_path):
     assert rows["01.1"].status == "wrong" and "changed the table" in rows["01.1"].message
 
 
+@pytest.mark.slow
 def test_a_killed_run_resumes_and_loses_nothing(tmp_path):
     import signal
     import subprocess
@@ -410,6 +418,7 @@ def test_a_killed_run_resumes_and_loses_nothing(tmp_path):
     assert {line.split(",")[1] for line in text.splitlines()[1:]} == {"a1", "a2", "a3"}
 
 
+@pytest.mark.slow
 def test_without_namespaces_the_grader_still_grades(tmp_path, monkeypatch):
     monkeypatch.setenv("MIC_DP_GRADING_ISOLATION", "plain")
     sandbox.isolation_mode.cache_clear()

@@ -2,8 +2,8 @@
 
 No honest notebook may be flagged: solutions pass every exercise with no problem, and the lesson
 notebooks (which define none of the answers) run cleanly and are simply "not done". Grading the ten
-lessons executes each of them once more in the grader's sandbox (about 100 s on 2 cores), so that
-half is marked slow: CI runs it with ``./course test -m slow``.
+lessons executes each of them once more in the grader's sandbox (about 100 s on 2 cores each), so
+both are marked slow: CI runs them with ``./course test -m slow``.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from mic_dp_teacher import grading
+
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,7 +47,6 @@ def test_every_solution_passes_every_exercise(solutions):
     assert not failing, failing
 
 
-@pytest.mark.slow
 def test_lesson_notebooks_are_not_flagged_not_done_not_wrong(tmp_path):
     lessons = _grade_as_submissions("notebooks", tmp_path)
     assert lessons and not _flagged(lessons), _flagged(lessons)

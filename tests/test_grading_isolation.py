@@ -38,6 +38,7 @@ def _no_process_left(marker: bytes) -> bool:
 
 
 # ------------------------------------------------------------------ 1. a user id of its own per kernel
+@pytest.mark.slow
 @needs_root
 def test_a_process_hog_cannot_starve_a_classmate(tmp_path):
     """Kernels run under distinct user ids: one using its whole process limit leaves a classmate's intact."""
@@ -69,6 +70,7 @@ def test_every_output_path_is_created_and_hidden_before_grading(tmp_path):
         assert path.exists() and os.path.realpath(path) in hide, path
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SANDBOXED, reason="needs namespaces")
 def test_a_kernel_cannot_read_the_gradebook_on_a_resumed_run(tmp_path):
     folder = tmp_path / "class"
@@ -102,6 +104,7 @@ def test_tmp_var_tmp_and_dev_shm_are_private_and_gone_afterwards(tmp_path):
     assert "kernel_memory_bound" in run and "kernel_tmp" in run
 
 
+@pytest.mark.slow
 @needs_root
 @pytest.mark.skipif(processes.cgroup_parent() is None, reason="no memory cgroup on this machine")
 def test_the_memory_limit_bounds_the_whole_process_tree(tmp_path):
@@ -123,6 +126,7 @@ def test_the_memory_limit_bounds_the_whole_process_tree(tmp_path):
     "data = ('{\"op\":\"cell\",\"index\":' + '7' * 5000 + '}').encode()\nos.write(w.fd_out, struct.pack('>Q', len(data)) + data)",
     "w.send({'op': 'cell_done', 'index': 2, 'status': 'error', 'error': None, 'output': '', 'output_chars': 0})",
 ])
+@pytest.mark.slow
 def test_a_malformed_message_is_a_problem_and_the_kernel_is_killed(tmp_path, forge):
     folder = tmp_path / "class"
     marker = f"{time.time_ns() % 10**6}.5"
@@ -153,6 +157,7 @@ def test_a_send_to_a_reader_that_stops_reading_times_out():
         os.close(write_end)
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not SANDBOXED, reason="needs namespaces")
 def test_a_kernel_that_stops_reading_its_pipe_is_stopped_at_the_total_timeout(tmp_path):
     block = (f"import os, struct, json, signal, time, fcntl\nfrom mic_dp_teacher.grading import wire\nw = {WORKER}\n"
@@ -183,6 +188,7 @@ def plain(monkeypatch):
     sandbox.isolation_mode.cache_clear()
 
 
+@pytest.mark.slow
 def test_plain_mode_kills_a_daemon_and_never_accuses_the_next_student(tmp_path, plain, monkeypatch):
     watched = tmp_path / "watched"
     watched.mkdir()

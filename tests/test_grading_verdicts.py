@@ -126,6 +126,7 @@ def graded(tmp_path_factory):
     return grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=120, jobs=2, progress=False)
 
 
+@pytest.mark.slow
 def test_course_helpers_handed_in_are_wrong_with_the_notebooks_message(graded):
     rows = _rows(graded, "h_helpers")
     helper = {"01.1": "uniqueness_share", "01.2": "matching_records", "01.3": "k_anonymity", "01.4": "homogeneity_exposure"}
@@ -135,24 +136,28 @@ def test_course_helpers_handed_in_are_wrong_with_the_notebooks_message(graded):
                                                  f"{COURSE_ANSWER} (do not call it"), rows[exercise]
 
 
+@pytest.mark.slow
 def test_course_helpers_stay_forbidden_whatever_the_notebook_patched(graded):
     rows = _rows(graded, "h_helpers_tricks")
     for exercise in ("01.1", "01.2", "01.3"):
         assert rows[exercise].status == "wrong" and COURSE_ANSWER in rows[exercise].message, rows[exercise]
 
 
+@pytest.mark.slow
 def test_course_mechanism_in_lesson_02_is_wrong(graded):
     rows = _rows(graded, "h_helpers_02")
     assert rows["02.1"].status == "wrong" and "mechanisms.noise.laplace_mechanism " + COURSE_ANSWER in rows["02.1"].message
     assert rows["02.4"].status == "wrong" and "mechanisms.noise.laplace_mechanism " + COURSE_ANSWER in rows["02.4"].message
 
 
+@pytest.mark.slow
 def test_course_helpers_outside_the_checks_are_fine(graded):
     rows = _rows(graded, "honest_helpers")
     assert all(rows[exercise].passed for exercise in EXERCISES_01), rows
     assert "notebook" not in rows or rows["notebook"].status != "problem", rows["notebook"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("student", ["h_raise_timeout", "h_flag_timeout", "h_forged_timeout"])
 def test_a_fake_timeout_is_wrong_not_a_problem(graded, student):
     row = _rows(graded, student)["01.1"]
@@ -160,11 +165,13 @@ def test_a_fake_timeout_is_wrong_not_a_problem(graded, student):
     assert "_Timeout" in row.message or "fake time-out" in row.message, row
 
 
+@pytest.mark.slow
 def test_a_timeout_raised_in_a_cell_is_reported_as_raised(graded):
     notebook = _rows(graded, "h_raise_timeout")["notebook"]
     assert "cell 3 raised _Timeout" in notebook.message and "ran past" not in notebook.message, notebook
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("student", ["h_forged_bad_request", "h_broken_reader"])
 def test_a_fake_unreadable_request_is_wrong_not_a_grader_limitation(graded, student):
     row = _rows(graded, student)["01.1"]
