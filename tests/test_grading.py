@@ -434,6 +434,7 @@ def test_without_namespaces_the_grader_still_grades(tmp_path, monkeypatch):
 
 
 # ------------------------------------------------------- which notebook counts, names, CSV injection
+# (one grading run of 14 submissions, about 25 s: with the slow tests, which CI runs)
 @pytest.fixture(scope="module")
 def policy(tmp_path_factory):
     folder = tmp_path_factory.mktemp("policy")
@@ -462,6 +463,7 @@ def policy(tmp_path_factory):
             "wide": pd.read_csv(str(out).replace(".csv", "_wide.csv")).set_index("student")}
 
 
+@pytest.mark.slow
 def test_one_notebook_per_lesson_counts(policy):
     wide = policy["wide"]
     assert wide.loc["dup", "score"] == 1 and wide.loc["dup", "max_score"] == 4  # the top-level file, not the copy
@@ -473,6 +475,7 @@ def test_one_notebook_per_lesson_counts(policy):
     assert all(r.passed for r in copy_rows) and not any(r.points or r.max_points for r in copy_rows)
 
 
+@pytest.mark.slow
 def test_summary_feedback_long_and_wide_agree(policy):
     long = pd.read_csv(policy["out"], dtype={"exercise": str})
     summary = Path(str(policy["out"]).replace(".csv", "_summary.txt")).read_text()
@@ -489,6 +492,7 @@ def test_summary_feedback_long_and_wide_agree(policy):
         assert any(row.startswith(student) and f" {score:g}/{max_score:g} " in row for row in summary.splitlines())
 
 
+@pytest.mark.slow
 def test_other_lessons_add_no_columns_and_metadata_does_not_move_a_notebook(policy):
     wide = policy["wide"]
     assert [c for c in wide.columns if c.startswith("ex_")] == ["ex_01.1", "ex_01.2", "ex_01.3", "ex_01.4"]
@@ -502,6 +506,7 @@ def test_other_lessons_add_no_columns_and_metadata_does_not_move_a_notebook(poli
     assert run["assignment"]["lessons"] == ["01"] and "at least half" in run["assignment"]["rule"]
 
 
+@pytest.mark.slow
 def test_a_stray_notebook_is_a_note_and_a_folder_notebook_a_problem(policy):
     stray = [r for r in policy["rows"] if r.submission == "stray/Untitled.ipynb"]
     assert [(r.status, r.points) for r in stray] == [("note", 0)] and "not a course notebook" in stray[0].message
@@ -510,6 +515,7 @@ def test_a_stray_notebook_is_a_note_and_a_folder_notebook_a_problem(policy):
     assert [r.status for r in dirnb] == ["problem"] and "is a folder" in dirnb[0].message
 
 
+@pytest.mark.slow
 def test_look_alike_names_get_their_own_files(policy):
     run = json.loads(Path(str(policy["out"]).replace(".csv", "_run.json")).read_text())
     files = run["feedback_files"]
@@ -520,6 +526,7 @@ def test_look_alike_names_get_their_own_files(policy):
     assert len(list((folder / "gradebook_outputs").glob("zo*.txt"))) == 2
 
 
+@pytest.mark.slow
 def test_formula_names_are_escaped_and_a_rerun_reads_them_back(policy):
     text = policy["out"].read_text()
     wide_text = Path(str(policy["out"]).replace(".csv", "_wide.csv")).read_text()

@@ -2,10 +2,17 @@
 
 Two generators built from one seed draw the same noise, so two releases charged to one
 ledger would not have independent noise, and the composition the ledger adds up would not
-apply. The test reads the code cells of every lesson (no execution) and refuses a cell in
-which two calls share the same ``accountant=`` argument and the same ``rng=`` expression
-unless that expression is a name bound to ``np.random.default_rng(...)`` (one generator,
-consumed in turn by both mechanisms).
+apply (two Gaussian releases ``f + s1 z`` and ``f + s2 z`` with one ``z`` even give ``f``
+exactly). The test reads the code cells of every lesson (no execution) and refuses, unless
+the ``rng=`` expression is a name bound to ``np.random.default_rng(...)`` (one generator,
+consumed in turn):
+
+- a cell in which two calls share the same ``accountant=`` argument and ``rng=`` expression;
+- in a cell that charges a ledger (an ``accountant=`` argument or a ``.spend(`` call), a call
+  inside a loop whose ``rng=`` expression leaves out a variable of an enclosing loop, so that
+  every pass of that loop reuses the seed;
+- the same ``rng=`` expression in two cells that charge a ledger (``rng=seed`` in two sweeps
+  over the same seeds).
 """
 
 from __future__ import annotations
@@ -17,7 +24,8 @@ from pathlib import Path
 
 import pytest
 
-NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+NOTEBOOKS = sorted(path for folder in ("notebooks", "solutions")
+                   for path in (Path(__file__).resolve().parents[1] / folder).glob("[0-9][0-9]_*.ipynb"))
 
 
 def _code_cells(path: Path):
@@ -74,3 +82,71 @@ def test_detector_sees_the_pattern():
 def test_no_seed_shared_by_two_charged_mechanisms(path):
     found = {index: shared for index, tree in _code_cells(path) if (shared := shared_seeds(tree))}
     assert not found, f"{path.name}: same seed for two mechanisms on one ledger in cells {found}"
+
+
+def _charges(tree: ast.AST) -> bool:
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            if any(keyword.arg == "accountant" for keyword in node.keywords):
+                return True
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "spend":
+                return True
+    return False
+
+
+def _seed_calls(tree: ast.AST, loops: tuple = ()):
+    """(rng expression, names of the enclosing loops' variables it leaves out) for every call with ``rng=``."""
+    generators = _generator_names(tree)
+    found = []
+
+    def visit(node, loop_names):
+        if isinstance(node, (ast.For, ast.comprehension)):
+            targets = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
+            loop_names = loop_names + (targets,)
+        if isinstance(node, ast.Call):
+            for keyword in node.keywords:
+                if keyword.arg == "rng" and not (isinstance(keyword.value, ast.Name) and keyword.value.id in generators):
+                    used = {n.id for n in ast.walk(keyword.value) if isinstance(n, ast.Name)}
+                    missing = [sorted(t) for t in loop_names if not t & used]
+                    found.append((ast.unparse(keyword.value), missing))
+        for child in ast.iter_child_nodes(node):
+            visit(child, loop_names)
+        if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            pass
+
+    visit(tree, loops)
+    return found
+
+
+def seeds_fixed_in_a_loop(tree: ast.AST) -> list[str]:
+    """``rng=`` expressions that do not change from one pass of an enclosing loop to the next, in a charging cell."""
+    if not _charges(tree):
+        return []
+    return [f"rng={rng} does not change with {missing}" for rng, missing in _seed_calls(tree) if missing]
+
+
+def test_loop_detector_sees_the_pattern():
+    reused = ast.parse("for seed in S:\n    for s in SIG:\n        r = train(x, rng=seed)\n        led.spend(1.0)\n")
+    fresh = ast.parse("for seed in S:\n    for k, s in enumerate(SIG):\n"
+                      "        r = train(x, rng=np.random.default_rng([seed, k]))\n        led.spend(1.0)\n")
+    one_generator = ast.parse("g = np.random.default_rng(1)\nfor s in SIG:\n    r = train(x, rng=g)\n    led.spend(1.0)\n")
+    not_charged = ast.parse("for s in SIG:\n    r = train(x, rng=0)\n")
+    assert seeds_fixed_in_a_loop(reused) == ["rng=seed does not change with [['s']]"]
+    assert seeds_fixed_in_a_loop(fresh) == seeds_fixed_in_a_loop(one_generator) == seeds_fixed_in_a_loop(not_charged) == []
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_no_seed_repeated_across_a_loop_of_charged_runs(path):
+    found = {index: fixed for index, tree in _code_cells(path) if (fixed := seeds_fixed_in_a_loop(tree))}
+    assert not found, f"{path.name}: a charged run reuses its seed on every pass of a loop, in cells {found}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_no_seed_expression_shared_by_two_charging_cells(path):
+    cells = defaultdict(set)
+    for index, tree in _code_cells(path):
+        if _charges(tree):
+            for rng, _ in _seed_calls(tree):
+                cells[rng].add(index)
+    shared = {rng: sorted(indexes) for rng, indexes in cells.items() if len(indexes) > 1}
+    assert not shared, f"{path.name}: the same seed expression in cells that charge a ledger: {shared}"
