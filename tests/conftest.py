@@ -28,3 +28,4 @@ def solution_namespace(notebook_name: str) -> dict:
 @pytest.fixture(scope="session")
 def root() -> Path:
     return ROOT
+

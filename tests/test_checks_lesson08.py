@@ -8,8 +8,10 @@ from mic_dp_helpers.checks import run_check
 from wrong_answers.lesson08 import HONEST_ANSWERS
 
 
-#: Variants that run the check for 40 s (a Python loop over 1,000s of rows in every call): slow tests.
-SLOW_VARIANTS = {("08.2", "a loop over rows")}
+#: Variants whose check takes 3 to 40 s (a Python loop over 1,000s of rows in every call; PLD accounting
+#: at many settings): slow tests, which CI runs.
+SLOW_VARIANTS = {("08.2", "a loop over rows"), ("08.3", "PLD with the default grid"), ("08.3", "PLD on a coarse 5e-3 grid"),
+                 ("08.3", "RDP with other orders")}
 
 
 @pytest.mark.parametrize("exercise_id, variant", [
