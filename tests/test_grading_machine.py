@@ -2,7 +2,8 @@
 
 - Layouts: the course, its environment, ``TMPDIR`` and the submissions in private (0700) folders, the home
   folder, ``/tmp``, a job folder; an honest and a hostile notebook graded in each. One in-process case is
-  fast; the full set runs the command in a copied course with a ``venv --copies`` environment (slow).
+  fast; the full set runs the command in a copied course with a ``venv --copies`` environment (slow), and
+  four of them again as a teacher who is not root (slow).
 - A failure of the machine (a kernel that cannot start, checks that cannot load) stops the run before
   anything is recorded, with exit status 3 and one message naming the cause and the fix.
 - File names with undecodable bytes, control characters, or differing only in Unicode normalisation
@@ -13,6 +14,7 @@
 from __future__ import annotations
 
 import csv
+import json
 import os
 import shutil
 import subprocess
@@ -172,6 +174,107 @@ def test_every_layout_grades_right(workspace, tmp_path, layout):
         _check_class(by_student, {secret: "the teacher's", package_file: package_text})
         if tmpdir is not None:
             assert not _run_folders(Path(tmpdir))
+    finally:
+        for path in made:
+            shutil.rmtree(path, ignore_errors=True)
+
+
+# ------------------------------------------------------------------ 1b. the same layouts as a teacher who is not root
+OTHER_UID = 65534  # "nobody": no home, no groups, owns nothing on the machine
+
+
+def _blocked_ancestors(path: Path) -> list[Path]:
+    """Ancestors of ``path`` that users other than their owner cannot pass through (no o+x)."""
+    return [p for p in reversed(Path(path).resolve().parents) if not p.stat().st_mode & 0o001]
+
+
+def _as_other_user() -> list[str] | None:
+    """A command prefix that runs as ``OTHER_UID`` in a private mount namespace in which the interpreter and the
+    environment are reachable, or None when this machine cannot do it. (Here the base Python lives under
+    ``/root``, 0700: a tmpfs over that folder, with the interpreter's own tree moved back into it, lets another
+    user run it without changing the machine.)"""
+    if os.getuid() != 0 or not (shutil.which("unshare") and shutil.which("setpriv")):
+        return None
+    blocked = {p for prefix in (sys.base_prefix, sys.prefix) for p in _blocked_ancestors(Path(prefix) / "x")}
+    if len(blocked) > 1:
+        return None
+    script = ["set -e"]
+    if blocked:
+        (folder,) = blocked
+        children = {Path(prefix).resolve().relative_to(folder).parts[0] for prefix in (sys.base_prefix, sys.prefix)
+                    if Path(prefix).resolve().is_relative_to(folder)}
+        for index, child in enumerate(sorted(children)):
+            script += [f"mkdir -p /tmp/.grading-view-{os.getpid()}-{index}",
+                       f"mount --bind '{folder / child}' /tmp/.grading-view-{os.getpid()}-{index}"]
+        script.append(f"mount -t tmpfs -o mode=0755 none '{folder}'")
+        for index, child in enumerate(sorted(children)):
+            script += [f"mkdir -p '{folder / child}'",
+                       f"mount --move /tmp/.grading-view-{os.getpid()}-{index} '{folder / child}'"]
+    script.append(f'exec setpriv --reuid {OTHER_UID} --regid {OTHER_UID} --clear-groups "$@"')
+    probe = subprocess.run(["unshare", "-m", "--propagation", "private", "bash", "-c", "\n".join(script), "probe",
+                            sys.executable, "-c", "import mic_dp_teacher.grading, os; print(os.getuid())"],
+                           capture_output=True, text=True, env={"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)})
+    if probe.stdout.strip() != str(OTHER_UID):
+        return None
+    return ["unshare", "-m", "--propagation", "private", "bash", "-c", "\n".join(script), "as-teacher"]
+
+
+NON_ROOT_LAYOUTS = {
+    "course in a private workspace, TMPDIR inside it": dict(tmpdir="work"),
+    "TMPDIR unset (/tmp)": dict(tmpdir=None),
+    "SLURM-style TMPDIR=/tmp/jobNNN (0700, the teacher's)": dict(tmpdir="job"),
+    "submissions and gradebook in an open folder in /tmp": dict(tmpdir=None, submissions="open"),
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("layout", list(NON_ROOT_LAYOUTS))
+def test_every_layout_grades_right_for_a_teacher_who_is_not_root(layout):
+    """The grader run by an ordinary user (user namespaces, or the plain mode without them): the honest student
+    passes, the hostile one is wrong, and the teacher's files, the course and the gradebook are untouched."""
+    prefix = _as_other_user()
+    if prefix is None:
+        pytest.skip("needs root (to become another user), unshare and setpriv, and an interpreter another user can reach")
+    spec = NON_ROOT_LAYOUTS[layout]
+    work = Path(tempfile.mkdtemp(prefix="grading-teacher-", dir="/tmp"))  # 0700, the teacher's own
+    made = [work]
+    try:
+        course = work / "course"
+        for name in ("mic_dp_helpers", "mic_dp_teacher", "exercises", "solutions"):
+            shutil.copytree(ROOT / name, course / name, ignore=shutil.ignore_patterns("__pycache__"))
+        tmpdir = {"work": work / "tmp", "job": Path(tempfile.mkdtemp(prefix="job", dir="/tmp")), None: None}[spec["tmpdir"]]
+        if spec["tmpdir"] == "job":
+            made.append(tmpdir)
+        base = work
+        if spec.get("submissions") == "open":
+            base = _open_folder()
+            made.append(base)
+        folder, out = base / "class", base / "grades" / "gradebook.csv"
+        secret = work / "secret.txt"
+        secret.write_text("the teacher's")
+        package_file = course / "mic_dp_helpers" / "checks" / "lesson01.py"
+        package_text = package_file.read_text()
+        _class(folder, [str(secret), str(package_file), str(out)])
+        if tmpdir is not None:
+            tmpdir.mkdir(exist_ok=True)
+        for path in made:
+            subprocess.run(["chown", "-R", f"{OTHER_UID}:{OTHER_UID}", str(path)], check=True)
+        env = {"PATH": "/usr/bin:/bin", "HOME": str(work), "LANG": "C.UTF-8", "PYTHONPATH": str(course)}
+        if tmpdir is not None:
+            env["TMPDIR"] = str(tmpdir)
+        done = subprocess.run([*prefix, "env", *(f"{k}={v}" for k, v in env.items()), sys.executable, "-m",
+                               "mic_dp_teacher.grading", str(folder), "--out", str(out), "--jobs", "2",
+                               "--timeout", str(TIMEOUT)], cwd=str(course), capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stdout[-1000:] + done.stderr[-2000:]
+        with open(out, newline="", encoding="utf-8") as handle:
+            table = list(csv.DictReader(handle))
+        by_student: dict = {}
+        for row in table:
+            by_student.setdefault(row["student"], {})[row["exercise"]] = row
+        _check_class(by_student, {secret: "the teacher's", package_file: package_text})
+        assert json.loads((out.parent / "gradebook_run.json").read_text())["isolation"] in ("userns", "plain")
+        if tmpdir is not None:
+            assert not _run_folders(tmpdir)
     finally:
         for path in made:
             shutil.rmtree(path, ignore_errors=True)
