@@ -198,7 +198,8 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
                                   "(property: data-independent noise). The bounds must be the ones declared, "
                                   "never the data's own minimum and maximum.")
             raise CheckFailed(f"{where} your answers vary less than BoundedMean's noise at that epsilon (property: "
-                              "scale): the privacy would be weaker than promised. Pass epsilon unchanged.")
+                              "scale): a larger epsilon than asked (weaker privacy than promised), or answers "
+                              "rounded or shrunk afterwards. Pass epsilon unchanged and return PyDP's number as is.")
         if deviation > high:
             raise CheckFailed(f"{where} your answers vary more than BoundedMean's noise at that epsilon (property: "
                               "scale): you add more noise than needed (is epsilon split or changed, or are the "
@@ -456,8 +457,7 @@ def _repr_traceback(error: BaseException) -> str:
     """The qualified names of the functions an error passed through, and its message."""
     names, tb = [], error.__traceback__
     while tb is not None:
-        names.append(tb.tb_frame.f_code.co_qualname)
-        tb = tb.tb_next
+        names, tb = names + [tb.tb_frame.f_code.co_qualname], tb.tb_next
     return " ".join(names) + " " + str(error)
 
 
@@ -489,17 +489,15 @@ def _plan_runner(values, lower, upper, plan):
 
 @exercise("04.4", title="A plan of PyDP queries on one budget", answer_name="run_query_plan")
 def check_run_query_plan(answer, seed: int = SEED) -> None:
-    """A correct answer, for a plan from ``seed`` (6 to 10 counts, sums and means in random order, each kind
-    at least twice, one query repeated with the same epsilon, epsilons 0.05 to 0.5 with many digits, bounds with a non-zero lower bound, values beyond them):
-    charges one ledger entry per query with that query's epsilon, in plan order; returns one answer
-    per query, each with PyDP's noise for its kind and epsilon (over 1,500 runs: no answer without noise,
-    mean absolute deviation within [0.89, 1.12] of the Laplace scale for counts and sums (4.3 standard
-    errors; an epsilon 1.25 times too large gives 0.8) and within [0.87, 1.15] of BoundedMean's noise for
-    means whose noise is well inside the bounds (5 standard errors); no mean ever exact; the noise of two
-    queries of one kind uncorrelated, |r| <= 5.5 / sqrt(1500));
-    refuses a plan that does not fit with BudgetExceededError and spends nothing; accepts a plan that fits
-    by the ledger's exact addition but whose float sum exceeds the remaining epsilon by rounding; and
-    returns [] for an empty plan.
+    """A correct answer, for a plan from ``seed`` (6 to 10 counts, sums and means in random order, each kind at
+    least twice, one query repeated with its epsilon, epsilons 0.05 to 0.5, a non-zero lower bound, values
+    beyond the bounds): charges one ledger entry per query with its epsilon, in plan order; returns one answer
+    per query with PyDP's noise for its kind and epsilon (1,500 runs: mean absolute deviation within [0.89,
+    1.12] of the Laplace scale for counts and sums, [0.87, 1.15] of BoundedMean's noise for means well inside
+    the bounds; Laplace tails; no exact or repeated answers; any two queries' noise uncorrelated, |r| <= 5.5 /
+    sqrt(1500)); refuses a plan that does not fit with BudgetExceededError, spending nothing; accepts a plan
+    that fits by exact addition but not by float sum; returns [] for an empty plan. Limits: one plan (n from
+    200 to 1,000), so an answer exact only outside it, or a mean with its own noise of the right size, passes.
 
     Parameters
     ----------
@@ -557,8 +555,8 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
             if not 0.87 <= deviation <= 1.15:
                 amount = "less" if deviation < 0.87 else "more"
                 raise CheckFailed(f"the mean (query {position}) varies {amount} than BoundedMean's noise with its "
-                                  "epsilon (property: scale): run each query with its own epsilon from the plan "
-                                  "and the bounds you were given.")
+                                  "epsilon (property: scale): run each mean with PyDP's BoundedMean (a noisy sum "
+                                  "over a noisy count is private too, but noisier), its own epsilon and the bounds.")
             inside = column[(column > lower) & (column < upper)]  # PyDP clamps means: piles on a bound are fine
             _stats.check_fresh_noise(inside, clamped_mean, sd / _sqrt(2), "laplace", f"The mean (query {position}):")
             continue
@@ -571,20 +569,23 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
             amount = "less" if deviation < 0.89 else "more"
             raise CheckFailed(f"the {kind} (query {position}) varies {amount} than a {kind} with its epsilon must "
                               "(property: scale): run each query with its own epsilon from the plan.")
-    # Repeated queries are separate releases: the noise of two queries (of one kind) must be independent
-    # over the runs. A reused answer has correlation 1; a correct one exceeds 5.5 standard errors
-    # (|r| > 5.5 / sqrt(1500) = 0.14) with probability about 4e-8 per pair.
+        # Tails as in 04.1: a correct answer fails with probability far below 1e-6; bounded noise always fails.
+        if _float(_max(_abs(column - truth))) / scale < 0.9 * _stats.laplace_tail_threshold(PLAN_RUNS):
+            raise CheckFailed(f"the {kind} (query {position}) never reaches the tails that {PLAN_RUNS} draws of "
+                              "PyDP's Laplace noise reach (property: tails): bounded, clipped or Gaussian noise is "
+                              "not the mechanism and not epsilon-DP. Let PyDP answer every query.")
+        _stats.check_fresh_noise(column, truth, scale, "laplace", f"The {kind} (query {position}):")
+    # Any two queries' noise must be independent: a reused or rescaled draw has correlation +-1; a correct pair
+    # exceeds |r| = 5.5 / sqrt(1500) with probability about 4e-8 (below 2e-6 for the 45 pairs of a plan of 10).
     for a in range(_len(plan)):
         for b in range(a + 1, _len(plan)):
-            if plan[a][0] != plan[b][0]:
-                continue
             x, y = runs[:, a] - _median(runs[:, a]), runs[:, b] - _median(runs[:, b])
             if _float((x * x).sum()) == 0 or _float((y * y).sum()) == 0:
                 continue
             r = _float((x * y).sum()) / _sqrt(_float((x * x).sum()) * _float((y * y).sum()))
             if _abs(r) > 5.5 / _sqrt(PLAN_RUNS):
-                raise CheckFailed(f"the {plan[a][0]}s at queries {a} and {b} of the plan move together over runs "
-                                  f"(correlation {r:+.2f}; property: independent releases): every query of the "
+                raise CheckFailed(f"the {plan[a][0]} and the {plan[b][0]} at queries {a} and {b} of the plan move "
+                                  f"together over runs (correlation {r:+.2f}; property: independent releases): every query of the "
                                   "plan is its own release with fresh noise, even when it repeats an earlier "
                                   "query; never reuse or adjust an earlier answer.")
     # All or nothing: a plan that does not fit must spend nothing.
