@@ -85,7 +85,7 @@ def test_namespaces_are_restored_when_the_student_raises():
 def test_the_float_plan_of_04_4_trips_a_bare_comparison_on_this_python():
     """The planted mistake (``sum(...) > remaining``) must fail for the same reason on 3.11, 3.12 and 3.13."""
     from mic_dp_helpers.accounting.ledger import PrivacyAccountant
-    from mic_dp_helpers.checks.lesson04 import _float_case
+    from mic_dp_helpers.checks.lesson04_plans import _float_case
 
     for seed in range(50):
         total, earlier, plan = _float_case(seed)

@@ -462,3 +462,71 @@ def _every_epsilon_times(factor):
 
 
 WRONG_ANSWERS["04.4"]["non-private: every query at 1.25 times its epsilon"] = _every_epsilon_times(1.25)
+
+
+# ---- second referee pass (2026-11-26): noise of the wrong shape or reused across kinds (04.4), near-exact
+# answers, middle sizes and epsilons, bounds narrowed to the data when it spans most of them (04.1)
+def _own_noise_for_counts_and_sums(draw):  # charged per query; counts and sums get `draw(b, rng)`, means PyDP's
+    rng = np.random.default_rng()
+
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        if kind == "mean":
+            return _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+        queries.accountant.spend(eps, label=kind)
+        scale = 1 / eps if kind == "count" else max(abs(lower), abs(upper)) / eps
+        return float(exact[kind] + draw(scale, rng))
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+def _sum_reuses_count_noise(accountant, values, lower, upper, plan):  # the j-th sum rescales the j-th count's noise
+    standardised = []
+
+    def answer_query(position, kind, eps, queries, exact, answers, *rest):
+        if kind == "count":
+            got = _correct_query(position, kind, eps, queries, exact, answers, *rest)
+            standardised.append((got - exact["count"]) * eps)
+            return got
+        if kind == "sum":
+            queries.accountant.spend(eps, label=kind)
+            z = standardised.pop(0) if standardised else float(np.random.default_rng().laplace())
+            return float(exact["sum"] + max(abs(lower), abs(upper)) / eps * z)
+        return _correct_query(position, kind, eps, queries, exact, answers, *rest)
+    return _plan_with(accountant, values, lower, upper, plan, answer_query)
+
+
+def _near_exact_sometimes(share):  # the exact mean plus a 1e-7 jitter in `share` of the calls
+    rng = np.random.default_rng()
+
+    def answer(values, lower, upper, epsilon):
+        if rng.random() < share:
+            return float(np.clip(_exact_mean(values, lower, upper, epsilon) + (upper - lower) * 1e-7 * rng.uniform(-1, 1),
+                                 lower, upper))
+        return _pydp_mean(values, lower, upper, epsilon)
+    return answer
+
+
+def _narrowed_when_the_data_span_most(values, lower, upper, epsilon):  # bounds from the data if they span > half
+    v = np.asarray(values, dtype=float)
+    low, high = max(lower, v.min()), min(upper, v.max())
+    if high - low < 0.5 * (upper - lower):
+        low, high = lower, upper
+    return pydp_query("mean", values, epsilon, low, high)
+
+
+WRONG_ANSWERS["04.4"].update({
+    "non-private (shape): uniform noise on counts and sums with Laplace's spread":
+        _own_noise_for_counts_and_sums(lambda b, rng: rng.uniform(-2 * b, 2 * b)),
+    "non-private (shape): Gaussian noise on counts and sums with Laplace's spread":
+        _own_noise_for_counts_and_sums(lambda b, rng: rng.normal(0.0, b * math.sqrt(math.pi / 2))),
+    "non-private (shape): Laplace noise clipped at 3 scales":
+        _own_noise_for_counts_and_sums(lambda b, rng: float(np.clip(rng.laplace(0.0, b / 0.95), -3 * b / 0.95, 3 * b / 0.95))),
+    "non-private (calls): the j-th sum reuses the j-th count's noise": _sum_reuses_count_noise,
+})
+WRONG_ANSWERS["04.1"].update({
+    "non-private: the exact mean plus a 1e-7 jitter in 3% of calls": _near_exact_sometimes(0.03),
+    "non-private (parameters): the exact mean for epsilon between 5 and 20": _exact_mean_when(lambda n, e: 5 < e < 20),
+    "non-private (size): the exact mean for 6 to 50 values": _exact_mean_when(lambda n, e: 6 <= n <= 50),
+    "non-private (size): the exact mean for 100 to 300 values": _exact_mean_when(lambda n, e: 100 <= n < 300),
+    "non-private (data): bounds narrowed to the data when they span most of them": _narrowed_when_the_data_span_most,
+})
