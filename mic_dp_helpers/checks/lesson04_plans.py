@@ -11,6 +11,7 @@ import math
 import sys
 
 import numpy as np
+import scipy.stats
 
 from mic_dp_helpers.accounting.ledger import BudgetExceededError, PrivacyAccountant
 from mic_dp_helpers.checks import _core, _stats
@@ -37,6 +38,7 @@ _float = float
 _len = len
 _isinstance = isinstance
 _noise_std = pydp_error.bounded_mean_noise_std
+_poisson_cdf = scipy.stats.poisson.cdf
 SEED = 404
 
 
@@ -154,6 +156,7 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"it should return a list with one answer per query of the plan ({_len(plan)}).")
     runs = _array([[expect_number(r, "a noisy answer") for r in results] for results in runs])
     beyond, expected = 0, 0.0  # answers of counts and sums more than 3 Laplace scales out: observed, expected
+    far, expected_far = 0, 0.0  # ... and more than 5 scales out
     for position, (kind, epsilon) in enumerate(plan):
         column = runs[:, position]
         if column.max() == column.min():
@@ -194,6 +197,8 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
         beyond += int((_abs(column - truth) > 3 * scale).sum())
         # PyDP rounds a count's noise to an integer: |noise| > 3b then needs |Laplace| >= floor(3b) + 0.5.
         expected += PLAN_RUNS * (_exp(-(math.floor(3 * scale) + 0.5) / scale) if kind == "count" else _exp(-3.0))
+        far += int((_abs(column - truth) > 5 * scale).sum())
+        expected_far += PLAN_RUNS * (_exp(-(math.floor(5 * scale) + 0.5) / scale) if kind == "count" else _exp(-5.0))
     # Tail mass, pooled over the counts and sums (at least 4 x 1,500 answers, about 270 expected beyond 3
     # scales; matches PyDP within 2% over 20,000 draws): fewer than expected - 5.3 sqrt(expected) fails (a
     # correct answer with probability about 1e-7). Gaussian noise of Laplace's spread puts a third as many
@@ -202,6 +207,12 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
         raise CheckFailed(f"the counts and sums put {beyond} answers more than 3 Laplace scales from the truth, where "
                           f"PyDP's noise puts about {expected:.0f} (property: tails): the noise is not Laplace (Gaussian, "
                           "bounded or clipped noise is not the mechanism, nor epsilon-DP). Let PyDP answer every query.")
+    # Beyond 5 scales: about 40 expected; noise truncated, or answers re-asked until they look plausible, put
+    # none there. Fewer than a Poisson of 70% of the expectation gives with probability 1e-7 fail.
+    if _float(_poisson_cdf(far, 0.7 * expected_far)) < 1e-7:
+        raise CheckFailed(f"the counts and sums put {far} answers more than 5 Laplace scales from the truth, where "
+                          f"PyDP's noise puts about {expected_far:.0f} (property: tails): the noise is cut off (truncated, or "
+                          "an answer asked again until it looks plausible, which also spends more than charged).")
     # Any two queries' noise must be independent: a reused or rescaled draw has correlation +-1; a correct pair
     # exceeds |r| = 5.5 / sqrt(1500) with probability about 4e-8 (below 2e-6 for the 45 pairs of a plan of 10).
     for a in range(_len(plan)):
