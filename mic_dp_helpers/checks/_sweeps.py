@@ -14,6 +14,8 @@ import builtins
 import math
 
 import numpy as np
+from scipy.stats import chi2 as _chi2
+from scipy.stats import norm as _norm
 
 from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.checks._stats import laplace_tail_threshold, gaussian_tail_threshold, TAIL_FAILURE
@@ -38,6 +40,7 @@ DELTAS = (1e-12, 1e-2)
 
 #: A pooled statistic of a correct release exceeds its threshold with probability about 2 Phi(-5.5) = 4e-8.
 POOLED_Z = 5.5
+_normal_sf = _norm.sf
 
 
 def log_uniform(rng, low: float, high: float) -> float:
@@ -222,7 +225,8 @@ def check_coordinate_correlation(z, where: str) -> None:
     about ``sqrt(2 / m)`` for Gaussian noise (the ratio is taken to the pooled variance, so the
     scale does not matter). The same on the groups of one coordinate (correlation
     between the means of different groups, i.e. people). Each is tested at :data:`POOLED_Z` standard
-    errors.
+    errors, with the chi-square quantiles of ``m`` degrees of freedom (the normal approximation is too
+    strict for a few dozen pairs).
 
     Parameters
     ----------
@@ -247,7 +251,11 @@ def check_coordinate_correlation(z, where: str) -> None:
         if not total > 0:
             return
         ratio = _float((sums * sums).mean()) / size / total  # 1 for independent noise, whatever its scale
-        if _abs(ratio - 1) > POOLED_Z * _sqrt(2.0 / m) * _sqrt(1 + 1.0 / size):
+        # m * ratio is about chi-square with m degrees of freedom: its quantiles at POOLED_Z's tail, not the
+        # normal approximation, which few (call, group) pairs (a single group, a few calls) make too strict
+        tail, widen = _normal_sf(POOLED_Z), _sqrt(1 + 1.0 / size)
+        low, high = 1 - (1 - _chi2.ppf(tail, m) / m) * widen, 1 + (_chi2.isf(tail, m) / m - 1) * widen
+        if not low <= ratio <= high:
             raise CheckFailed(f"{where} the noise on different {what} is correlated (property: independence; the "
                               f"variance of their sum is {ratio:.3f} times what independent noise gives). Draw a "
                               "separate, independent noise value for every coordinate of every group mean.")

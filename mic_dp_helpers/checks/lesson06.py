@@ -231,16 +231,28 @@ NOISE_CALLS = 400
 
 
 def _noise_cases(seed: int):
-    """(records, features, l, sigma, calls) of the noise test: small and large n, l = 1, l >= 100 and a
-    single group (n == l), sigmas from 1e-3 to 100."""
+    """(records, features, l, sigma, calls) of the noise test: five fixed sizes (small and large n, l = 1,
+    l >= 100 and a single group, sigmas from 1e-3 to 100), then ten drawn from ``seed``, one in each
+    tenth of the log ranges (a factor 2.35): n from 2 to 10,000, l from 1 to 10,000 (at most n) and, in
+    shuffled order, 1 to 64 features; sigma log-uniform from 1e-3 to 100; calls enough for 4,000
+    values, or as many as 300,000 record-features allow (3 at least)."""
     rng = _default_rng([seed, 5])
     large_l = int(rng.integers(100, 400))
     single = int(rng.integers(2, 300))
-    return [(200, 3, 10, 0.2, NOISE_CALLS), (100_000, 2, 50, _log_uniform(rng, 1e-3, 1e-2), 30),
-            (1_000, 2, 1, _log_uniform(rng, 10, 100), 50),
-            (large_l * int(rng.integers(8, 20)) + int(rng.integers(0, large_l)), 2, large_l,
-             _log_uniform(rng, 0.01, 1), 100),
-            (single, 2, single, _log_uniform(rng, 0.01, 10), NOISE_CALLS)]
+    cases = [(200, 3, 10, 0.2, NOISE_CALLS), (100_000, 2, 50, _log_uniform(rng, 1e-3, 1e-2), 30),
+             (1_000, 2, 1, _log_uniform(rng, 10, 100), 50),
+             (large_l * int(rng.integers(8, 20)) + int(rng.integers(0, large_l)), 2, large_l,
+              _log_uniform(rng, 0.01, 1), 100),
+             (single, 2, single, _log_uniform(rng, 0.01, 10), NOISE_CALLS)]
+    strata = 10
+    dims = rng.permutation(strata)
+    for stratum in range(strata):  # every tenth of the log ranges of n and l (a factor 2.35), and of dim
+        n = int(_exp(_log(2) + (stratum + rng.random()) / strata * _log(10_000 / 2)))
+        l = min(n, int(_exp((stratum + rng.random()) / strata * _log(10_000))))
+        dim = min(64, int(_exp((dims[stratum] + rng.random()) / strata * _log(65))))
+        calls = max(3, min(math.ceil(4_000 / ((n // l) * dim)), 300_000 // (n * dim)))
+        cases.append((n, dim, l, _log_uniform(rng, 1e-3, 100), calls))
+    return cases
 
 
 def _check_no_repeats(releases: np.ndarray, where: str) -> None:
@@ -265,6 +277,11 @@ def _check_no_repeats(releases: np.ndarray, where: str) -> None:
                           "but this check needs the unclipped noisy means: return them, and clip afterwards.")
     _, counts = np.unique(releases, return_counts=True)
     if _len(counts) and int(counts.max()) >= 5:
+        if bool(np.all(releases == releases.astype(np.float32))):
+            raise CheckFailed(f"{where} one output value occurs {int(counts.max())} times: your outputs are float32 "
+                              "numbers (about 7 significant digits), and rounding the noise that coarsely makes "
+                              "values repeat when sigma is small. Compute and return the means in float64 "
+                              "(property: no point masses).")
         raise CheckFailed(f"{where} one output value occurs {int(counts.max())} times: the noise has a point mass "
                           "(clipped, rounded or reused draws), which continuous Gaussian noise never has "
                           "(property: no point masses).")
@@ -276,8 +293,10 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     when l does not divide len(X), for l = 1 and len(X) = l); draws everything from ``rng`` (same seed,
     same release); adds to every coordinate of every mean its own N(0, sigma^2) draw (releases of
     constant data of 200, 100,000 and 1,000 records (l = 10, 50, 1; sigma 0.2, 1e-3 to 1e-2, 10 to 100),
-    of 800 to 8,000 records in groups of l = 100 to 400 (sigma 0.01 to 1) and of a single group (n = l,
-    2 to 300; sigma 0.01 to 10): no release repeated across calls, no noisy mean shared by two groups,
+    of 800 to 8,000 records in groups of l = 100 to 400 (sigma 0.01 to 1), of a single group (n = l,
+    2 to 300; sigma 0.01 to 10) and ten drawn from ``seed``, one in each tenth of the log ranges of n
+    (2 to 10,000), l (1 to n) and the features (1 to 64), sigma 1e-3 to 100, so that noise skipped or
+    shrunk beyond some feature, or for n or l in a range of a factor 2.35, fails): no release repeated across calls, no noisy mean shared by two groups,
     no output exactly on 0 or 1 (an output clipped to the data's range, valid post-processing, gets a
     hint asking for the unclipped means) and no value taken 5 times or more (a point mass, which
     continuous noise never has: clipping the noise at 3.5 sigma or less piles values on the bounds);
@@ -326,13 +345,14 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
                           "one group, and do you divide each sum by its own group's size?")
 
     # Noise: constant records, so every group mean is exactly 0.5 and each output is 0.5 + noise. Five
-    # cases sweep the sizes and scales: 200 records (3 features, l = 10, sigma 0.2, 400 calls), 100,000
+    # fixed cases sweep the sizes and scales: 200 records (3 features, l = 10, sigma 0.2, 400 calls), 100,000
     # records (2 features, l = 50, sigma 1e-3 to 1e-2, 30 calls), 1,000 records in groups of one (l = 1,
     # 2 features, sigma 10 to 100, 50 calls), groups of l = 100 to 400 (100 calls) and a single group
-    # (n = l, 400 calls): an answer exact for large l, large n or one group meets one of them.
+    # (n = l, 400 calls); ten more are stratified over n, l and 1 to 64 features (see _noise_cases): an
+    # answer exact or short of noise for some sizes or some features meets one of them.
     z_all = []
     for n, dim, l, sigma, calls in _noise_cases(seed):
-        where = f"With sigma={sigma:.6g} on {n} constant records (l={l}),"
+        where = f"With sigma={sigma:.6g} on {n} constant records of {dim} features (l={l}),"
         constant = np.full((n, dim), 0.5)
         outputs = _core.student_call("06.4", _THIS, call_repeatedly, answer, calls, constant.copy(), l, sigma,
                                       _default_rng([seed, 2, n]))
@@ -383,6 +403,8 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     result = _core.student_call("06.4", _THIS, lambda: audit_epsilon(spread, A, B, n_samples=3000, rng=seed,
                                                                      delta=1e-5))
     if result.refutes(1.0):
-        raise CheckFailed(f"the audit refutes epsilon = 1 for your release ({result}): the grouping depends on the "
-                          "data, so one changed record moves more than one group mean (property: data-independent "
-                          "grouping).")
+        raise CheckFailed(f"the audit refutes epsilon = 1 for your release ({result}): either the grouping depends "
+                          "on the data, so one changed record moves more than one group mean (property: "
+                          "data-independent grouping), or the noise is missing or smaller than sigma on some "
+                          "coordinates or for some sizes (l = 48, 2 features here; property: noise on every "
+                          "coordinate).")

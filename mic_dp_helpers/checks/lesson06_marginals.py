@@ -28,7 +28,8 @@ _isfinite, _round, _all, _concatenate, _arange = np.isfinite, np.round, np.all, 
 # --------------------------------------------------------------------------------------- 06.5
 def _noise_cases() -> list[tuple[float, int, bool]]:
     rng = _default_rng(6_05)
-    cases = [(0.3, 3, False), (0.3, 3, True), (1e-4, 500, True), (100.0, 1, False), (0.0175 / 3, 31, True)]
+    cases = [(0.3, 3, False), (0.3, 3, True), (1e-4, 500, True), (100.0, 1, False), (0.0175 / 3, 31, True),
+             (0.7, 1, True), (2.5e-3, 1, False)]  # a single histogram: sqrt(2) (replace one) or 1 (add or remove)
     for _ in range(40):
         cases.append((float(10 ** rng.uniform(-4, 2)), int(rng.integers(1, 600)), bool(rng.integers(2))))
     for _ in range(10):  # many marginals too (600 to a million): an answer right only below 600 fails
@@ -40,8 +41,9 @@ def _noise_cases() -> list[tuple[float, int, bool]]:
 def check_marginal_noise(answer) -> None:
     """A correct answer returns the sigma at which ``n_marginals`` Gaussian histograms spend exactly ``rho``
     of zCDP together, ``n_marginals * Delta**2 / (2 sigma**2) = rho`` (to a relative 1e-7), with
-    ``Delta**2`` = 1 for add/remove and 2 for replace-one neighbours, on 5 fixed and 50 random cases
-    (rho from 1e-4 to 100, 1 to 600 marginals and 600 to a million).
+    ``Delta**2`` = 1 for add/remove and 2 for replace-one neighbours, on 7 fixed
+    cases (a single replace-one histogram among them) and 50 random ones (rho from 1e-4 to 100, 1 to 600
+    marginals and 600 to a million).
 
     Parameters
     ----------

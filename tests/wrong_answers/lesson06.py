@@ -90,6 +90,22 @@ def _exact_when(predicate):
     return release
 
 
+def _noise_on_first(d):  # noise on the first d features only: the others released exact
+    def release(X, l, sigma, rng):
+        means = _release_with(X, l, sigma, rng, noise_scale=0.0)
+        k = min(d, means.shape[1])
+        means[:, :k] += rng.normal(0, sigma, (means.shape[0], k))
+        return means
+    return release
+
+
+def _scaled_when(predicate, scale):  # noise times scale when predicate(n, l, features)
+    def release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        return _release_with(X, l, sigma, rng, noise_scale=scale if predicate(len(X), l, X.shape[1]) else 1.0)
+    return release
+
+
 def _drops_leftovers(X, l, sigma, rng):  # groups of exactly l: the n % l leftover records are dropped
     X = np.asarray(X, dtype=float)
     k = len(X) // l
@@ -216,6 +232,18 @@ WRONG_ANSWERS = {
         "non-private (calls): memoised release": _memoised(),
         "non-private: one noise vector shared by every group": _same_noise_for_groups,
         "not the noisy means (valid, but clipped to [0, 1])": clipped_output,
+        # the outside referee's second pass (/tmp/ref0506/w064b.py), by class: noise skipped or shrunk for some
+        # feature counts, exact for n or l in a range
+        "non-private (features): noise on the first 3 features only": _noise_on_first(3),
+        "non-private (features): noise on the first 10 features only": _noise_on_first(10),
+        "non-private (features): exact with more than 3 features": _scaled_when(lambda n, l, d: d > 3, 0.0),
+        "non-private (features): half the noise with more than 3 features": _scaled_when(lambda n, l, d: d > 3, 0.5),
+        "non-private (features): half the noise with 8 to 40 features": _scaled_when(lambda n, l, d: 8 <= d <= 40, 0.5),
+        "non-private (size): exact for 300 < n < 800": _exact_when(lambda n, l, sigma: 300 < n < 800),
+        "non-private (size): exact for 3,000 < n < 9,000": _exact_when(lambda n, l, sigma: 3_000 < n < 9_000),
+        "non-private (size): exact for 11 <= l <= 99 but l = 48, 50": _exact_when(
+            lambda n, l, sigma: 11 <= l <= 99 and l not in (48, 50)),
+        "non-private (size): exact for 400 <= l <= 2,000": _exact_when(lambda n, l, sigma: 400 <= l <= 2_000),
         **cheats(lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0), forbidden=_library_release),
     },
 }

@@ -83,6 +83,11 @@ WRONG_ANSWERS = {
         "replace-one sensitivity 2": lambda rho, n, replace_one: math.sqrt(n * (4.0 if replace_one else 1.0) / (2 * rho)),
         "noise grows with n, not sqrt(n)": lambda rho, n, replace_one: n * _sigma(rho, 1, replace_one),
         "constant": lambda rho, n, replace_one: 1.0,
+        # the referee's second pass (/tmp/ref0506/w0656.py): sensitivity 1 for a single replace-one histogram
+        "replace-one sensitivity sqrt(2) only for several marginals (referee)": lambda rho, n, replace_one: (
+            _sigma(rho, n, replace_one and n > 1)),
+        "replace-one sensitivity 1 for one or two marginals": lambda rho, n, replace_one: (
+            _sigma(rho, n, replace_one and n > 2)),
     },
     "06.6": {
         "quantile bins for more than 100 values (referee)": _quantile_bins_when_long,
