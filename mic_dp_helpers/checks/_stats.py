@@ -352,6 +352,9 @@ LESSON07_POWER = (
     ("07.4", "a quantile range taken from the data (v.min() as its lower end)",
      "30 values in [50, 95], level 0.1: the DP quantile lands below the minimum about half the time; "
      "such an answer never does (KS and a share test)", "none at these sizes"),
+    ("07.4", "exact mean below a size (referee: fewer than 5 values)",
+     "cases with 1, 2, 3 and 4 values (n is public; 300 calls each): a noise-free mean is caught at once",
+     "none at these sizes"),
     ("07.4", "exact bound or mean above a size or epsilon",
      "cases with 20,000 values (100 calls), 20,001-24,000 values (2,000 calls: KS sees a noise scale off by 0.7x "
      "or 1.43x), 3,000 values at epsilon 0.02 (the top interval is drawn often: a bound capped at the data's maximum "
