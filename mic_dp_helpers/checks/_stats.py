@@ -352,6 +352,9 @@ LESSON07_POWER = (
     ("07.4", "a quantile range taken from the data (v.min() as its lower end)",
      "30 values in [50, 95], level 0.1: the DP quantile lands below the minimum about half the time; "
      "such an answer never does (KS and a share test)", "none at these sizes"),
+    ("07.4", "exact mean below a size (referee: fewer than 5 values)",
+     "cases with 1, 2, 3 and 4 values (n is public; 300 calls each): a noise-free mean is caught at once",
+     "none at these sizes"),
     ("07.4", "exact bound or mean above a size or epsilon",
      "cases with 20,000 values (100 calls), 20,001-24,000 values (2,000 calls: KS sees a noise scale off by 0.7x "
      "or 1.43x), 3,000 values at epsilon 0.02 (the top interval is drawn often: a bound capped at the data's maximum "
@@ -383,7 +386,10 @@ LESSON07_POWER = (
 # correct release, so a truncated one differs in fewer than one draw; and in 08.5 a batch capped at
 # 3 x expected_batch_size, which no case's Poisson batch reaches with a noticeable probability. Empty and
 # all-zero gradient inputs (08.2) and rows at 1e-3 C (08.2, 08.5) are cases, so skipping the noise there or
-# a clip norm read from the data fails check_fresh_noise or the amount test.
+# a clip norm read from the data fails check_fresh_noise or the amount test. The 100,000-example rows are the
+# chi-square amount test's exact power (800 draws, level 1e-6), not simulated; the range-end rows and 08.5's
+# rows hold by construction (no noise fails check_fresh_noise; a multiplier capped at 20 or 30 gives at most
+# 0.6x the noise at 50; taking every example at q 0.9-0.97 leaves the whitened variance at most 0.08, not 1).
 # ==================================================================================================
 #: (alternative, check case, power)
 POWER_LESSON08 = (
@@ -391,7 +397,10 @@ POWER_LESSON08 = (
     ("noise truncated at 3 scales", "generic (1,500 calls, 2 coordinates)", 0.035),
     ("Student-t (5) noise of the same variance", "tails (25 calls, 20,000 coordinates)", 1.0),
     ("10% too little noise", "generic (1,500 calls, 2 coordinates)", 1.0),
-    ("10% too little noise", "100,000 examples (100 calls, 2 coordinates)", 0.0),
+    ("10% too little noise", "100,000 examples (400 calls, 2 coordinates)", 0.23),
+    ("20% too little noise", "100,000 examples (400 calls, 2 coordinates)", 1.0),
+    ("no noise at C = 1e-4 or 1e4, or at multiplier 0.05 or 50", "the range ends (500 or 1,500 calls)", 1.0),
+    ("noise multiplier capped at 30", "multiplier 50, one example (500 calls)", 1.0),
     ("correlation 0.1 between successive calls", "generic (1,500 calls, 2 coordinates)", 0.19),
     ("correlation 0.1 between successive calls", "tails (25 calls, 20,000 coordinates)", 1.0),
     ("correlation 0.1 between two coordinates", "16 coordinates (3,000 calls)", 0.185),
@@ -399,6 +408,9 @@ POWER_LESSON08 = (
     ("correlation 0.1 between all coordinates", "16 coordinates (3,000 calls)", 1.0),
     ("a scale read from the data (rows at 1e-3 C: noise x 1e-3)", "rows far below C (1,500 calls)", 1.0),
     ("no noise in 1% of calls", "generic (1,500 calls, 2 coordinates)", 1.0),
+    ("08.5: no noise at C = 1e-4 or 1e4, multiplier 0.05 or 50, q up to 0.999", "range ends (1,500 calls)", 1.0),
+    ("08.5: noise multiplier capped at 20", "multiplier 50 (1,500 calls)", 1.0),
+    ("08.5: every example, no Poisson sampling, at large q", "1,000 equal examples, q 0.9-0.97 (1,500 calls)", 1.0),
 )
 # ===================================================================== lessons 02-06 (02.1, 02.4, 04.1, 04.4, 06.4)
 #: Power of the release checks of lessons 02-06 against the named non-private alternatives of issue 26:

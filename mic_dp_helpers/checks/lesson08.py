@@ -79,6 +79,10 @@ DRAWS = 1500
 #: Calls in the sequences that cannot be batched (a fresh generator per call, inputs taking turns): each is a
 #: separate guarded call, or a round trip to the student's kernel when grading.
 FRESH_CALLS = 60
+#: Calls on 08.2's 100,000-example input (2 coordinates, so 800 noise draws): noise 0.8x too small there is
+#: caught (power 0.99996 at the chi-square test's 1e-6 level), 0.9x mostly not (power 0.23; power 0.9996 needs
+#: 1,500 calls, which made the check 10x slower: 17 s instead of 1.7 s for a plain answer).
+LARGE_DRAWS = 400
 
 
 def _log_uniform(rng, low: float, high: float) -> float:
@@ -198,30 +202,35 @@ def check_clip_rows(answer, seed: int = SEED) -> None:
 
 # ------------------------------------------------------------------------------------ 08.2
 def _release_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float, float, int]]:
-    """(grads, clip_norm, noise_multiplier, draws)."""
+    """(grads, clip_norm, noise_multiplier, draws).
+
+    The ends of the ranges are cases of their own: clipping norm 1e-4 (so sigma * C < 1e-3) and 1e4,
+    noise multiplier 50 (one example) and 0.05 (no examples); the other clipping norms are drawn
+    from 0.01 to 100 and the other multipliers from 0.5 to 4 or from 0.05 to 50 (log-uniform).
+    """
     def sigma():
         return _log_uniform(rng, 0.05, 50.0)
 
     cases = []
-    for n, p in ((int(rng.integers(5, 60)), int(rng.integers(2, 9))), (int(rng.integers(3, 20)), 1)):
-        clip_norm = float(rng.choice([_log_uniform(rng, 1e-4, 0.3), _log_uniform(rng, 3.0, 1e4)]))
+    for n, p, clip_norm in ((int(rng.integers(5, 60)), int(rng.integers(2, 9)), 1e-4),  # the ends of C's range
+                            (int(rng.integers(3, 20)), 1, 1e4)):
         cases.append((_random_gradients(rng, n, p) * clip_norm * 3, clip_norm, float(rng.uniform(0.5, 4.0)), DRAWS))
     clip_norm = _log_uniform(rng, 0.01, 100.0)
     row = rng.normal(0.0, 1.0, (1, int(rng.integers(2, 6))))
     cases.append((row / _norm(row) * clip_norm * rng.uniform(50, 1000), clip_norm, float(rng.uniform(0.5, 4.0)), DRAWS))
-    cases.append((row / _norm(row) * clip_norm * 0.2, clip_norm, sigma(), 500))  # one example, inside the norm
+    cases.append((row / _norm(row) * clip_norm * 0.2, clip_norm, 50.0, 500))  # one example, inside the norm
     n, p = int(rng.integers(4, 30)), int(rng.integers(2, 6))  # every row far below the clipping norm
     clip_norm = _log_uniform(rng, 3.0, 100.0)
     cases.append((rng.normal(0, 1, (n, p)) * clip_norm * 1e-3, clip_norm, float(rng.uniform(0.5, 4.0)), DRAWS))
     clip_norm = _log_uniform(rng, 0.1, 10.0)  # many examples, all pointing one way: the sum is large
     direction = rng.normal(0.0, 1.0, 2)
     many = rng.uniform(0.5, 3.0, (100_000, 1)) * direction / _norm(direction) * clip_norm
-    cases.append((many + rng.normal(0.0, 0.1 * clip_norm, many.shape), clip_norm, sigma(), 100))
+    cases.append((many + rng.normal(0.0, 0.1 * clip_norm, many.shape), clip_norm, sigma(), LARGE_DRAWS))
     cases.append((_random_gradients(rng, 5, 16) * 0.3, 1.0, sigma(), 3000))        # 16 coordinates: every pair
     cases.append((_random_gradients(rng, 3, 20_000), _log_uniform(rng, 0.01, 100.0), sigma(), 25))  # the tails
     # No examples (a neighbour of every one-example dataset under add/remove), and examples whose gradients are
     # all zero: the clipped sum is 0 in both, and the release must still be noise.
-    cases.append((_np_zeros((0, int(rng.integers(1, 6)))), _log_uniform(rng, 0.01, 100.0), sigma(), 500))
+    cases.append((_np_zeros((0, int(rng.integers(1, 6)))), _log_uniform(rng, 0.01, 100.0), 0.05, 500))
     cases.append((_np_zeros((int(rng.integers(1, 40)), int(rng.integers(1, 6)))), _log_uniform(rng, 0.01, 100.0),
                   sigma(), 500))
     return cases
@@ -251,6 +260,9 @@ def _release_where(grads, clip_norm, sigma, how: str) -> str:
 @exercise("08.2", title="One DP-SGD release: clip, sum, add noise", answer_name="noisy_clipped_sum")
 def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
     """The release's distribution on 10 inputs and 3 call sequences (see the module docstring).
+
+    The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50, no examples, one
+    example and 100,000 examples (400 calls: noise 0.8x too small is caught there, 0.9x with power 0.23).
 
     Parameters
     ----------
@@ -445,7 +457,11 @@ def _logistic_grads(w: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def _step_cases(rng: np.random.Generator) -> list[tuple]:
-    """(w, X, y, clip_norm, sigma, q, expected_batch_size, learning_rate, draws); B != q * n in every case."""
+    """(w, X, y, clip_norm, sigma, q, expected_batch_size, learning_rate, draws); B != q * n in every case.
+
+    Clipping norms from 1e-4 to 1e4, noise multipliers from 0.05 to 50 and sample rates from 3e-4
+    to 0.999, each range's ends in cases of their own.
+    """
     def normaliser(q, n):  # the batch size planned for a dataset of another size: public, and not q * len(X)
         return q * n * float(rng.choice([rng.uniform(0.5, 0.8), rng.uniform(1.25, 2.0)]))
 
@@ -495,12 +511,29 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
     q = float(rng.uniform(0.2, 0.8))
     cases.append((_np_zeros(d), _np_zeros((n, d)), _np_ones(n), _log_uniform(rng, 0.01, 100.0),
                   _log_uniform(rng, 0.05, 50.0), q, normaliser(q, n), rate(), 25))
+    # The ends of the ranges, as pure noise: C = 1e-4 with multiplier 0.05 at q from 0.95 to 0.999, and C = 1e4
+    # with multiplier 50 at q from 0.9 to 0.999.
+    for clip_norm, sigma, q in ((1e-4, 0.05, 1 - _log_uniform(rng, 1e-3, 0.05)),
+                                (1e4, 50.0, float(rng.uniform(0.9, 0.999)))):
+        d, n = int(rng.integers(2, 6)), int(rng.integers(20, 90))
+        cases.append((rng.normal(0, 1, d), _np_zeros((n, d)), _np_ones(n), clip_norm, sigma, q, normaliser(q, n),
+                      rate(), DRAWS))
+    # Sampling at a large rate: 1,000 equal examples at q from 0.9 to 0.97 spread the batch's sum by at least
+    # 29 clipped gradients' variance, against the noise's 1 to 2.25: taking every example shows.
+    d, n = int(rng.integers(2, 5)), 1000
+    q = float(rng.uniform(0.9, 0.97))
+    cases.append((rng.normal(0, 0.1, d), _np_tile(rng.normal(0, 3, d), (n, 1)), _np_zeros(n), 1.0,
+                  float(rng.uniform(1.0, 1.5)), q, normaliser(q, n), rate(), DRAWS))
     return cases
 
 
 @exercise("08.5", title="One full DP-SGD step with Poisson sampling", answer_name="dpsgd_step")
 def check_dpsgd_step(answer, seed: int = SEED) -> None:
-    """The step's distribution on 7 inputs (1 to 100,000 examples, up to 20,000 weights) and 2 call sequences.
+    """The step's distribution on 10 inputs (1 to 100,000 examples, up to 20,000 weights) and 2 call sequences.
+
+    The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50 (at sample rates
+    from 0.9 to 0.999), and 1,000 equal examples sampled at a rate from 0.9 to 0.97 (where taking
+    every example, not a Poisson sample, shows).
 
     Parameters
     ----------

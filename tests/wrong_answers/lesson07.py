@@ -339,6 +339,11 @@ WRONG_ANSWERS["07.4"].update({
     "non-private (parameters): exact mean above epsilon 20":
         _exact_when(lambda v, q, h, e, *rest: e > 20, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
     "non-private (size): bound capped at the data's maximum from 1,000 values": lambda *a: _bound_mean_noise(*a, cap_from=1000),
+    # referee (07.4 sizes): the smallest case had 30 values
+    "non-private (size): exact mean for fewer than 5 values":
+        _exact_when(lambda v, *rest: len(v) < 5, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private (size): exact mean for one value":
+        _exact_when(lambda v, *rest: len(v) == 1, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
 })
 
 

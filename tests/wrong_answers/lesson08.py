@@ -477,6 +477,27 @@ WRONG_ANSWERS["08.5"].update({
 })
 
 
+# Range ends and rates (referee, 08.2 / 08.5 ranges): each went unnoticed while no case reached that corner.
+WRONG_ANSWERS["08.2"].update({
+    "non-private: no noise when clip_norm < 1e-3": lambda g, c, s, rng: (
+        _exact_sum(g, c, s, rng) if c < 1e-3 else _release(g, c, s, rng)),
+    "non-private: no noise when sigma > 40": lambda g, c, s, rng: (
+        _exact_sum(g, c, s, rng) if s > 40 else _release(g, c, s, rng)),
+    "noise multiplier capped at 30": lambda g, c, s, rng: _release(
+        g, c, s, rng, scale=lambda x, c, s: min(s, 30.0) * c),
+    "0.8x noise above 50,000 examples": _sized(50_000, _release, lambda g, c, s, rng: _release(
+        g, c, s, rng, scale=lambda x, c, s: 0.8 * s * c)),
+})
+WRONG_ANSWERS["08.5"].update({
+    "non-private: no noise when sigma < 0.1": lambda *a: _step(
+        *a, noise_scale=lambda s, c, q, n: 0.0 if s < 0.1 else s * c),
+    "non-private: no noise when sample_rate > 0.95": lambda w, X, y, c, s, q, *rest: _step(
+        w, X, y, c, s, q, *rest, noise_scale=lambda s, c, q, n: 0.0 if q > 0.95 else s * c),
+    "noise multiplier capped at 20": lambda *a: _step(*a, noise_scale=lambda s, c, q, n: min(s, 20.0) * c),
+    "every example (no sampling) when sample_rate > 0.6": lambda w, X, y, c, s, q, *rest: _step(
+        w, X, y, c, s, q, *rest, sampling="all" if q > 0.6 else "poisson"),
+})
+
 # ---------------------------------------------------------------- honest answers (must pass)
 def _clip_loop(grads, clip_norm):
     out = np.array(grads, dtype=float)
