@@ -530,3 +530,38 @@ WRONG_ANSWERS["04.1"].update({
     "non-private (size): the exact mean for 100 to 300 values": _exact_mean_when(lambda n, e: 100 <= n < 300),
     "non-private (data): bounds narrowed to the data when they span most of them": _narrowed_when_the_data_span_most,
 })
+
+
+def _reasked_until_plausible(limit):  # PyDP asked again while the answer is more than `limit` scales out (re-spends)
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        if kind == "mean":
+            return _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+        queries.accountant.spend(eps, label=kind)
+        scale = 1 / eps if kind == "count" else max(abs(lower), abs(upper)) / eps
+        bounds = (None, None) if kind == "count" else (lower, upper)
+        for _ in range(100):
+            got = pydp_query(kind, values, eps, *bounds)
+            if abs(got - exact[kind]) <= limit * scale:
+                break
+        return got
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+def _mean_reasked_until_plausible(values, lower, upper, epsilon):
+    exact = _exact_mean(values, lower, upper, epsilon)
+    width = 5 * (upper - lower) / (len(values) * epsilon)
+    for _ in range(100):
+        got = _pydp_mean(values, lower, upper, epsilon)
+        if abs(got - exact) <= width:
+            break
+    return got
+
+
+WRONG_ANSWERS["04.4"].update({
+    "non-private (shape): counts and sums asked again while more than 5 scales out": _reasked_until_plausible(5),
+    "non-private (shape): Laplace noise truncated at 4.5 scales":
+        _own_noise_for_counts_and_sums(lambda b, rng: next(x for x in iter(lambda: rng.laplace(0.0, b), None)
+                                                           if abs(x) <= 4.5 * b)),
+})
+WRONG_ANSWERS["04.1"]["non-private (shape): the mean asked again while far from the exact mean"] = _mean_reasked_until_plausible
