@@ -9,6 +9,11 @@ is asserted on every split.
 Measured while writing this test (20 seeds, 10 splits): at epsilon = 100 the adjusted Rand index
 of |Pearson| and Mahalanobis was below uniform's on 10 of 10 splits, but MIC's was above
 uniform's on 4 of 10, so the lesson claims it only for |Pearson| and Mahalanobis.
+
+Top-k (releasing only the k features MIC ranks first on the public rows), measured on the lesson's
+split and seven others with 10 seeds: at epsilon = 10 the best k was 1 on 8 of 8, with a prediction
+MAE of 631-670 $ against 729-808 $ for the best split of the budget over all features; at epsilon = 1
+the k's were within 0.8-1.2% of each other, so the lesson says "within 2%".
 """
 
 from __future__ import annotations
@@ -25,26 +30,49 @@ from mic_dp_helpers.micdp import release_utility
 from mic_dp_helpers.micdp import relevance
 
 SPLITS = [1, 2, 3, 4, 5]
-EPSILONS = [1.0, 10.0, 100.0]
+EPSILONS = [0.1, 0.5, 1.0, 10.0, 100.0]  # every epsilon the lesson asserts at
+LOW, NO_CLUSTERS = [0.1, 0.5, 1.0], [0.1, 0.5, 1.0, 10.0]
+TOP_K_EPSILONS = [1.0, 10.0]
+TARGET, BOUNDS = datasets.COFFEE_SHOP_TARGET, datasets.COFFEE_SHOP_BOUNDS
+FEATURES = [c for c in datasets.coffee_shop_revenue(n=10, rng=0).columns if c != TARGET]
 RELEVANCE_METHODS = ["MIC", "|Pearson|", "Mahalanobis"]
 
 
-def _comparison(split: int) -> pd.DataFrame:
-    target, bounds = datasets.COFFEE_SHOP_TARGET, datasets.COFFEE_SHOP_BOUNDS
+def _split(split: int):
     shop = datasets.coffee_shop_revenue(n=2000, rng=2025)
-    features = [c for c in shop.columns if c != target]
     order = np.random.default_rng([2025, split]).permutation(len(shop))
-    public, train, test = shop.iloc[order[:400]], shop.iloc[order[400:1600]], shop.iloc[order[1600:]]
-    X, y = public[features], public[target]
+    return shop.iloc[order[:400]], shop.iloc[order[400:1600]], shop.iloc[order[1600:]]
+
+
+def _comparison(split: int) -> pd.DataFrame:
+    public, train, test = _split(split)
+    X, y = public[FEATURES], public[TARGET]
     scores = {"MIC": relevance.mic_relevance(X, y), "|Pearson|": relevance.pearson_relevance(X, y),
               "Mahalanobis": relevance.mahalanobis_relevance(X, y), "uniform": relevance.uniform_relevance(X)}
-    return release_utility.compare_allocations(train, test, target, bounds, scores, EPSILONS, n_seeds=10,
-                                          progress=False, rng=2025)
+    results = release_utility.compare_allocations(train, test, TARGET, BOUNDS, scores, EPSILONS, n_seeds=10,
+                                                  progress=False, rng=2025)
+    constant_mae = float(np.mean(np.abs(train[TARGET].mean() - test[TARGET])))
+    top_k = pd.concat([
+        release_utility.compare_allocations(train, test, TARGET, BOUNDS, {"MIC": scores["MIC"]}, TOP_K_EPSILONS,
+                                            n_seeds=10, top_k=k, clustering=False, progress=False,
+                                            rng=2025).assign(k=k)
+        for k in range(1, len(FEATURES) + 1)])
+    return results.assign(constant_mae=constant_mae), top_k
 
 
 @pytest.fixture(scope="module", params=SPLITS, ids=[f"split{s}" for s in SPLITS])
-def results(request):
+def comparison(request):
     return _comparison(request.param)
+
+
+@pytest.fixture
+def results(comparison):
+    return comparison[0]
+
+
+@pytest.fixture
+def top_k(comparison):
+    return comparison[1].groupby(["epsilon", "k"])["prediction_mae"].mean().unstack("epsilon")
 
 
 def _means(results: pd.DataFrame, metric: str) -> pd.DataFrame:
@@ -57,12 +85,12 @@ def test_target_guided_plans_keep_less_of_the_real_clusters_than_uniform_at_epsi
 
 
 def test_no_method_keeps_the_real_clusters_up_to_epsilon_10(results):
-    assert _means(results, "ari").loc[[1.0, 10.0]].max().max() < 0.05
+    assert _means(results, "ari").loc[NO_CLUSTERS].max().max() < 0.05
 
 
 def test_pearson_shows_a_better_silhouette_than_uniform_where_no_cluster_survives(results):
     silhouette = _means(results, "silhouette")
-    assert (silhouette.loc[[1.0, 10.0], "|Pearson|"] > silhouette.loc[[1.0, 10.0], "uniform"]).all()
+    assert (silhouette.loc[NO_CLUSTERS, "|Pearson|"] > silhouette.loc[NO_CLUSTERS, "uniform"]).all()
 
 
 def test_relevance_guided_plans_release_features_with_more_error_than_uniform(results):
@@ -76,5 +104,19 @@ def test_every_relevance_method_predicts_better_than_uniform_at_epsilon_10_and_n
     table = gains.groupby("epsilon").agg(["mean", "sem"])
     mean, half_width = table.xs("mean", axis=1, level=1), 1.96 * table.xs("sem", axis=1, level=1)
     assert ((mean - half_width).loc[10.0] > 0).all(), mean.loc[10.0]
-    assert mean.loc[1.0].abs().max() < 2.0
+    assert mean.loc[LOW].abs().max().max() < 2.0, mean.loc[LOW]
     assert mean.loc[10.0].idxmax() in ("|Pearson|", "Mahalanobis")
+
+
+def test_every_plan_predicts_worse_than_a_constant_guess_up_to_epsilon_1(results):
+    prediction = _means(results, "prediction_mae")
+    assert (prediction.loc[LOW] > results["constant_mae"].iloc[0]).all().all(), prediction.loc[LOW]
+
+
+def test_releasing_fewer_features_predicts_better_than_any_split_at_epsilon_10(results, top_k):
+    assert top_k[10.0].idxmin() < len(FEATURES), top_k[10.0]
+    assert top_k[10.0].min() < _means(results, "prediction_mae").loc[10.0].min()
+
+
+def test_no_number_of_features_helps_at_epsilon_1(top_k):
+    assert top_k[1.0].max() < 1.02 * top_k[1.0].min(), top_k[1.0]
