@@ -64,7 +64,7 @@ def test_the_largest_batch_beats_the_smallest_at_equal_epsilon_on_every_seed(dig
     for batch in (32, 256):
         q = batch / n
         steps = round(15 / q)
-        sigma = dpsgd.noise_multiplier_for_epsilon(2.0, q, steps, DELTA, rel_tol=0.05)
+        sigma = dpsgd.noise_multiplier_for_epsilon(2.0, q, steps, DELTA, accountant="pld", rel_tol=0.01)
         accuracies[batch] = [_train(split, seed, clip_norm=1.0, noise_multiplier=sigma, sample_rate=q,
                                     expected_batch_size=batch, steps=steps, learning_rate=2.0)
                              for seed in TRAINING_SEEDS]
