@@ -29,3 +29,49 @@ def test_a_clipped_valid_release_is_never_called_non_private(capsys):
     result = run_check("06.4", lesson06.clipped_output)
     hint = str(getattr(result, "message", result)) + capsys.readouterr().out
     assert "valid post-processing" in hint and "non-private" not in hint and "not the Gaussian" not in hint
+
+
+@pytest.mark.parametrize("mistake", [
+    "non-private: sorted by the first feature, dealt round-robin",
+    "non-private: sorted by distance from the mean, dealt round-robin",
+    "non-private: sorted by the angle around the centre, in contiguous chunks",
+    "non-private: sorted, dealt round-robin from a random start, groups in random order",
+])
+def test_a_grouping_from_an_order_of_the_data_is_named(mistake, capsys):
+    result = run_check("06.4", RELEASES[mistake])
+    hint = str(getattr(result, "message", result)) + capsys.readouterr().out
+    assert result.status == "failed" and "data-independent grouping" in hint
+
+
+def test_a_fixed_partition_is_rejected_as_not_random_never_as_non_private(capsys):
+    result = run_check("06.4", lesson06.index_round_robin)
+    hint = str(getattr(result, "message", result)) + capsys.readouterr().out
+    assert result.status == "failed" and "ignores rng" in hint and "it is private" in hint
+    assert "non-private" not in hint and "not private" not in hint
+
+
+def test_the_rank_shift_audit_alone_refutes_a_sorted_round_robin_grouping():
+    """The audit backs the coupling test: it sees sorting at the real sigma, whatever the answer does elsewhere."""
+    import numpy as np
+
+    from mic_dp_helpers import synthetic
+    from mic_dp_helpers.attacks.audit import audit_epsilon
+    from mic_dp_helpers.checks.lesson06 import _rank_shift_pair
+
+    A, B = _rank_shift_pair()
+    sigma = synthetic.group_mean_sigma(48, 2, 1.0, 1e-5)
+    sorted_release = RELEASES["non-private: sorted by the first feature, dealt round-robin"]
+
+    def second_coordinate(data, size, rng):
+        return np.array([sorted_release(data, 48, sigma, rng)[:, 1] for _ in range(size)])
+
+    assert audit_epsilon(second_coordinate, A, B, n_samples=2000, rng=1, delta=1e-5).refutes(1.0)
+
+
+@pytest.mark.parametrize("mistake", ["float32 precision, returned as a Python float (referee)", "a NumPy float32",
+                                     "float32 arithmetic"])
+def test_a_float32_noise_scale_gets_the_float64_hint(mistake):
+    from wrong_answers import lesson06_marginals
+
+    result = run_check("06.5", lesson06_marginals.WRONG_ANSWERS["06.5"][mistake])
+    assert result.status == "failed" and "float32 precision" in result.message

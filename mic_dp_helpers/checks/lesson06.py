@@ -228,6 +228,8 @@ def _shape_cases(seed: int):
 
 
 NOISE_CALLS = 400
+#: (records, features, sigma) of the far-tail test: one release of 1,280,000 noise draws in groups of one.
+TAIL_CASE = (1_000, 1_280, 0.5)
 
 
 def _noise_cases(seed: int):
@@ -287,6 +289,42 @@ def _check_no_repeats(releases: np.ndarray, where: str) -> None:
                           "(property: no point masses).")
 
 
+def _matched_rows(first: np.ndarray, second: np.ndarray) -> int:
+    """How many rows of ``first`` equal (to 1e-9) some row of ``second``."""
+    close = np.all(np.abs(first[:, None, :] - second[None, :, :]) <= 1e-9, axis=2)
+    return int(close.any(axis=1).sum())
+
+
+def _neighbours(seed: int):
+    """60 records of 2 features (10 groups of l = 6) and four neighbours, each with one record replaced so
+    that its rank moves far under a data-dependent order: the lowest first coordinate moved to the top, the
+    lowest second coordinate moved to the top, the record nearest the centre moved to a corner, the lowest
+    sum of coordinates (a projection) moved to the opposite corner."""
+    X = _default_rng([seed, 6]).random((60, 2))
+    moves = [(int(np.argmin(X[:, 0])), (0.999, 0.5)), (int(np.argmin(X[:, 1])), (0.5, 0.999)),
+             (int(np.argmin(np.linalg.norm(X - X.mean(axis=0), axis=1))), (0.001, 0.001)),
+             (int(np.argmin(X.sum(axis=1))), (0.999, 0.999))]
+    changed = []
+    for index, point in moves:
+        other = X.copy()
+        other[index] = point
+        changed.append(other)
+    return X, changed
+
+
+def _rank_shift_pair(n: int = 96) -> tuple[np.ndarray, np.ndarray]:
+    """Two neighbouring 2-D datasets on which any grouping by rank moves every group: the first coordinate
+    increases with the index, the second alternates 0, 1; B replaces the record of lowest first coordinate
+    by one at the top (first coordinate 1, second still 0), so every other record moves down one rank.
+    The second coordinate is the same in A and B: for groups chosen independently of the values, the
+    distribution of the groups' second-coordinate means is exactly the same on both."""
+    x = (np.arange(n) + 1.0) / (n + 2)
+    A = np.column_stack([x, (np.arange(n) % 2).astype(float)])
+    B = A.copy()
+    B[0] = [1.0, 0.0]
+    return A, B
+
+
 @exercise("06.4", title="A random-grouping release that passes the audit", answer_name="random_group_release")
 def check_random_group_release(answer, seed: int = SEED) -> None:
     """A correct answer leaves X unchanged and returns len(X) // l noisy means of D coordinates (also
@@ -302,11 +340,26 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     continuous noise never has: clipping the noise at 3.5 sigma or less piles values on the bounds);
     centre, SD within 6.5 standard errors, KS fit, no correlation between coordinates, between groups
     or between calls (5.5 standard errors), tails pooled over every case (noise truncated at 4 sigma
-    fails; truncation further out, where 250,000 draws rarely reach, is below what the tail test can
-    see)); keeps every record, leftovers included, in exactly one group of size
+    fails), and at least one of 1,280,000 draws beyond 4.5 sigma (one release of 1,000 constant records
+    of 1,280 features, l = 1; about 8.7 expected, none with probability below 2e-4): noise truncated at
+    4.5 sigma fails; it would cost a delta of about 7e-6 at the lesson's mu = 0.24 (epsilon = 1;
+    P(4.26 < Z < 4.5)) and 4e-3 at mu = 1.85 (epsilon = 10), far above the lesson's delta = 1e-6.
+    Truncation at 5 sigma or further out (a delta of about 7e-7 at mu = 0.24, up to 8e-4 at mu = 1.85)
+    is below what these draws can see); keeps every record, leftovers included, in exactly one group of size
     floor or ceil of n / k (one marked record among 59, l = 10, 30 releases); groups records at random
-    (data sorted in two halves give almost no pure groups) and keeps the data's mean; and is not refuted
-    at epsilon = 1 by the lesson's audit on the four-corners pair. Shapes and seeds come from ``seed``.
+    (data sorted in two halves give almost no pure groups) and keeps the data's mean; groups records
+    independently of their values: with the same rng, replacing one record of 60 (2 features, l = 6) by
+    one whose rank moves far (lowest first or second coordinate to the top, the record nearest the
+    centre to a corner, lowest sum of coordinates to the opposite corner) changes at most one noisy
+    group mean (sorting by a coordinate, a norm, a projection or an angle, round-robin or in chunks, and
+    clustering all change several); draws the grouping from rng (60 distinct 1-D values, sigma 1e-12,
+    four generators: groupings all the same fail, with a hint that a fixed partition is private but
+    not the random groups the exercise asks for); and is not refuted at epsilon = 1 by the lesson's
+    audit on the four-corners pair, nor on a rank-shift pair (96 records, first coordinate increasing,
+    second alternating 0, 1; the lowest record replaced by one at the top, so every rank shifts: the
+    summary is every group's second-coordinate mean, which has the same law on both datasets for
+    groups chosen independently of the values, and swaps 0 and 1 for a sorted round-robin grouping).
+    Shapes and seeds come from ``seed``.
 
     Parameters
     ----------
@@ -344,6 +397,39 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         raise CheckFailed("the group means do not average to the mean of the data: is every record in exactly "
                           "one group, and do you divide each sum by its own group's size?")
 
+    # Data-independent groups: with the same generator (so the same draws), a neighbour of X (one record
+    # replaced, its rank moved far under any order of the data) must give the same groups, so every group
+    # mean but one (the changed record's) comes out exactly the same, noise included. Sorting by a
+    # coordinate, a norm, a projection or an angle, then dealing round-robin or in chunks, and clustering
+    # move several means.
+    X, neighbours = _neighbours(seed)
+    before = _release(answer, X, 6, 0.05, _default_rng([seed, 6]))
+    for other in neighbours:
+        after = _release(answer, other, 6, 0.05, _default_rng([seed, 6]))
+        moved = _len(before) - _matched_rows(before, after)
+        if moved > 1:
+            raise CheckFailed(f"with the same rng, replacing one record changed {moved} of the {_len(before)} noisy "
+                              "group means (one at most may change: the replaced record's group). Your groups depend "
+                              "on the values (sorted by a coordinate, a norm or a projection, or clustered), so one "
+                              "record moves many group means and the release is not private (property: "
+                              "data-independent grouping). Choose the groups from a permutation drawn from rng alone.")
+
+    # Random groups: distinct 1-D values, sigma tiny, four different generators: the sets of group means
+    # (the groupings) must not all be the same. Two random partitions of 60 records into 10 groups
+    # coincide with probability below 1e-40.
+    values = _default_rng([seed, 7]).permutation(60)[:, None] / 60.0
+    releases = [_release(answer, values, 6, 1e-12, _default_rng([seed, 7, j])).ravel() for j in range(4)]
+    if all(_array_equal(r, releases[0]) for r in releases[1:]):
+        raise CheckFailed("calls with four different generators return the same release again and again (memoised, "
+                          "or noise from a fixed seed): draw the groups and fresh noise from rng on every call "
+                          "(property: fresh noise).")
+    groupings = [np.sort(r) for r in releases]
+    if all(np.allclose(g, groupings[0], rtol=0.0, atol=1e-9) for g in groupings[1:]):
+        raise CheckFailed("your groups are the same whatever the generator rng: the grouping ignores rng. A fixed "
+                          "partition (by index, say) does not look at the values, so it is private, but the exercise "
+                          "asks for groups chosen at random: draw a permutation of the indices from rng and split it "
+                          "(property: groups chosen at random).")
+
     # Noise: constant records, so every group mean is exactly 0.5 and each output is 0.5 + noise. Five
     # fixed cases sweep the sizes and scales: 200 records (3 features, l = 10, sigma 0.2, 400 calls), 100,000
     # records (2 features, l = 50, sigma 1e-3 to 1e-2, 30 calls), 1,000 records in groups of one (l = 1,
@@ -372,6 +458,21 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         _stats.check_fresh_noise(releases, 0.5, sigma, "gaussian", where)
         z_all.append(noise)
     _sweeps.check_pooled_tails(z_all, "gaussian", "Over every case,")
+
+    # Far tails: one release of 1,000 constant records of 1,280 features in groups of one gives 1,280,000
+    # noise draws; a Gaussian puts about 8.7 of them beyond 4.5 sigma, and none at all fails (probability
+    # e^-8.7 < 2e-4 for a correct answer). Noise truncated at 4.5 sigma (or redrawn until inside) fails: at
+    # the lesson's mu = 0.24 (epsilon = 1) it costs a delta of 7e-6, at mu = 1.85 (epsilon = 10) 4e-3, both
+    # far above the lesson's delta = 1e-6.
+    n, dim, sigma = TAIL_CASE
+    far = np.abs((_release(answer, np.full((n, dim), 0.5), 1, sigma, _default_rng([seed, 9])) - 0.5) / sigma)
+    n, dim, sigma = TAIL_CASE
+    if int((far > 4.5).sum()) == 0:
+        raise CheckFailed(f"With sigma={sigma} on {n} constant records of {dim} features (l=1), none of the "
+                          f"{n * dim:,} noisy means is more than 4.5 sigma from the true mean, where Gaussian noise "
+                          "puts about 9: the noise looks truncated (redrawn or cut beyond some multiple of sigma). "
+                          "Truncation at 4.5 sigma costs a delta of about 7e-6 at epsilon = 1 (mu = 0.24), far "
+                          "above the lesson's 1e-6: add untruncated Gaussian noise (property: tails).")
 
     # Leftover records: one record is 1, the others 0; 59 records, l = 10, so 5 groups of 11 or 12.
     # Without noise exactly one mean is 1/11 or 1/12 and the others are 0, whatever the grouping.
@@ -408,3 +509,21 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
                           "data-independent grouping), or the noise is missing or smaller than sigma on some "
                           "coordinates or for some sizes (l = 48, 2 features here; property: noise on every "
                           "coordinate).")
+
+    # The audit on a rank-shift pair: the replaced record moves every other record one rank down, so a
+    # grouping by rank (sorted, then dealt round-robin) swaps the groups' second-coordinate means (0 and 1).
+    # That coordinate is the same in A and B, so a random grouping's summary has the same law on both.
+    A, B = _rank_shift_pair()
+
+    def second_coordinate(dataset, size, generator):
+        outs = call_repeatedly(answer, size, dataset.copy(), 48, sigma, generator)
+        return _array([_asarray(o, dtype=float)[:, 1] for o in outs])
+
+    result = _core.student_call("06.4", _THIS, lambda: audit_epsilon(second_coordinate, A, B, n_samples=2000,
+                                                                     rng=_default_rng([seed, 8]), delta=1e-5))
+    if result.refutes(1.0):
+        raise CheckFailed(f"the audit refutes epsilon = 1 for your release ({result}) on a pair where replacing one "
+                          "record shifts the rank of every other record: your groups follow an order of the data "
+                          "(sorted by a coordinate, a norm or a projection), so one record moves every group mean "
+                          "(property: data-independent grouping); or the noise is missing or smaller than sigma "
+                          "(l = 48, 2 features here).")

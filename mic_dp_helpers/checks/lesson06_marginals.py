@@ -26,6 +26,16 @@ _isfinite, _round, _all, _concatenate, _arange = np.isfinite, np.round, np.all, 
 
 
 # --------------------------------------------------------------------------------------- 06.5
+_float, _float32, _len, _getattr = float, np.float32, len, getattr
+_FLOAT32_HINT = ("your sigma has float32 precision (about 7 significant digits): rounded down, it is smaller "
+                 "than the smallest private sigma and spends more than rho; rounded up, it is not the smallest. "
+                 "Compute and return it in float64 (Python floats, math.sqrt) (property: full precision).")
+
+
+def _dtype_of(value):
+    return _getattr(value, "dtype", None)
+
+
 def _noise_cases() -> list[tuple[float, int, bool]]:
     rng = _default_rng(6_05)
     cases = [(0.3, 3, False), (0.3, 3, True), (1e-4, 500, True), (100.0, 1, False), (0.0175 / 3, 31, True),
@@ -34,6 +44,9 @@ def _noise_cases() -> list[tuple[float, int, bool]]:
         cases.append((float(10 ** rng.uniform(-4, 2)), int(rng.integers(1, 600)), bool(rng.integers(2))))
     for _ in range(10):  # many marginals too (600 to a million): an answer right only below 600 fails
         cases.append((float(10 ** rng.uniform(-4, 2)), int(10 ** rng.uniform(2.78, 6)), bool(rng.integers(2))))
+    for _ in range(6):  # beyond (referee, third pass): rho from 100 to 10,000, and a million to a billion marginals
+        cases.append((float(10 ** rng.uniform(2, 4)), int(rng.integers(1, 600)), bool(rng.integers(2))))
+        cases.append((float(10 ** rng.uniform(-4, 4)), int(10 ** rng.uniform(6, 9)), bool(rng.integers(2))))
     return cases
 
 
@@ -42,8 +55,10 @@ def check_marginal_noise(answer) -> None:
     """A correct answer returns the sigma at which ``n_marginals`` Gaussian histograms spend exactly ``rho``
     of zCDP together, ``n_marginals * Delta**2 / (2 sigma**2) = rho`` (to a relative 1e-7), with
     ``Delta**2`` = 1 for add/remove and 2 for replace-one neighbours, on 7 fixed
-    cases (a single replace-one histogram among them) and 50 random ones (rho from 1e-4 to 100, 1 to 600
-    marginals and 600 to a million).
+    cases (a single replace-one histogram among them) and 62 random ones (rho from 1e-4 to 100, 1 to 600
+    marginals and 600 to a million; then rho from 100 to 10,000, and a million to a billion marginals). A float32 answer (a NumPy float32, or a float with only float32's 24
+    bits of mantissa in most cases) gets a hint to compute in float64: float32 is off by up to 6e-8, and
+    rounded down it is below the smallest private sigma.
 
     Parameters
     ----------
@@ -55,8 +70,14 @@ def check_marginal_noise(answer) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for rho, n_marginals, replace_one in _noise_cases():
-        sigma = expect_number(answer(rho, n_marginals, replace_one), "the noise standard deviation")
+    cases = _noise_cases()
+    single_precision = 0  # answers that are float32 numbers (exactly representable in 24 bits of mantissa)
+    for rho, n_marginals, replace_one in cases:
+        returned = answer(rho, n_marginals, replace_one)
+        sigma = expect_number(returned, "the noise standard deviation")
+        if _dtype_of(returned) == _float32:
+            raise CheckFailed(_FLOAT32_HINT)
+        single_precision += sigma > 0 and _float(_float32(sigma)) == sigma
         if sigma <= 0:
             raise CheckFailed(f"for rho={rho:.3g}, n_marginals={n_marginals} you returned sigma={sigma:.3g}; a noise "
                               "standard deviation is positive.")
@@ -64,6 +85,8 @@ def check_marginal_noise(answer) -> None:
         spent = n_marginals * l2_squared / (2 * sigma * sigma)  # rho of the Gaussian mechanism on all histograms
         if _isclose(spent, rho, rel_tol=1e-7):
             continue
+        if _float(_float32(sigma)) == sigma and _isclose(spent, rho, rel_tol=1e-6):
+            raise CheckFailed(_FLOAT32_HINT)
         relation = "replace one record" if replace_one else "add or remove one record"
         other_l2 = 1.0 if replace_one else 2.0
         if _isclose(n_marginals * other_l2 / (2 * sigma * sigma), rho, rel_tol=1e-7):
@@ -78,6 +101,8 @@ def check_marginal_noise(answer) -> None:
         raise CheckFailed(f"for rho={rho:.3g}, n_marginals={n_marginals}, replace_one={replace_one} your noise is "
                           "private but larger than needed. rho of the Gaussian mechanism is (L2 sensitivity)^2 / "
                           "(2 sigma^2), with the sensitivity taken over all the histograms together.")
+    if single_precision > _len(cases) // 2:  # a float64 sigma is a float32 number with probability ~2**-29
+        raise CheckFailed(_FLOAT32_HINT)
 
 
 # --------------------------------------------------------------------------------------- 06.6

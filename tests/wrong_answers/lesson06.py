@@ -43,6 +43,51 @@ def _kmeans_release(X, l, sigma, rng):
     return means + rng.normal(0, sigma, means.shape)
 
 
+def _ordered_release(key, deal="round-robin"):
+    """Groups from an order of the data (the outside referee's third pass): sort the records by ``key(X, rng)``,
+    then deal them round-robin (rank i to group i % k) or cut the order in k contiguous chunks. The groups
+    depend on the values: one replaced record shifts the rank of many others and moves many group means."""
+    def release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        k = len(X) // l
+        order = np.argsort(key(X, rng), kind="stable")
+        groups = [order[i::k] for i in range(k)] if deal == "round-robin" else np.array_split(order, k)
+        means = np.stack([X[g].mean(axis=0) for g in groups])
+        return means + rng.normal(0, sigma, means.shape)
+    return release
+
+
+def _by_angle(X, rng):  # angle around the centre in the plane of the first two features; a random order if 1-D
+    centre = X.mean(axis=0)
+    return np.arctan2(X[:, 1] - centre[1], X[:, 0] - centre[0]) if X.shape[1] >= 2 else rng.random(len(X))
+
+
+def _rotated_round_robin(X, l, sigma, rng):
+    """Sorted by the first feature, dealt round-robin from a random group: random labels, data-ordered groups."""
+    X = np.asarray(X, dtype=float)
+    k = len(X) // l
+    order = np.roll(np.argsort(X[:, 0], kind="stable"), int(rng.integers(len(X))))
+    means = np.stack([X[order[i::k]].mean(axis=0) for i in rng.permutation(k)])
+    return means + rng.normal(0, sigma, means.shape)
+
+
+def _kmeans_rng_release(X, l, sigma, rng):
+    """Size-constrained k-means started from rng: random, but the clusters follow the data."""
+    from mic_dp_helpers.synthetic import cluster_groups
+
+    X = np.asarray(X, dtype=float)
+    means = np.stack([X[g].mean(axis=0) for g in cluster_groups(X, l, rng=rng, n_init=2, max_iter=10)])
+    return means + rng.normal(0, sigma, means.shape)
+
+
+def index_round_robin(X, l, sigma, rng):
+    """A fixed partition by index (record i in group i % k): private, as it ignores the values, but not random."""
+    X = np.asarray(X, dtype=float)
+    k = len(X) // l
+    means = np.stack([X[i::k].mean(axis=0) for i in range(k)])
+    return means + rng.normal(0, sigma, means.shape)
+
+
 def _release_with(X, l, sigma, rng, *, noise_scale=1.0, groups=None, use_global=False):
     X = np.asarray(X, dtype=float)
     k = len(X) // l if groups is None else groups(len(X), l)
@@ -210,6 +255,7 @@ WRONG_ANSWERS = {
         "non-private: one noise draw shared by every coordinate": _shared_draw,
         "non-private (shape): Gaussian truncated at 4 sigma": _noise_with(_truncated_normal(4.0)),
         "non-private (shape): Gaussian truncated at 3.5 sigma": _noise_with(_truncated_normal(3.5)),
+        "non-private (shape): Gaussian truncated at 4.5 sigma (referee)": _noise_with(_truncated_normal(4.5)),
         "non-private (shape): 10% too little noise": lambda X, l, sigma, rng: _release_with(X, l, sigma, rng,
                                                                                           noise_scale=0.9),
         "non-private (calls): coordinates correlated 0.1": _noise_with(_equicorrelated(0.1, axis=1)),
@@ -244,6 +290,24 @@ WRONG_ANSWERS = {
         "non-private (size): exact for 11 <= l <= 99 but l = 48, 50": _exact_when(
             lambda n, l, sigma: 11 <= l <= 99 and l not in (48, 50)),
         "non-private (size): exact for 400 <= l <= 2,000": _exact_when(lambda n, l, sigma: 400 <= l <= 2_000),
+        # the outside referee's third pass (/tmp/ref0506/a064.py): groups from an order of the data, by class
+        "non-private: sorted by the first feature, dealt round-robin": _ordered_release(lambda X, g: X[:, 0]),
+        "non-private: sorted by the last feature, dealt round-robin": _ordered_release(lambda X, g: X[:, -1]),
+        "non-private: sorted by distance from the mean, dealt round-robin": _ordered_release(
+            lambda X, g: np.linalg.norm(X - X.mean(axis=0), axis=1)),
+        "non-private: sorted by the norm, in contiguous chunks": _ordered_release(
+            lambda X, g: np.linalg.norm(X, axis=1), deal="chunks"),
+        "non-private: sorted by a random projection, dealt round-robin": _ordered_release(
+            lambda X, g: X @ g.normal(size=X.shape[1])),
+        "non-private: sorted by a random projection, in contiguous chunks": _ordered_release(
+            lambda X, g: X @ g.normal(size=X.shape[1]), deal="chunks"),
+        "non-private: sorted by the angle around the centre, in contiguous chunks": _ordered_release(
+            _by_angle, deal="chunks"),
+        "non-private: sorted by the mean of the features, dealt round-robin": _ordered_release(
+            lambda X, g: X.mean(axis=1)),
+        "non-private: sorted, dealt round-robin from a random start, groups in random order": _rotated_round_robin,
+        "non-private: size-constrained k-means started from rng": _kmeans_rng_release,
+        "not random: a fixed partition by index (private, but the exercise asks for random groups)": index_round_robin,
         **cheats(lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0), forbidden=_library_release),
     },
 }

@@ -88,6 +88,16 @@ WRONG_ANSWERS = {
             _sigma(rho, n, replace_one and n > 1)),
         "replace-one sensitivity 1 for one or two marginals": lambda rho, n, replace_one: (
             _sigma(rho, n, replace_one and n > 2)),
+        # the referee's third pass (/tmp/ref0506/a065.py): float32 precision, off by up to 6e-8
+        "float32 precision, returned as a Python float (referee)": lambda rho, n, replace_one: float(
+            np.float32(_sigma(rho, n, replace_one))),
+        "a NumPy float32": lambda rho, n, replace_one: np.float32(_sigma(rho, n, replace_one)),
+        "rho above 100 treated as 1 (referee)": lambda rho, n, replace_one: _sigma(min(rho, 1.0) if rho > 100 else rho,
+                                                                            n, replace_one),
+        "right only up to a million marginals (referee)": lambda rho, n, replace_one: _sigma(rho, min(n, 10**6),
+                                                                                         replace_one),
+        "float32 arithmetic": lambda rho, n, replace_one: np.sqrt(
+            np.float32(n) * np.float32(2.0 if replace_one else 1.0) / (np.float32(2) * np.float32(rho))),
     },
     "06.6": {
         "quantile bins for more than 100 values (referee)": _quantile_bins_when_long,
