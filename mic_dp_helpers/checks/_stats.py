@@ -467,3 +467,30 @@ LESSON02_06_POWER = (
      "high when the range holds a tenth of log(65) (1.52x); not measured",
      "the scale test of the stratified case with that many features (4,000 values, or fewer for large n)"),
 )
+
+
+# ===================================================================== lesson 05 (05.4)
+#: Power of check 05.4 (``mic_dp_helpers/checks/lesson05.py``, ``_near_claim_case``) against answers that
+#: do not audit, or audit too little: (answer, rejected seeds, why), measured on seeds 0-99 or 0-29
+#: (``tests/wrong_answers/lesson05.py`` holds each answer). The reference solution (the course audit,
+#: 20,000 samples per side) was rejected in 0 of 200 seeds (``tests/check_rates.py``'s
+#: ``rejection_rate("05.4", range(200))``, 217-254 s). Answers that read epsilon from a spread fail by
+#: construction: a margin below 0.93 flags an honest column just below the claim (estimates 0.93-0.97), and
+#: one above 0.82 misses the mixture column (estimates 0.73-0.82).
+LESSON05_POWER = (
+    ("epsilon from the mean absolute deviation (or SD, or IQR) above a margin times the claim, with a repeat or "
+     "exact-value test (referee: margins 1.0-1.3)",
+     "100 of 100 seeds (mean absolute deviation, margins 1.0-1.3), 30 of 30 (SD and IQR, margins 1.1-2)",
+     "the clipped and the rounded honest columns repeat values (and the clipped one's estimate is 2.5 claims or "
+     "more); the mixture column's estimate is 0.73-0.82 claims, so it is missed at any margin"),
+    ("the same without a repeat test (margin 1.3 or 1.4)", "30 of 30 seeds",
+     "the mixture column, and the exact-value leaks of the other releases, are missed"),
+    ("the course audit with 5,000 samples per side", "100 of 100 seeds",
+     "the rare leak (0.4-0.5% of releases without noise) is refuted in at most 5% of runs (20,000 samples: every "
+     "run, bounds of 2.7 claims or more), and a column at 1.45 to 1.5 times the claim in 76-90% (20,000: every "
+     "run); without the rare leak this answer was rejected in only 39 of 100 seeds"),
+    ("the course audit with 2,000 samples per side", "100 of 100 seeds", "the rare leak is never refuted, a "
+     "column at 1.45 times the claim in about a third of runs"),
+    ("the course audit, flagged above twice the claim", "by construction (every seed)",
+     "the four columns at 1.45 to 1.5 times the claim have lower bounds of 1.14 to 1.5 claims"),
+)

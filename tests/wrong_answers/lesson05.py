@@ -159,8 +159,7 @@ def _audit_columns(release, dataset_a, dataset_b, n_samples, flag):
     return flawed
 
 
-def _few_samples(n_samples):  # a real bound, but too few samples to refute a column at 1.7 times the claim
-    # (2,000 samples: rejected on 10 of 12 check seeds, so it is not in the corpus that must always fail)
+def _few_samples(n_samples):  # a real bound, but too few samples to refute a column at 1.45-1.5 times the claim
     return lambda release, a, b, claimed: _audit_columns(release, a, b, n_samples, lambda r: r.refutes(claimed))
 
 
@@ -171,11 +170,42 @@ def _point_estimate(release, dataset_a, dataset_b, claimed):  # the event's freq
     return _audit_columns(release, dataset_a, dataset_b, 20_000, flag)
 
 
+def _spread_rule(estimate, margin, repeats):
+    """Flags a column when ``estimate`` (an epsilon read from its spread, assuming Laplace noise) exceeds
+    ``margin`` times the claim, or, with ``repeats``, when its releases repeat a value ("repeats" counts any
+    repeat, "true value" releases equal to the true value in more than 1 of 1,000): no audit at all."""
+    def flawed_features(release, dataset_a, dataset_b, claimed):
+        released = np.asarray(release(dataset_a, 20_000, np.random.default_rng(1)), dtype=float)
+        other = np.asarray(release(dataset_b, 20_000, np.random.default_rng(2)), dtype=float)
+        flagged = []
+        for j in range(released.shape[1]):
+            x = released[:, j]
+            gap = abs(np.median(other[:, j]) - np.median(x)) or abs(dataset_a[0, j] - dataset_b[0, j])
+            scale = estimate(x)
+            atom = {"repeats": np.unique(x).size < x.size, "true value": np.mean(x == dataset_a[0, j]) > 0.001,
+                    None: False}[repeats]
+            if atom or scale == 0 or gap / scale > margin * claimed:
+                flagged.append(j)
+        return flagged
+    return flawed_features
+
+
+def _mad(x):  # Laplace: mean |x - median| = b
+    return float(np.mean(np.abs(x - np.median(x))))
+
+
+def _sd(x):  # Laplace: sd = sqrt(2) b
+    return float(np.std(x)) / math.sqrt(2)
+
+
+def _iqr(x):  # Laplace: IQR = 2 ln 2 b
+    return float(np.subtract(*np.percentile(x, [75, 25]))) / (2 * math.log(2))
+
+
 def point_estimate_no_audit(release, dataset_a, dataset_b, claimed):
     """The referee's heuristic (/tmp/ref0506/w054.py): epsilon estimated as 1 / (mean absolute deviation),
-    plus an exact-value test, flagged when the estimate exceeds the claim: no confidence bound. It passes
-    a seed's cases about a quarter of the time (tests/test_checks_lesson05_audit.py), so it is tested over
-    seeds, not in WRONG_ANSWERS (which must fail at the default seed)."""
+    plus an exact-value test, flagged when the estimate exceeds the claim: no confidence bound. The near-claim
+    case's mixture column (estimate 0.76-0.80 claims) makes it fail at every seed."""
     released = release(dataset_a, 20_000, np.random.default_rng(1))
     flagged = []
     for j in range(released.shape[1]):
@@ -185,6 +215,11 @@ def point_estimate_no_audit(release, dataset_a, dataset_b, claimed):
         if atom or spread == 0 or gap / spread > claimed:
             flagged.append(j)
     return flagged
+
+
+def _bound_above(multiple):  # a real audit, but compared with a multiple of the claim
+    return lambda release, a, b, claimed: _audit_columns(release, a, b, 20_000,
+                                                         lambda r: r.epsilon_lower_bound > multiple * claimed)
 
 
 WRONG_ANSWERS = {
@@ -235,6 +270,20 @@ WRONG_ANSWERS = {
         "epsilon estimated from each column's spread, no audit": _epsilon_from_spread,
         "audit with 1,000 samples per column": _few_samples(1_000),
         "point estimate of the audit's event (no confidence bound)": _point_estimate,
+        "epsilon from the mean absolute deviation, exact-value test (referee)": point_estimate_no_audit,
+        "epsilon from the mean absolute deviation, margin 1.3, repeat test (referee)": _spread_rule(_mad, 1.3, "repeats"),
+        "epsilon from the mean absolute deviation, margin 1.2, repeat test (referee)": _spread_rule(_mad, 1.2, "repeats"),
+        "epsilon from the mean absolute deviation, margin 1.15, exact-value test (referee)": _spread_rule(
+            _mad, 1.15, "true value"),
+        "epsilon from the mean absolute deviation, margin 1.4, no repeat test": _spread_rule(_mad, 1.4, None),
+        "epsilon from the mean absolute deviation, margin 2, repeat test": _spread_rule(_mad, 2.0, "repeats"),
+        "epsilon from the SD, margin 1.2, repeat test (referee)": _spread_rule(_sd, 1.2, "repeats"),
+        "epsilon from the SD, margin 1.1, exact-value test": _spread_rule(_sd, 1.1, "true value"),
+        "epsilon from the IQR, margin 1.2, repeat test": _spread_rule(_iqr, 1.2, "repeats"),
+        "epsilon from the IQR, margin 1.3, no repeat test": _spread_rule(_iqr, 1.3, None),
+        "audit bound compared with twice the claim": _bound_above(2.0),
+        "audit with 2,000 samples per column": _few_samples(2_000),
+        "audit with 5,000 samples per column": _few_samples(5_000),
         **cheats(lambda release, dataset_a, dataset_b, claimed: []),
     },
 }
