@@ -110,7 +110,9 @@ def _dpsgd_step_many(n, w, X, y, clip_norm, sigma, q, batch, lr, rng):
     grads = (expit(X @ w) - y)[:, None] * X
     norms = np.linalg.norm(grads, axis=1, keepdims=True)
     clipped = grads * np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300))
-    sums = np.concatenate([(rng.random((min(50, n - start), len(X))) < q) @ clipped for start in range(0, n, 50)])
+    chunk = max(1, min(50, 5_000_000 // max(1, len(X))))  # at most 5 million coins at a time
+    sums = np.concatenate([(rng.random((min(chunk, n - start), len(X))) < q) @ clipped
+                           for start in range(0, n, chunk)])
     return list(w - lr * (sums + rng.normal(0.0, sigma * clip_norm, (n, len(w)))) / batch)
 
 

@@ -50,6 +50,8 @@ _binom_sf = scipy.stats.binom.sf
 _diff = np.diff
 _unique_counts = np.unique
 _spacing = np.spacing
+_float32 = np.float32
+_array_equal = np.array_equal
 _round = np.round
 _broadcast_to = np.broadcast_to
 _erf = math.erf
@@ -254,7 +256,10 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
     - **No repeated draw.** Pairs of equal releases: a continuous release on a grid of step ``g``
       has about ``n^2/2 * g * integral(f^2)`` of them (``f`` the noise density), about 0 without
       rounding. More than ``3 x`` that plus 10 fail: a buffer of draws cycled through, or a
-      generator seeded from a small set of seeds, does.
+      generator seeded from a small set of seeds, does. Releases that are all float32 values
+      (a correct release cast to float32 is post-processing) get float32's resolution in ``g``:
+      their equal pairs from rounding are expected, not reuse (a reused buffer in float32 is then
+      seen only if it repeats more than about n^2 * 1e-7 pairs' worth).
 
     Parameters
     ----------
@@ -287,6 +292,12 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
     gaps = _diff(distinct)
     step = _float(gaps.min()) if gaps.size else 0.0  # the release's grid if it is rounded, else tiny
     resolution = _float(_max(_spacing(_abs(values))))  # of the floats themselves
+    with np.errstate(over="ignore"):
+        as_float32 = values.astype(_float32)
+    if _array_equal(as_float32.astype(float), values):  # float32 releases (post-processing): their resolution,
+        resolution_32 = _float(_max(_spacing(_abs(as_float32))))  # unless they sit on a coarser grid anyway
+        if step < resolution_32:
+            resolution = _larger(resolution, resolution_32)
     tolerance = 1e-12 * _float(_max(_abs(centres))) + 4 * resolution
     window = _larger(step, tolerance)
     reach = window + step / 2  # how far a noise draw may be from 0 and still land in the window
@@ -340,15 +351,29 @@ LESSON07_POWER = (
      "expect 30 (an exact answer: 0); 2 people x 4,000 calls at 0.01; 12,000 people x 200 calls at epsilon 1 for "
      "the per-person test (a person never randomised: z about 8.6)",
      "above epsilon about 12 the flip rate (< 6e-6) is too small for any feasible number of calls"),
+    ("07.1", "exact (no flips) above a size beyond the distribution cases (referee: above 160,000 people)",
+     "one call on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected flips): the kept shares of "
+     "true yes, true no and each tenth of the positions, z-tests at 5 (an exact answer: z above 500; 1 by "
+     "construction, for any threshold below the case's size)",
+     "an answer exact only above 1,200,000 people, or randomising with a slightly wrong rate only there "
+     "(the z-test sees a keep rate off by about 0.0005), passes"),
     ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
      "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "
      "10,000 calls; such answers pick none: chi-square p ~ 1e-10 (a correct answer picks none w.p. e^-40)",
      "thresholds beyond about 13 Gumbel scales (a candidate's chance e^-13) cannot be seen"),
     ("07.3", "exact above an epsilon or a number of candidates",
-     "cases at epsilon 0.01 and 20 (scores on the noise's scale) and 100,000 close candidates x 100 calls",
-     "an answer exact only where the exponential mechanism is itself near-certain is indistinguishable; the "
-     "100,000-candidate case (100 calls, expected counts below 5) has no power: an answer with a wrong scale, "
-     "keeping only the best 300 candidates, or exact above epsilon 20 passes there (known gap, not yet fixed)"),
+     "cases at epsilon 0.01 and 20 (scores on the noise's scale) and 100,000 close candidates x 400 calls",
+     "an answer exact only where the exponential mechanism is itself near-certain is indistinguishable; an "
+     "answer exact only above epsilon 20 passes"),
+    ("07.3", "sampling among part of many candidates: the best k (top-k pruning), those within a gap of the best, "
+             "or a prefix of the list (referee: the best 1,000 of 100,000)",
+     "100,000 candidates x 400 calls, the candidates with expected count below 5 pooled into 10 groups of equal "
+     "expected count (about 40 each) by rank and by position, chi-square on 9 df at p 1e-6 (limit about 46) "
+     "each. Candidates left out holding a share m of the chance give about 400 m / (1 - m): power near 1 for "
+     "m >= 0.2 (the best 59,000 of 100,000 or fewer, e.g. the best 1,000: 400 of 400 in the first group; the first "
+     "80% of positions or fewer; candidates more than 1 Gumbel scale behind), about 0.5 at m = 0.11",
+     "left-out candidates holding less than about 10% of the chance (the best 80,000 of 100,000, the first 90% "
+     "of positions) are not seen; a wrong noise scale there is seen only as far as it moves 10% of the choices"),
     ("07.4", "a quantile range taken from the data (v.min() as its lower end)",
      "30 values in [50, 95], level 0.1: the DP quantile lands below the minimum about half the time; "
      "such an answer never does (KS and a share test)", "none at these sizes"),
@@ -360,7 +385,11 @@ LESSON07_POWER = (
      "or 1.43x), 3,000 values at epsilon 0.02 (the top interval is drawn often: a bound capped at the data's maximum "
      "fails the KS test of the bounds), epsilons 0.02, 20 and 30; noise-free releases are caught at once",
      "an answer wrong only above 24,000 values or epsilon 30, or by a scale factor within about 10% on the large "
-     "case, passes"),
+     "case, passes, except that a release without noise (bound or mean) is caught up to 1,000,000 values (next row)"),
+    ("07.4", "exact mean or bound far above the other sizes (referee: from 200,000 values)",
+     "one case of 1,000,001 to 1,100,000 values, 12 calls: a noise-free mean or a bound that never varies is "
+     "caught at once (1 by construction, for any threshold below the case's size)",
+     "12 calls do not test the noise's scale there: half the noise only above 24,000 values passes"),
     ("07.4", "Laplace noise clipped or truncated at c scales",
      "pooled tails over all ~10,800 releases: the largest |z| must reach about 6.8 scales (check_pooled_tails)",
      "clipping beyond about 7 scales is not seen"),
@@ -386,7 +415,9 @@ LESSON07_POWER = (
 # correct release, so a truncated one differs in fewer than one draw; and in 08.5 a batch capped at
 # 3 x expected_batch_size, which no case's Poisson batch reaches with a noticeable probability. Empty and
 # all-zero gradient inputs (08.2) and rows at 1e-3 C (08.2, 08.5) are cases, so skipping the noise there or
-# a clip norm read from the data fails check_fresh_noise or the amount test. The 100,000-example rows are the
+# a clip norm read from the data fails check_fresh_noise or the amount test. Above 100,000 examples only the
+# 1,000,001-1,100,000-example cases (few calls) are tested: no noise, and in 08.5 the batch's sampling and
+# normaliser; less noise than needed only above 100,000 examples is not seen. The 100,000-example rows are the
 # chi-square amount test's exact power (800 draws, level 1e-6), not simulated; the range-end rows and 08.5's
 # rows hold by construction (no noise fails check_fresh_noise; a multiplier capped at 20 or 30 gives at most
 # 0.6x the noise at 50; taking every example at q 0.9-0.97 leaves the whitened variance at most 0.08, not 1).
@@ -411,6 +442,17 @@ POWER_LESSON08 = (
     ("08.5: no noise at C = 1e-4 or 1e4, multiplier 0.05 or 50, q up to 0.999", "range ends (1,500 calls)", 1.0),
     ("08.5: noise multiplier capped at 20", "multiplier 50 (1,500 calls)", 1.0),
     ("08.5: every example, no Poisson sampling, at large q", "1,000 equal examples, q 0.9-0.97 (1,500 calls)", 1.0),
+    # Far above 100,000 examples (referee, lesson 08 pass 4): by construction, for any threshold below the size.
+    ("08.2: no noise above a size (150,000 to 1,000,000 examples)",
+     "1,000,001-1,100,000 examples, 2 coordinates (6 calls): every value on the true sum", 1.0),
+    ("08.5: no noise above a size (up to 1,000,000 examples)",
+     "1,000,001-1,100,000 equal examples, 20-40 expected in a batch (40 calls)", 1.0),
+    ("08.5: a fixed-size batch (rng.choice(n, round(q n))) above a size",
+     "same case: the step's variance along the gradient is 1/(1 + 20-40 / sigma^2) of Poisson's (chi-square "
+     "lower tail, 39 df, p 1e-6)", 1.0),
+    ("08.5: dividing by the realised batch size above a size",
+     "same case: expected_batch_size is 0.5-0.8 or 1.25-2 times q n, so the steps sit 6 or more batch-size "
+     "standard deviations off centre, and their variance along the gradient collapses", 1.0),
 )
 # ===================================================================== lessons 02-06 (02.1, 02.4, 04.1, 04.4, 06.4)
 #: Power of the release checks of lessons 02-06 against the named non-private alternatives of issue 26:

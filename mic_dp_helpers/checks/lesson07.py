@@ -84,7 +84,8 @@ def _rr_distribution_cases(generator):
 
     At epsilon 10 a correct answer flips about 1 answer in 22,000, so 100,000 people x 20 calls
     expect 91 flips (150,000 x 20: 136; at epsilon 11.5, 100,000 x 30: 30): an answer exact above
-    some size or epsilon fails there. Above epsilon about 12 no feasible number of calls tells an exact answer from a correct one (flip rate below
+    some size or epsilon fails there (the check adds one call on 1,000,001 to 1,200,000 people at epsilon 1,
+    about 269,000 expected flips, for sizes far above these). Above epsilon about 12 no feasible number of calls tells an exact answer from a correct one (flip rate below
     1e-5): the check cannot, and says so in ``checks/_stats.py``.
     """
     cases = []
@@ -168,6 +169,31 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                 raise CheckFailed(f"{where} people in different positions are treated differently: every person "
                                   "must flip their own coin with the same probability.")
 
+    # Far above the largest case: one call on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected
+    # flips). An answer exact above some size up to there keeps every answer (z above 500); the share of kept
+    # answers, for true yes and true no and for each tenth of the positions, must be p within 5 standard errors.
+    n = int(generator.integers(1_000_001, 1_200_000))
+    truth = generator.random(n) < float(generator.uniform(0.2, 0.8))
+    epsilon = 1.0
+    where = f"For {n} answers at epsilon={epsilon:.3g}:"
+    (raw,) = call_repeatedly(answer, 1, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+    kept = _reports(raw, n, where) == truth.astype(int)
+    p = _keep_probability(epsilon)
+    if kept.all():
+        raise CheckFailed(f"{where} every report is the true answer: nothing is randomized for this many people, so "
+                          "nothing is private. Flip every person's coin, however many people there are.")
+    for label, mask in (("true yes", truth), ("true no", ~truth)):
+        if _z_off(kept[mask].sum(), int(mask.sum()), p) > Z_LIMIT:
+            share = float(kept[mask].mean())
+            raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'} "
+                              f"({share:.4f}): every person, however many there are, must tell the truth with "
+                              "probability e^epsilon / (1 + e^epsilon).")
+    for part in np.array_split(_arange(n), 10):
+        if _z_off(kept[part].sum(), len(part), p) > Z_LIMIT:
+            raise CheckFailed(f"{where} people in different positions are treated differently (positions "
+                              f"{part[0]:,} to {part[-1]:,}): every person must flip their own coin with the same "
+                              "probability.")
+
 
 # --------------------------------------------------------------------------------------- 07.2
 def _pair(raw, where: str) -> tuple[float, float]:
@@ -243,6 +269,11 @@ def _index(raw, k: int, where: str) -> int:
 def _rnm_cases(generator):
     """(scores, sensitivity, epsilon, calls): 1 to 100,000 candidates, epsilons 0.01 to 20, and far candidates.
 
+    The 100,000-candidate case (400 calls) is tested in groups of equal expected count by rank and by
+    position (``_grouped_cells``): an answer sampling only among the best k candidates, among those within
+    some gap of the best, or among a prefix of the list, fails there with power near 1 once the candidates left
+    out would be chosen about 80 times in the 400 calls (20% of the chance), about half the time at 45 (11%).
+
     The "far" cases put many candidates a fixed number ``g`` of Gumbel scales (``2 sensitivity /
     epsilon``) below one best candidate: together they win with probability about ``M e^-g``, so an
     answer that drops them, clips its noise, or returns the exact argmax once the gap is large,
@@ -274,9 +305,36 @@ def _rnm_cases(generator):
         scores = np.full(many + 1, -gap * scale)
         scores[int(generator.integers(many + 1))] = 0.0
         cases.append((scores, sensitivity, epsilon, 10_000))
-    # Many candidates (100,000), fewer calls.
-    cases.append((generator.uniform(0, 4, 100_000), 1.0, 1.0, 100))
+    # Many candidates (100,000), fewer calls: 400, so that the grouped tests (by rank and by position, see
+    # ``_grouped_cells``) see an answer that only ever samples among part of them: left-out candidates that hold
+    # a share m of the chance give a chi-square of about 400 m / (1 - m) against the limit 46 (9 df, p 1e-6), so
+    # m >= 0.2 (the best 59,000 or fewer, the first 80% of positions or fewer) is caught with power near 1.
+    cases.append((generator.uniform(0, 4, 100_000), 1.0, 1.0, 400))
     return cases
+
+
+#: Number of groups of equal expected count for the grouped tests of 07.3 (each needs >= 10 expected choices).
+RNM_GROUPS = 10
+
+
+def _grouped_cells(expected: np.ndarray, observed: np.ndarray, order: np.ndarray):
+    """Expected and observed counts pooled into up to RNM_GROUPS groups of consecutive candidates in ``order``.
+
+    The groups hold equal shares of the expected count (each at least 10): ordered by score (rank), the first
+    group is the top candidates, the last the tail; ordered by position, the last group is the end of the list.
+    Returns (expected per group, observed per group, first and last rank in each group).
+    """
+    total = float(expected.sum())
+    groups = min(RNM_GROUPS, int(total // 10))
+    if groups < 2:
+        return None
+    cumulative = _cumsum(expected[order]) - expected[order]  # the expected count before each candidate
+    label = np.minimum((cumulative / total * groups).astype(int), groups - 1)
+    exp_groups = _bincount(label, weights=expected[order], minlength=groups)
+    obs_groups = _bincount(label, weights=observed[order], minlength=groups)
+    firsts = _searchsorted(label, _arange(groups))
+    lasts = np.r_[firsts[1:], len(label)] - 1
+    return exp_groups, obs_groups, firsts, lasts
 
 
 def _too_concentrated_hint(where: str, share: float, far: bool) -> str:
@@ -318,16 +376,42 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
                 raise CheckFailed(_too_concentrated_hint(where, 1.0, True))
             raise CheckFailed(f"{where} the same candidate is chosen every time: the choice must be random (a noiseless "
                               "argmax is not private for any epsilon).")
-        # Goodness of fit to the exponential mechanism exp(eps * u / (2 * sensitivity)): chi-square over the
-        # candidates with expected count >= 5 (others pooled); p < 1e-6 rejects a correct answer once in 1e6.
         observed = _bincount(chosen, minlength=len(scores)).astype(float)
         big = expected >= 5
+        # Many candidates, each too unlikely for a cell of its own: the share of choices among the best
+        # candidates, the middle and the tail (groups of equal expected count by rank), and along the list
+        # (groups by position). Chi-square over the groups, p < 1e-6 each (a correct answer: 1e-6 per test).
+        small = np.flatnonzero(~big)  # the pooled candidates (expected count below 5), in position order
+        if len(small) > 1000 and not far:  # (far candidates have their own test and hint below)
+            by_rank = np.argsort(-expected[small], kind="stable")
+            for order, what in ((by_rank, "rank"), (_arange(len(small)), "position")):
+                cells = _grouped_cells(expected[small], observed[small], order)
+                if cells is None:
+                    continue
+                exp_groups, obs_groups, firsts, lasts = cells
+                statistic = float(((obs_groups - exp_groups) ** 2 / exp_groups).sum())
+                if _chi2_sf(statistic, len(exp_groups) - 1) < P_LIMIT:
+                    worst = int(np.argmax((obs_groups - exp_groups) ** 2 / exp_groups))
+                    ahead = int(big.sum())  # the candidates with cells of their own rank above every pooled one
+                    span = (f"the candidates ranked {ahead + firsts[worst] + 1:,} to {ahead + lasts[worst] + 1:,} by "
+                            "score" if what == "rank" else
+                            f"the candidates at positions {small[firsts[worst]]:,} to {small[lasts[worst]]:,}")
+                    raise CheckFailed(f"{where} {span} are chosen {int(obs_groups[worst])} times in {calls} calls, "
+                                      f"where the exponential mechanism gives about {exp_groups[worst]:.0f}. Every "
+                                      "candidate, however far down the ranking or the list, must get its own Gumbel "
+                                      "noise and keep its chance: do not keep only the best ones, skip those far "
+                                      "behind, or sample among part of the list.")
+        # Goodness of fit to the exponential mechanism exp(eps * u / (2 * sensitivity)): chi-square over the
+        # candidates with expected count >= 5 (others pooled); p < 1e-6 rejects a correct answer once in 1e6.
         exp_cells = _concatenate([expected[big], [expected[~big].sum()]]) if (~big).any() else expected[big]
         obs_cells = _concatenate([observed[big], [observed[~big].sum()]]) if (~big).any() else observed[big]
         keep = exp_cells > 0
         statistic = float(((obs_cells[keep] - exp_cells[keep]) ** 2 / exp_cells[keep]).sum())
         best = int(np.argmax(scores))
-        best_off = _z_off(observed[best], calls, expected[best] / calls) > Z_LIMIT if 0 < expected[best] < calls else False
+        # (only where the best candidate expects 5 choices or more, and misses as many: below that, one choice of
+        # a candidate expecting 0.01 would be a z of 10, which a correct answer does about once in 100 runs)
+        best_off = (_z_off(observed[best], calls, expected[best] / calls) > Z_LIMIT
+                    if 5 <= expected[best] <= calls - 5 else False)
         if (obs_cells[~keep] > 0).any() or best_off or (keep.sum() > 1 and _chi2_sf(statistic, keep.sum() - 1) < P_LIMIT):
             share, target = observed[best] / calls, expected[best] / calls
             if share > target:
@@ -380,7 +464,8 @@ def _bound_and_mean(raw, where: str) -> tuple[float, float]:
 
 
 def _clipping_cases(generator):
-    """(values, level, public_high, epsilon, bound_share, calls): 1 to 24,000 values, epsilons 0.02 to 30.
+    """(values, level, public_high, epsilon, bound_share, calls): 1 to 24,000 values and one case of about
+    1,000,000 (12 calls), epsilons 0.02 to 30.
 
     One case has values far above 0 and a low level: Smith's quantile then lands below the
     smallest value (in the public stretch [0, min]) with probability about 0.5, so a range taken
@@ -404,6 +489,11 @@ def _clipping_cases(generator):
     cases.append((np.round(generator.uniform(50.0, 95.0, 30), 2), 0.1, 100.0, 1.0, 0.5, 600))
     for n in (1, 2, 3, 4):  # n is public: an answer exact for tiny datasets releases them
         cases.append((np.round(generator.lognormal(3.0, 0.8, n), 2), 0.9, 500.0, 1.0, 0.5, 300))
+    # Far above the other sizes: 1,000,001 to 1,100,000 values, 12 calls. A mean or bound without noise there
+    # (an answer exact above some size up to a million) is caught at once; the noise's scale is not tested
+    # finely with 12 calls (the 20,001-24,000-value case does that).
+    n = int(generator.integers(1_000_001, 1_100_000))
+    cases.append((np.round(generator.lognormal(3.0, 0.8, n), 2), 0.95, 1000.0, 2.0, 0.3, 12))
     return cases
 
 

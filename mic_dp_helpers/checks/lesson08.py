@@ -2,7 +2,7 @@
 
 Neighbouring datasets differ by adding or removing one example, so the number of examples is
 private: the checks' inputs include empty gradient matrices (shape ``(0, p)``), all-zero gradients,
-one-example datasets and 100,000-example ones, and in 08.5
+one-example datasets, 100,000-example ones and one of 1,000,001 to 1,100,000 (few calls), and in 08.5
 the public normaliser ``expected_batch_size`` differs from ``sample_rate * len(X)``. Every input
 is drawn from a generator seeded with ``seed`` (fixed by default) over wide ranges: gradients from
 tiny to huge, rows exactly at and a hair above the clipping norm, zero rows, one coordinate or
@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.stats import chi2 as _chi2
 
 from mic_dp_helpers.ml import dpsgd as _dpsgd
 from mic_dp_helpers.ml import accounting as _dpsgd_accounting
@@ -58,6 +59,7 @@ _float32 = np.float32
 _float64 = np.float64
 _isinstance = isinstance
 _ndarray = np.ndarray
+_float = float
 
 SEED = 2024
 
@@ -233,6 +235,12 @@ def _release_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float, fl
     cases.append((_np_zeros((0, int(rng.integers(1, 6)))), _log_uniform(rng, 0.01, 100.0), 0.05, 500))
     cases.append((_np_zeros((int(rng.integers(1, 40)), int(rng.integers(1, 6)))), _log_uniform(rng, 0.01, 100.0),
                   sigma(), 500))
+    # Far above the other sizes: 1,000,001 to 1,100,000 examples of 2 coordinates, 6 calls (an answer looping
+    # over the rows takes about 2 s a call here). A release without noise there (an answer exact above some size
+    # up to a million) fails check_fresh_noise at once: 12 of 12 values on the true sum.
+    n = int(rng.integers(1_000_001, 1_100_000))
+    clip_norm = _log_uniform(rng, 0.1, 10.0)
+    cases.append((_random_gradients(rng, n, 2) * clip_norm * 2, clip_norm, float(rng.uniform(0.5, 4.0)), 6))
     return cases
 
 
@@ -262,7 +270,8 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
     """The release's distribution on 10 inputs and 3 call sequences (see the module docstring).
 
     The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50, no examples, one
-    example and 100,000 examples (400 calls: noise 0.8x too small is caught there, 0.9x with power 0.23).
+    example, 100,000 examples (400 calls: noise 0.8x too small is caught there, 0.9x with power 0.23) and
+    1,000,001 to 1,100,000 examples (30 calls: a release without noise is caught).
 
     Parameters
     ----------
@@ -524,16 +533,50 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
     q = float(rng.uniform(0.9, 0.97))
     cases.append((rng.normal(0, 0.1, d), _np_tile(rng.normal(0, 3, d), (n, 1)), _np_zeros(n), 1.0,
                   float(rng.uniform(1.0, 1.5)), q, normaliser(q, n), rate(), DRAWS))
+    # Far above the other sizes: 1,000,001 to 1,100,000 equal examples sampled at a rate that expects 20 to 40 in
+    # the batch, 40 calls. Poisson sampling spreads the batch's sum along the gradient by its batch size's
+    # variance (20 to 40 clipped gradients' worth) against the noise's 0.25 to 1: a batch of fixed size
+    # (rng.choice(n, round(q * n))) leaves about 1/40 to 1/20 of the expected variance, and dividing by the realised
+    # batch size instead of expected_batch_size (0.5-0.8 or 1.25-2 times q * n) moves every step by 10 to 40
+    # noise standard deviations: both fail the amount or centre tests of check_vector_noise.
+    d, n = 2, int(rng.integers(1_000_001, 1_100_000))
+    q = float(rng.uniform(20.0, 40.0)) / n
+    cases.append((rng.normal(0, 0.1, d), _np_tile(rng.normal(0, 3, d), (n, 1)), _np_zeros(n), 1.0,
+                  float(rng.uniform(0.5, 1.0)), q, normaliser(q, n), rate(), 40))
     return cases
+
+
+def _batch_size_spread(noise: np.ndarray, gradient: np.ndarray, sd: float, q: float, n: int, where: str) -> None:
+    """Every example's clipped gradient is ``gradient``: along it, the released sums vary by the noise's sd^2 plus
+    the Poisson batch size's variance q (1 - q) n times |gradient|^2 (20 to 40 of them). A batch of fixed size
+    leaves only the noise, a sum divided by its realised size (times expected_batch_size) about as little: the
+    sample variance over the calls, in units of the expected one, falls below the chi-square's 1e-6 quantile
+    (a correct answer: probability 1e-6; Poisson sums of mean >= 20 are near normal, kurtosis excess <= 0.05).
+    """
+    length = _float(_norm(gradient))
+    if not length > 0:
+        return
+    along = noise @ (gradient / length)
+    variance = sd**2 + q * (1 - q) * n * length**2
+    dof = len(along) - 1
+    statistic = _float(((along - along.mean()) ** 2).sum()) / variance
+    if _chi2.cdf(statistic, dof) < 1e-6:
+        raise CheckFailed(f"{where} every example is the same, so the step along their gradient varies with the batch "
+                          f"size, by about {_sqrt(variance):.3g} per call, but yours varies by "
+                          f"{_sqrt(statistic * variance / dof):.3g}. The batch must be a Poisson sample (each example in "
+                          "independently with probability sample_rate, so its size varies), not a fixed number of "
+                          "examples (rng.choice), and the sum is divided by the expected_batch_size you are given, not "
+                          "by the size of the batch you drew.")
 
 
 @exercise("08.5", title="One full DP-SGD step with Poisson sampling", answer_name="dpsgd_step")
 def check_dpsgd_step(answer, seed: int = SEED) -> None:
-    """The step's distribution on 10 inputs (1 to 100,000 examples, up to 20,000 weights) and 2 call sequences.
+    """The step's distribution on 11 inputs (1 to 1,100,000 examples, up to 20,000 weights) and 2 call sequences.
 
     The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50 (at sample rates
     from 0.9 to 0.999), and 1,000 equal examples sampled at a rate from 0.9 to 0.97 (where taking
-    every example, not a Poisson sample, shows).
+    every example, not a Poisson sample, shows), and 1,000,001 to 1,100,000 equal examples with 20 to 40
+    expected in a batch (40 calls: a batch of fixed size, or one divided by its realised size, shows).
 
     Parameters
     ----------
@@ -576,6 +619,8 @@ def check_dpsgd_step(answer, seed: int = SEED) -> None:
                  f"{sigma:.3g}, sample_rate={q:.3g}, expected_batch_size={batch:.4g}, learning_rate={lr:.3g} ({how}):")
         centre = q * clipped.sum(axis=0)
         check_vector_noise(released - centre, sigma * clip_norm, where, extra_covariance=sampling_covariance)
+        if len(X) > 500_000:  # equal examples, 20 to 40 expected in a batch: the batch size's own spread must show
+            _batch_size_spread(released - centre, clipped[0], sigma * clip_norm, q, len(X), where)
         # Sampling only spreads the releases further, so a release this close to the centre is no likelier
         # than with the noise alone: the test of noiseless steps holds with or without sampling.
         _stats.check_fresh_noise(released, centre, sigma * clip_norm, "gaussian", where)

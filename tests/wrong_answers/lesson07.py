@@ -376,6 +376,62 @@ WRONG_ANSWERS["07.5"].update({
 })
 
 
+# Far above the largest size and candidates left out (referee, lesson 07 pass 4): an answer exact above
+# 150,000 people, 200,000 values or a million, or one that samples among only part of the candidates.
+def _rnm_among(scores, sensitivity, epsilon, rng, *, top=None, first=None, gap=None):
+    """Gumbel noisy max among the best ``top`` candidates, the first ``first`` positions, or those within ``gap``
+    Gumbel scales of the best (only when there are more than 10,000 candidates)."""
+    scores = np.asarray(scores, dtype=float)
+    if scores.size <= 10_000:
+        return _rnm(scores, sensitivity, epsilon, rng)
+    scale = 2.0 * sensitivity / epsilon
+    if top is not None:
+        keep = np.argsort(-scores, kind="stable")[:top]
+    elif first is not None:
+        keep = np.arange(min(first(scores.size), scores.size))
+    else:
+        keep = np.flatnonzero(scores >= scores.max() - gap * scale)
+    return int(keep[np.argmax(scores[keep] + rng.gumbel(0.0, scale, keep.size))])
+
+
+WRONG_ANSWERS["07.1"].update({
+    "non-private (size): exact for more than 150,000 people":
+        _exact_when(lambda t, e, rng: len(t) > 150_000, _CORRECT_RR, _EXACT_RR),
+    "non-private (size): exact for more than 160,000 people":
+        _exact_when(lambda t, e, rng: len(t) > 160_000, _CORRECT_RR, _EXACT_RR),
+    "non-private (size): exact from 500,000 people": _exact_when(lambda t, e, rng: len(t) >= 500_000, _CORRECT_RR, _EXACT_RR),
+    "non-private (size): exact from a million people":
+        _exact_when(lambda t, e, rng: len(t) >= 1_000_000, _CORRECT_RR, _EXACT_RR),
+    "non-private (size): only the first 200,000 people randomised": lambda t, e, rng: (
+        np.concatenate([_rr(t[:200_000], e, rng), np.asarray(t[200_000:], dtype=bool)]) if len(t) > 200_000
+        else _rr(t, e, rng)),
+})
+WRONG_ANSWERS["07.3"].update({
+    "non-private (size): samples only among the best 1,000 candidates": lambda *a: _rnm_among(*a, top=1000),
+    "non-private (size): samples only among the best 10,000 candidates": lambda *a: _rnm_among(*a, top=10_000),
+    "non-private (size): samples only among the best 50,000 candidates": lambda *a: _rnm_among(*a, top=50_000),
+    "non-private (size): samples only among the best 70% of candidates": lambda s, *a: _rnm_among(
+        s, *a, top=int(0.7 * len(s))),
+    "non-private (size): samples only among the first 50,000 positions": lambda *a: _rnm_among(
+        *a, first=lambda n: 50_000),
+    "non-private (size): samples only among the first 80% of positions": lambda *a: _rnm_among(
+        *a, first=lambda n: int(0.8 * n)),
+    "non-private (size): drops candidates more than 1 Gumbel scale behind": lambda *a: _rnm_among(*a, gap=1.0),
+    "non-private (size): drops candidates more than 1.4 Gumbel scales behind": lambda *a: _rnm_among(*a, gap=1.4),
+})
+WRONG_ANSWERS["07.4"].update({
+    "non-private (size): exact mean from 200,000 values":
+        _exact_when(lambda v, *rest: len(v) >= 200_000, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private (size): exact mean from 500,000 values":
+        _exact_when(lambda v, *rest: len(v) >= 500_000, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private (size): exact mean from a million values":
+        _exact_when(lambda v, *rest: len(v) >= 1_000_000, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private (size): exact bound and mean above 150,000 values":
+        _exact_when(lambda v, *rest: len(v) > 150_000, _CORRECT_BM,
+                    lambda *a: _bound_mean_variant(*a, exact_mean=True, exact_bound=True)),
+})
+
+
 # ------------------------------------------------------------------ honest variants: each must pass
 def _rr_via_integers(truth, epsilon, rng):
     truth = np.asarray(truth, dtype=bool)
