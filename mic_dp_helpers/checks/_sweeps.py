@@ -152,7 +152,9 @@ def check_independent_calls(sequences, where: str, lags=(1, 2, 3)) -> None:
     Tests lags ``lags`` and half the sequence length (noise shared between call ``i`` and
     ``i + n/2``, or between person ``i`` and person ``i + n/2`` when a sequence runs over people),
     each at :data:`POOLED_Z` standard errors: a correct release fails with probability about
-    ``4e-8 * (len(lags) + 1)``. Power: see :data:`LESSON02_06_POWER` ("correlation 0.1 between calls").
+    ``4e-8 * (len(lags) + 1)`` (about 8e-7 for 04.1's lags 1 to 20). Calls that mirror the call ``d``
+    before (pairs averaging to the exact value) are seen only at a tested lag ``d``. Power: see
+    :data:`LESSON02_06_POWER` ("correlation 0.1 between calls").
     Antithetic pairs (odd and even calls averaging to the exact value) have correlation -1 within
     pairs and about -0.5 at lag 1.
 

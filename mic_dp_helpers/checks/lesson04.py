@@ -8,8 +8,11 @@ indexes, people with exactly k rows, plans of queries in random order with repea
 PyDP's noise cannot be seeded, so the checks of its answers (04.1, 04.4) are statistical: a few
 hundred runs and tolerances of at least 5 standard errors (stated at each test). The tests look at
 the distribution, not just the spread: no answer may come out without noise, the noise must
-reach the tails a Laplace-like law of that size reaches, and its scale must follow the *declared*
-bounds whatever the data (the data are varied with the bounds fixed). 04.2's uniformity test is also
+reach the tails a Laplace-like law of that size reaches (the largest answer of each case, the share beyond 5
+scales and the largest of all beyond about 6 scales), no call's noise may predict another's up to 20 calls
+apart, and its scale must follow the *declared* bounds whatever the data (the data are varied with the
+bounds fixed). Cases with few runs at 2,000-9,000 and 150,000-250,000 values and at epsilon 200-1,000 test
+that no answer comes out without noise there. 04.2's uniformity test is also
 statistical. A correct answer fails each check in under 1 of 1,000 runs (tests/test_check_false_rejection.py).
 04.4's check is in ``lesson04_plans``.
 """
@@ -70,8 +73,41 @@ MEAN_RUNS = 1500
 
 
 def _mean_cases(seed: int):
-    """(values as a list, lower, upper, epsilon, kind). The clamped mean stays near the middle of the
-    bounds, so PyDP's noise is close to Laplace and its scale follows the first-order formula."""
+    """(values as a list, lower, upper, epsilon, kind), fresh copies of the cases of ``seed``. The clamped
+    mean stays near the middle of the bounds, so PyDP's noise is close to Laplace and its scale follows the
+    first-order formula."""
+    return [(list(values), lower, upper, epsilon, kind) for values, lower, upper, epsilon, kind in _mean_bank(seed)]
+
+
+@functools.lru_cache(maxsize=4)
+def _mean_bank(seed: int):
+    return tuple((tuple(values), lower, upper, epsilon, kind)
+                 for values, lower, upper, epsilon, kind in _sweep_mean_cases(seed) + _exactness_mean_cases(seed))
+
+
+#: Cases where only the absence of noise is tested (few runs): an answer exact in a size or epsilon range
+#: that the statistical cases do not reach fails there.
+EXACTNESS_KINDS = ("huge", "gap", "huge epsilon")
+
+
+def _exactness_mean_cases(seed: int):
+    """150,000-250,000 values (epsilon 0.5-5); 2,000-9,000 values (epsilon 0.5-20), between the 300-1,500 of
+    the statistical cases and the large corner's 10,000; epsilon 200-1,000 (300-3,000 values), beyond the
+    large corner's 100. Values strictly inside the bounds."""
+    rng = _default_rng([seed, 41])
+    cases = []
+    for kind, (low_n, high_n), (low_e, high_e) in (("huge", (150_000, 250_000), (0.5, 5.0)),
+                                                   ("gap", (2_000, 9_000), (0.5, 20.0)),
+                                                   ("huge epsilon", (300, 3_000), (200.0, 1_000.0))):
+        lower = _float(rng.uniform(-20, 20))
+        upper = lower + _log_uniform(rng, 2, 200)
+        width = upper - lower
+        values = rng.uniform(lower + width / 10, upper - width / 10, int(_log_uniform(rng, low_n, high_n)))
+        cases.append((values.tolist(), lower, upper, _log_uniform(rng, low_e, high_e), kind))
+    return cases
+
+
+def _sweep_mean_cases(seed: int):
     rng = _default_rng(seed)
     cases = []
     for kind in ("outside", "inside", "negative"):
@@ -120,7 +156,38 @@ def _mean_cases(seed: int):
 
 
 MEAN_RUNS_BY_KIND = {"outside": MEAN_RUNS, "inside": MEAN_RUNS, "negative": MEAN_RUNS, "large": 300, "tiny": 300,
-                    "single": MEAN_RUNS, "middle": 300}
+                    "single": MEAN_RUNS, "middle": 300, "huge": 10, "gap": 20, "huge epsilon": 20}
+#: Lags of the pooled independence test (every lag up to 20, and half the run).
+MEAN_LAGS = tuple(range(1, 21))
+#: The pooled tail test fails a correct answer with probability at most this (PyDP's share of draws beyond
+#: the threshold taken as 0.7 times Laplace's, as in the 5-scale test).
+FAR_TAIL_FAILURE = 1e-4
+
+
+def far_tail_threshold(draws: int, share: float = 0.7, failure: float = FAR_TAIL_FAILURE) -> float:
+    """The largest |z| of ``draws`` noise draws whose tail beyond t is at least ``share`` e^-t (Laplace-like)
+    is below this with probability at most ``failure``: P(max < t) <= exp(-share draws e^-t) = failure.
+
+    Parameters
+    ----------
+    draws : int
+        Number of draws pooled.
+    share : float, default 0.7
+        Lower bound on the draws' tail share beyond t relative to standard Laplace's e^-t.
+    failure : float, default FAR_TAIL_FAILURE
+        Probability that a correct answer stays below the threshold.
+
+    Returns
+    -------
+    float
+        The threshold on max |z|.
+
+    Examples
+    --------
+    >>> round(far_tail_threshold(5700), 2)
+    6.07
+    """
+    return _log(share * draws / -_log(failure))
 
 
 @exercise("04.1", title="A DP mean with PyDP's BoundedMean", answer_name="dp_mean_with_pydp")
@@ -138,8 +205,18 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     (bounds from the data fail); are never the exact clamped mean, nor within 1e-3 noise scales of it more
     often than Laplace-like noise is (3% of such answers fail); and reach the tails 1,500
     Laplace-like draws reach (clipped noise fails); and, pooled over the cases, no call's noise predicts
-    another's (lags 1-3 and half the run: odd and even calls averaging to the exact mean fail). It leaves
-    ``values`` unchanged.
+    another's (every lag from 1 to 20 and half the run, each at 5.5 standard errors: calls that mirror the
+    call up to 20 before, so that pairs average to the exact mean, fail); and the pooled largest |z| (about
+    5,700 draws) reaches ``far_tail_threshold`` (6.07 scales; a correct answer stays below with probability
+    at most 1e-4, taking PyDP's tail share as 0.7 of Laplace's): noise truncated, or answers asked again while
+    more than c scales out, fail surely for c <= 6.07, with probability exp(-5,700 (e^-6.07 - e^-c)) above
+    (about 0.2 at c = 6.2, 0.01 at c = 6.5). Three more cases, 10 or 20 runs each, test only the absence of
+    noise (never all equal; at most 3 answers within 1e-3 scales of the exact mean): 150,000 to 250,000
+    values (epsilon 0.5 to 5), 2,000 to 9,000 values (epsilon 0.5 to 20) and epsilon 200 to 1,000 (300 to
+    3,000 values), so an answer exact above 40,000 values, between 1,500 and 10,000, or above epsilon 100
+    fails. It leaves ``values`` unchanged. Limits: an answer exact only for 9,000-10,000 values, 40,000-150,000
+    values or epsilon 100-200 (between the cases of a seed), or with noise of a wrong size only in the
+    exactness cases, passes; noise truncated beyond about 6.5 scales is rarely seen.
 
     Parameters
     ----------
@@ -173,7 +250,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         where = f"With {_len(values)} values, bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}"
         where += {"outside": " (some values beyond both bounds)", "inside": " (every value well inside the bounds)",
                   "negative": " (the values span most of the bounds)", "large": "", "tiny": "", "middle": "",
-                  "single": " (one value, on the upper bound)"}[kind]
+                  "single": " (one value, on the upper bound)", "huge": "", "gap": "", "huge epsilon": ""}[kind]
         if answers.min() < lower or answers.max() > upper:
             raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
                               "inside them. Did you use it with the bounds you were given?")
@@ -181,6 +258,16 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"{where} your answer never changes (property: noise): the mean is released "
                               "without noise, so nothing is private. Let PyDP's BoundedMean compute it.")
         clamped_mean = _float(_mean(_clip(_asarray(values, dtype=float), lower, upper)))
+        if kind in EXACTNESS_KINDS:  # few runs: only no noise, or noise within a hair of 0, is tested
+            sd = _noise_std(lower, upper, epsilon, _len(values), mean=clamped_mean)
+            # |z| <= 1e-3 has probability about 1e-3 for Laplace-like noise (2e-3 allowed); more such answers
+            # than Binomial(runs, 2e-3) gives with probability 1e-7 fail: 4 of 10 or of 20 do.
+            near = int((_abs((answers - clamped_mean) / (sd / _sqrt(2))) <= 1e-3).sum())
+            if near and _float(_binom_sf(near - 1, runs, 2e-3)) < 1e-7:
+                raise CheckFailed(f"{where} {near} of {runs} answers are the exact mean or within a hair of it "
+                                  "(property: no noiseless output): every call must return PyDP's noisy answer, "
+                                  "whatever the number of values or epsilon.")
+            continue
         if kind == "tiny":  # PyDP clamps most answers to a bound here: only the absence of noise is tested
             if _float(_mean(_abs(answers - clamped_mean) <= 1e-9 * (upper - lower))) > 0.05:
                 raise CheckFailed(f"{where} many answers are the exact clamped mean (property: no noiseless "
@@ -231,7 +318,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         z_all.append(z)
     # Pooled over the cases: odd and even calls averaging to the exact mean, or noise carried over from
     # call to call, show as a correlation between calls (see _stats.LESSON02_06_POWER for the power).
-    _sweeps.check_independent_calls(z_all, "Over every case,")
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=MEAN_LAGS)
     # Beyond 5 scales, pooled: about 38 of PyDP's answers expected (its mean noise put 0.6-1.3 times the Laplace
     # share there over 14 cases of 3,000-20,000 draws); noise truncated at 5 scales, or answers asked again until
     # they look plausible, put none. Fewer than a Poisson of 70% of the expectation gives with probability 1e-7 fail.
@@ -241,6 +328,16 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         raise CheckFailed(f"Over every case, {far} answers lie more than 5 noise scales from the clamped mean, where "
                           f"PyDP's noise puts about {expected_far:.0f} (property: tails): the noise is cut off (truncated, "
                           "or an answer asked again until it looks plausible, which also spends more than charged).")
+    # Beyond 6 scales, pooled: the largest |z| of about 5,700 draws must reach far_tail_threshold (6.07 at 5,700,
+    # with PyDP's tail share taken as 0.7 of Laplace's): a correct answer stays below with probability at most
+    # 1e-4; noise truncated, or answers asked again while more than c <= 6 scales out, never reach it.
+    largest = _float(_max([_float(_max(_abs(z))) for z in z_all]))
+    threshold = far_tail_threshold(sum(z.size for z in z_all))
+    if largest < threshold:
+        raise CheckFailed(f"Over every case, no answer lies more than {largest:.2f} noise scales from the clamped mean, "
+                          f"where PyDP's noise over that many answers reaches {threshold:.2f} (property: tails): the "
+                          "noise is cut off (truncated, or an answer asked again until it looks plausible, which "
+                          "also spends more than charged).")
 
 
 # ------------------------------------------------------------------------------- 04.2

@@ -1,8 +1,9 @@
 """Check of lesson 04's exercise 04.4 (a plan of PyDP queries on one budget); 04.1-04.3 are in ``lesson04``.
 
 PyDP's noise cannot be seeded, so the check is statistical: 1,500 runs of a plan from ``seed`` and
-tolerances of at least 4.3 standard errors (stated at each test). A correct answer fails in under 1 of
-1,000 runs (tests/test_check_false_rejection.py).
+tolerances of at least 4.3 standard errors (stated at each test), then 15 runs of a large plan (10,000 to
+100,000 values, 12 to 14 queries, epsilons up to 5) for noiseless answers and bounds taken from the
+data. A correct answer fails in under 1 of 1,000 runs (tests/test_check_false_rejection.py).
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ _len = len
 _isinstance = isinstance
 _noise_std = pydp_error.bounded_mean_noise_std
 _poisson_cdf = scipy.stats.poisson.cdf
+_binom_sf = scipy.stats.binom.sf
 SEED = 404
 
 
@@ -67,6 +69,29 @@ def _plan_case(seed: int):
     plan = [(kind, _log_uniform(rng, 0.05, 0.5)) for kind in kinds]
     first, later = [i for i, kind in enumerate(kinds) if kind == kinds[-1]][:2]
     plan[later] = plan[first] if later != first else plan[later]
+    return values, lower, upper, plan
+
+
+LARGE_PLAN_RUNS = 15
+
+
+def _large_plan_case(seed: int):
+    """A second plan: 10,000 to 100,000 values strictly inside the bounds (within 0.25 of the lower bound's and
+    0.2 of the upper bound's distance from 0, so bounds taken from the data's min and max are at most 0.25 times
+    as wide, and a sum's sensitivity at most 0.25 times as large), 12 to 14 queries (every kind at least 4
+    times), counts at epsilon 0.2 to 0.7 (PyDP rounds a count's noise to an integer: at epsilon 0.7 30% of its
+    counts are exact, at 5 92%, so a constant column would not show an exact answer), sums and means at 0.5 to
+    5, one of them at 3 to 5."""
+    rng = _default_rng([seed, 44])
+    width = _log_uniform(rng, 10, 200)
+    lower = -width * _float(rng.uniform(0.1, 0.4))
+    upper = lower + width
+    values = rng.uniform(0.25 * lower, 0.2 * upper, int(_log_uniform(rng, 10_000, 100_000)))
+    kinds = ["count", "mean", "sum"] * 4 + [str(k) for k in rng.choice(["count", "sum", "mean"], int(rng.integers(0, 3)))]
+    kinds = [kinds[i] for i in rng.permutation(_len(kinds))]
+    plan = [(kind, _log_uniform(rng, 0.2, 0.7) if kind == "count" else _log_uniform(rng, 0.5, 5.0)) for kind in kinds]
+    large = int(rng.choice([i for i, kind in enumerate(kinds) if kind != "count"]))
+    plan[large] = (kinds[large], _log_uniform(rng, 3.0, 5.0))
     return values, lower, upper, plan
 
 
@@ -104,6 +129,20 @@ def _plan_runner(values, lower, upper, plan):
     return run
 
 
+def _plan_runs(answer, case, seed: int, count: int):
+    """(values, lower, upper, plan, answers as a runs x queries array) of ``count`` runs of the plan
+    ``case(seed)``, each on a fresh accountant with exactly enough budget; the case is drawn again after the
+    runs, so an answer changing its inputs changes nothing the check uses."""
+    values, lower, upper, plan = case(seed)
+    runs = _core.student_call("04.4", _THIS, call_repeatedly, _plan_runner(values.copy(), lower, upper, plan),
+                               count, answer)
+    values, lower, upper, plan = case(seed)
+    for results in runs:
+        if not _isinstance(results, (list, tuple)) or _len(results) != _len(plan):
+            raise CheckFailed(f"it should return a list with one answer per query of the plan ({_len(plan)}).")
+    return values, lower, upper, plan, _array([[expect_number(r, "a noisy answer") for r in results] for results in runs])
+
+
 @exercise("04.4", title="A plan of PyDP queries on one budget", answer_name="run_query_plan")
 def check_run_query_plan(answer, seed: int = SEED) -> None:
     """A correct answer, for a plan from ``seed`` (6 to 10 counts, sums and means in random order, each kind at
@@ -112,9 +151,21 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
     per query with PyDP's noise for its kind and epsilon (1,500 runs: mean absolute deviation within [0.89,
     1.12] of the Laplace scale for counts and sums, [0.87, 1.15] of BoundedMean's noise for means well inside
     the bounds; Laplace tails (the largest answer, and the pooled share beyond 3 scales); no exact or repeated answers; any two queries' noise uncorrelated, |r| <= 5.5 /
-    sqrt(1500)); refuses a plan that does not fit with BudgetExceededError, spending nothing; accepts a plan
-    that fits by exact addition but not by float sum; returns [] for an empty plan. Limits: one plan (n from
-    200 to 1,000), so an answer exact only outside it, or a mean with its own noise of the right size, passes.
+    sqrt(1500)); pooled over counts and sums, no fewer answers beyond 6 Laplace scales than a Poisson of 0.9
+    times the expectation (about 15 for 4 x 1,500 answers) gives with probability 1e-4 (0 or 1 fail: noise
+    truncated, or re-asked, at 6 scales fails surely; at c scales with probability about P(Poisson(15 (1 -
+    e^(6 - c))) <= 1), 0.25 at c = 6.2, 0.02 at c = 6.5). On a second plan from ``seed`` (15 runs; 10,000 to
+    100,000 values strictly inside the bounds, 12 to 14 queries, each kind at least 4 times, counts at epsilon
+    0.2 to 0.7, sums and means at 0.5 to 5, one at 3 to 5): no query's answer is constant and sums and means
+    are not near-exact (an answer exact above 1,000 values, above epsilon 0.5 or from the 10th query on
+    fails), and the sums' and the means' mean |noise| is at least 0.45 of PyDP's with the declared bounds
+    (bounds narrowed to the data's min and max give at most 0.25; a correct answer fails with probability
+    below 2e-7). It refuses a plan that does not fit with BudgetExceededError, spending nothing (the plan
+    overspends what is left by 1e-12 of it, so a budget test with a tolerance of 1e-9 or math.isclose fails);
+    accepts a plan that fits by exact addition but not by float sum; returns [] for an empty plan. Limits:
+    the statistical tests of scale, shape and independence run on the first plan only (n from 200 to 1,000,
+    epsilons 0.05 to 0.5): an answer with noise of a wrong size or shape only on large plans or epsilons,
+    exact only for counts at epsilon above 0.7, or a mean with its own noise of the right size, passes.
 
     Parameters
     ----------
@@ -148,21 +199,13 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
         if wrong:
             raise CheckFailed("the answers do not match their queries: return the answers in plan order, each "
                               "query run with the bounds you were given (property: order).")
-    runs = _core.student_call("04.4", _THIS, call_repeatedly, _plan_runner(values.copy(), lower, upper, plan),
-                               PLAN_RUNS, answer)
-    values, lower, upper, plan = _plan_case(seed)
-    for results in runs:
-        if not _isinstance(results, (list, tuple)) or _len(results) != _len(plan):
-            raise CheckFailed(f"it should return a list with one answer per query of the plan ({_len(plan)}).")
-    runs = _array([[expect_number(r, "a noisy answer") for r in results] for results in runs])
+    values, lower, upper, plan, runs = _plan_runs(answer, _plan_case, seed, PLAN_RUNS)
     beyond, expected = 0, 0.0  # answers of counts and sums more than 3 Laplace scales out: observed, expected
     far, expected_far = 0, 0.0  # ... and more than 5 scales out
+    far6, expected_far6 = 0, 0.0  # ... and more than 6
+    _check_every_query_noised(runs, plan, "")
     for position, (kind, epsilon) in enumerate(plan):
         column = runs[:, position]
-        if column.max() == column.min():
-            raise CheckFailed(f"the {kind} (query {position} of the plan) never changes: it is released without "
-                              "noise (property: every answer noised), so nothing is private. Let PyDP answer "
-                              "every query.")
         if kind == "mean":
             clamped_mean = _float(_mean(_clip(values, lower, upper)))
             sd = _noise_std(lower, upper, epsilon, _len(values), mean=clamped_mean)
@@ -198,6 +241,8 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
         # PyDP rounds a count's noise to an integer: |noise| > 3b then needs |Laplace| >= floor(3b) + 0.5.
         expected += PLAN_RUNS * (_exp(-(math.floor(3 * scale) + 0.5) / scale) if kind == "count" else _exp(-3.0))
         far += int((_abs(column - truth) > 5 * scale).sum())
+        far6 += int((_abs(column - truth) > 6 * scale).sum())
+        expected_far6 += PLAN_RUNS * (_exp(-(math.floor(6 * scale) + 0.5) / scale) if kind == "count" else _exp(-6.0))
         expected_far += PLAN_RUNS * (_exp(-(math.floor(5 * scale) + 0.5) / scale) if kind == "count" else _exp(-5.0))
     # Tail mass, pooled over the counts and sums (at least 4 x 1,500 answers, about 270 expected beyond 3
     # scales; matches PyDP within 2% over 20,000 draws): fewer than expected - 5.3 sqrt(expected) fails (a
@@ -213,6 +258,13 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
         raise CheckFailed(f"the counts and sums put {far} answers more than 5 Laplace scales from the truth, where "
                           f"PyDP's noise puts about {expected_far:.0f} (property: tails): the noise is cut off (truncated, or "
                           "an answer asked again until it looks plausible, which also spends more than charged).")
+    # Beyond 6 scales, pooled over the counts and sums: about 15 expected over 4 x 1,500 answers; noise truncated,
+    # or answers asked again while more than 6 scales out, put none there. Fewer than a Poisson of 90% of the
+    # expectation (PyDP's Laplace and rounded counts are exact) gives with probability 1e-4 fail (0 or 1 of 15).
+    if _float(_poisson_cdf(far6, 0.9 * expected_far6)) < 1e-4:
+        raise CheckFailed(f"the counts and sums put {far6} answers more than 6 Laplace scales from the truth, where "
+                          f"PyDP's noise puts about {expected_far6:.0f} (property: tails): the noise is cut off (truncated, "
+                          "or an answer asked again until it looks plausible, which also spends more than charged).")
     # Any two queries' noise must be independent: a reused or rescaled draw has correlation +-1; a correct pair
     # exceeds |r| = 5.5 / sqrt(1500) with probability about 4e-8 (below 2e-6 for the 45 pairs of a plan of 10).
     for a in range(_len(plan)):
@@ -226,12 +278,15 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
                                   f"together over runs (correlation {r:+.2f}; property: independent releases): every query of the "
                                   "plan is its own release with fresh noise, even when it repeats an earlier "
                                   "query; never reuse or adjust an earlier answer.")
-    # All or nothing: a plan that does not fit must spend nothing.
+    _check_large_plan(answer, seed)
+    # All or nothing: a plan that does not fit must spend nothing. It overspends what is left (0.5) by 1e-12 of
+    # it: a budget test with a tolerance (a float sum compared with remaining + 1e-9, math.isclose) lets it run,
+    # and the ledger then refuses its last query after the first two were spent.
     accountant = PrivacyAccountant(1.0)
     accountant.spend(0.5, label="earlier analysis")
     try:
         _call("04.4", answer, accountant, values.copy(), lower, upper,
-              [("count", 0.2), ("mean", 0.2000000001), ("sum", 0.2)])
+              [("count", 0.2), ("mean", 0.1 + 0.5e-12), ("sum", 0.2)])
     except BudgetExceededError:
         pass
     except TypeError as error:
@@ -241,10 +296,12 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
                               "accountant.remaining_epsilon, accountant.remaining_delta, label=\"query plan\").") from None
         raise
     else:
-        raise CheckFailed("a plan needing epsilon 0.6 ran with only 0.5 left: raise BudgetExceededError instead.")
+        raise CheckFailed("a plan needing epsilon 0.5000000000005 ran with only 0.5 left: raise BudgetExceededError "
+                          "instead (the budget is a hard limit: no tolerance).")
     if _len(accountant.ledger) != 1:
-        raise CheckFailed("a plan that does not fit the budget spent part of it before failing (property: all or "
-                          "nothing): check the whole plan's cost first, and run nothing if it does not fit.")
+        raise CheckFailed("a plan that does not fit the budget (by 5e-13) spent part of it before failing (property: "
+                          "all or nothing): check the whole plan's cost first, exactly and without a tolerance "
+                          "(accountant.can_spend_all), and run nothing if it does not fit.")
     total, earlier, float_plan = _float_case(seed)
     accountant = PrivacyAccountant(total)
     for spend in earlier:
@@ -257,3 +314,49 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
                           "(accountant.can_spend_all), not a float sum compared with a bare >.") from None
     if _run_plan(answer, PrivacyAccountant(0.5), values.copy(), lower, upper, []) != []:
         raise CheckFailed("an empty plan should return an empty list.")
+
+
+def _check_every_query_noised(runs, plan, where: str) -> None:
+    """Fail if a query's answers (a column of ``runs``) never change; ``where`` starts the hint."""
+    for position, (kind, _) in enumerate(plan):
+        column = runs[:, position]
+        if column.max() == column.min():
+            raise CheckFailed(f"{where}the {kind} (query {position} of the plan) never changes: it is released "
+                              "without noise (property: every answer noised, whatever the size, epsilon or "
+                              "position), so nothing is private. Let PyDP answer every query.")
+
+
+def _check_large_plan(answer, seed: int) -> None:
+    """15 runs of the second plan (``_large_plan_case``): every answer noised (no column constant: a correct
+    count column is, with probability below 0.3^15 = 1.4e-8; sums and means not within 1e-3 scales of the truth
+    more often than Binomial(answers, 2e-3) gives with probability 1e-7), and the noise of the declared bounds:
+    mean |noise| / scale, pooled over the sums and over the means, at least 0.45 (bounds from the data's min and
+    max give at most 0.25)."""
+    values, lower, upper, plan, runs = _plan_runs(answer, _large_plan_case, seed, LARGE_PLAN_RUNS)
+    where = f"With {_len(values)} values and a plan of {_len(plan)} queries (epsilons up to {max(e for _, e in plan):.3g})"
+    truth = {"count": _float(_len(values)), "sum": _fsum(values), "mean": _float(_mean(values))}
+    z = {"sum": [], "mean": []}
+    _check_every_query_noised(runs, plan, where + ", ")
+    for position, (kind, epsilon) in enumerate(plan):
+        column = runs[:, position]
+        if kind == "count":  # PyDP rounds a count's noise to an integer: exact counts are common
+            continue
+        if kind == "sum":
+            scale = max(_abs(lower), _abs(upper)) / epsilon
+        else:
+            scale = _noise_std(lower, upper, epsilon, _len(values), mean=truth["mean"]) / _sqrt(2)
+        z[kind].extend(((column - truth[kind]) / scale).tolist())
+    near = sum(int((_abs(_array(zs)) <= 1e-3).sum()) for zs in z.values())
+    answers = sum(_len(zs) for zs in z.values())
+    if near and _float(_binom_sf(near - 1, answers, 2e-3)) < 1e-7:
+        raise CheckFailed(f"{where}, {near} of {answers} sums and means are the exact answer or within a hair of it "
+                          "(property: every answer noised): let PyDP answer every query.")
+    # mean |z| of N >= 60 Laplace draws (4 columns x 15 runs) is Gamma(N, N): below 0.45 with probability 3e-8
+    # (below 0.45 / 0.96 for means, whose model errs by up to 4%: 2e-7); the data's bounds give at most 0.25,
+    # which reaches 0.45 with probability below 1e-12.
+    for kind, zs in z.items():
+        deviation = _float(_mean(_abs(_array(zs))))
+        if deviation < 0.45:
+            raise CheckFailed(f"{where}, the {kind}s vary far less than PyDP's noise with the bounds you were given "
+                              f"({deviation:.2f} of it; property: data-independent noise): the bounds must be the "
+                              "ones declared, never the data's own minimum and maximum.")

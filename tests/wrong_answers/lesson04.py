@@ -565,3 +565,137 @@ WRONG_ANSWERS["04.4"].update({
                                                            if abs(x) <= 4.5 * b)),
 })
 WRONG_ANSWERS["04.1"]["non-private (shape): the mean asked again while far from the exact mean"] = _mean_reasked_until_plausible
+
+
+# ---- third referee pass (2026-11-27): exact between and beyond the sizes and epsilons 04.1 and 04.4 tested,
+# noise cancelling at lags beyond 3, noise re-asked beyond 6 scales, bounds tightened to the data when they lie
+# inside, a budget test with a tolerance
+def _mirrors_at_lag(lag, block=None):  # call i mirrors call i - lag (the pair averages to the exact mean), per case
+    state = {"answers": [], "calls": 0, "inputs": None}
+    block = block or 2 * lag
+
+    def answer(values, lower, upper, epsilon):
+        exact = _exact_mean(values, lower, upper, epsilon)
+        if state["inputs"] != (exact, lower, upper, epsilon):  # a new case: start the pattern again
+            state.update(answers=[], calls=0, inputs=(exact, lower, upper, epsilon))
+        i = state["calls"]
+        state["calls"] += 1
+        got = None
+        if len(values) >= 6 and i % block >= lag and len(state["answers"]) >= lag:
+            got = 2 * exact - state["answers"][-lag]
+            if not lower <= got <= upper:
+                got = None
+        if got is None:
+            got = _pydp_mean(values, lower, upper, epsilon)
+        state["answers"].append(got)
+        return float(got)
+    return answer
+
+
+def _mean_reasked_beyond(limit, scale_of):  # PyDP asked again while more than `limit` scales from the exact mean
+    def answer(values, lower, upper, epsilon):
+        exact = _exact_mean(values, lower, upper, epsilon)
+        width = limit * scale_of(values, lower, upper, epsilon)
+        for _ in range(100):
+            got = _pydp_mean(values, lower, upper, epsilon)
+            if abs(got - exact) <= width:
+                break
+        return got
+    return answer
+
+
+def _first_order_scale(values, lower, upper, epsilon):
+    return (upper - lower) / (epsilon * len(values))
+
+
+def _model_scale(values, lower, upper, epsilon):
+    mean = _exact_mean(values, lower, upper, epsilon)
+    return pydp_error.bounded_mean_noise_std(lower, upper, epsilon, len(values), mean=mean) / math.sqrt(2)
+
+
+def _mean_jitter_when(predicate):  # the exact mean plus a 1e-9 relative jitter where `predicate(n, epsilon)`
+    rng = np.random.default_rng()
+
+    def answer(values, lower, upper, epsilon):
+        if predicate(len(values), epsilon):
+            exact = _exact_mean(values, lower, upper, epsilon)
+            return float(np.clip(exact + (upper - lower) * 1e-9 * rng.uniform(-1, 1), lower, upper))
+        return _pydp_mean(values, lower, upper, epsilon)
+    return answer
+
+
+WRONG_ANSWERS["04.1"].update({
+    "non-private (size): the exact mean above 45,000 values": _exact_mean_when(lambda n, e: n > 45_000),
+    "non-private (size): the exact mean above 100,000 values": _exact_mean_when(lambda n, e: n > 100_000),
+    "non-private (size): the exact mean for 1,500 to 10,000 values": _exact_mean_when(lambda n, e: 1500 < n < 10_000),
+    "non-private (size): the exact mean plus a 1e-9 jitter for 1,600 to 9,500 values":
+        _mean_jitter_when(lambda n, e: 1600 <= n <= 9500),
+    "non-private (parameters): the exact mean for epsilon above 100": _exact_mean_when(lambda n, e: e > 100),
+    "non-private (parameters): the exact mean for epsilon of 150 or more": _exact_mean_when(lambda n, e: e >= 150),
+    "non-private (parameters): the exact mean plus a 1e-9 jitter for epsilon above 120":
+        _mean_jitter_when(lambda n, e: e > 120),
+    "non-private (size and parameters): the exact mean above 40,000 values or epsilon 100":
+        _exact_mean_when(lambda n, e: n >= 40_000 or e > 100),
+    "non-private (calls): calls 5-9 of every 10 mirror the 5 before": _mirrors_at_lag(5),
+    "non-private (calls): calls 12-23 of every 24 mirror the 12 before": _mirrors_at_lag(12),
+    "non-private (calls): calls 20-39 of every 40 mirror the 20 before": _mirrors_at_lag(20),
+    "non-private (calls): calls 7-13 of every 14 mirror the 7 before": _mirrors_at_lag(7),
+    "non-private (shape): the mean asked again while more than 6 first-order scales out":
+        _mean_reasked_beyond(6, _first_order_scale),
+    "non-private (shape): the mean asked again while more than 6 model scales out": _mean_reasked_beyond(6, _model_scale),
+    "non-private (shape): the mean asked again while more than 5.8 scales out": _mean_reasked_beyond(5.8, _model_scale),
+})
+
+
+def _exact_when(predicate):  # charged for every query; exact where predicate(position, kind, eps, n)
+    def answer_query(position, kind, eps, queries, exact, answers, values, *rest):
+        if predicate(position, kind, eps, len(values)):
+            queries.accountant.spend(eps, label=kind)
+            return exact[kind]
+        return _correct_query(position, kind, eps, queries, exact, answers, values, *rest)
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+def _tightened_bounds(kinds):  # bounds narrowed to the data's min and max (where narrower) for `kinds`
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        if kind in kinds:
+            v = np.asarray(values, dtype=float)
+            lower, upper = max(lower, float(v.min())), min(upper, float(v.max()))
+        return _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+def _with_tolerance(fits):  # a budget pre-check with a tolerance, then the queries charged one by one
+    def answer(accountant, values, lower, upper, plan):
+        if not plan:
+            return []
+        total = math.fsum(eps for _, eps in plan)
+        if not fits(total, accountant.remaining_epsilon):
+            raise BudgetExceededError(total, 0.0, accountant.remaining_epsilon, accountant.remaining_delta,
+                                      label="query plan")
+        queries = AccountedPyDP(accountant)
+        return [queries.query(kind, values, eps, *((None, None) if kind == "count" else (lower, upper)), label=kind)
+                for kind, eps in plan]
+    return answer
+
+
+WRONG_ANSWERS["04.4"].update({
+    "non-private (size): exact above 1,000 values": _exact_when(lambda i, kind, eps, n: n > 1000),
+    "non-private (size): sums exact from 10,000 values": _exact_when(lambda i, kind, eps, n: kind == "sum" and n >= 10_000),
+    "non-private (parameters): exact for epsilon above 0.5": _exact_when(lambda i, kind, eps, n: eps > 0.5),
+    "non-private (parameters): means exact for epsilon above 2": _exact_when(lambda i, kind, eps, n: kind == "mean" and eps > 2),
+    "non-private (calls): exact from the 10th query on": _exact_when(lambda i, kind, eps, n: i >= 9),
+    "non-private (calls): the 12th query on exact": _exact_when(lambda i, kind, eps, n: i >= 11),
+    "non-private (data): bounds narrowed to the data's min and max": _tightened_bounds(("sum", "mean")),
+    "non-private (data): means' bounds narrowed to the data's min and max": _tightened_bounds(("mean",)),
+    "non-private (data): sums' bounds narrowed to the data's min and max": _tightened_bounds(("sum",)),
+    "non-private (shape): counts and sums asked again while more than 6 scales out": _reasked_until_plausible(6),
+    "non-private (shape): Laplace noise truncated at 6 scales":
+        _own_noise_for_counts_and_sums(lambda b, rng: next(x for x in iter(lambda: rng.laplace(0.0, b), None)
+                                                           if abs(x) <= 6 * b)),
+    "budget pre-check with a tolerance of 1e-9": _with_tolerance(lambda total, left: total <= left + 1e-9),
+    "budget pre-check with math.isclose": _with_tolerance(lambda total, left: total <= left or math.isclose(total, left)),
+    "budget pre-check with a relative tolerance of 1e-10": _with_tolerance(lambda total, left: total <= left * (1 + 1e-10)),
+})
