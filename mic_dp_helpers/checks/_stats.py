@@ -337,7 +337,7 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
 
 # ===================================================================== lesson 07 (07.1, 07.3, 07.4, 07.5)
 #: Power of lesson 07's tests against the failures they are there to catch, at the check's own sizes
-#: (``mic_dp_helpers/checks/lesson07.py``). Each row: (exercise, failure, detection, and its limit).
+#: (``mic_dp_helpers/checks/lesson07.py`` and ``lesson07_selection.py``). Each row: (exercise, failure, detection, and its limit).
 #: A correct answer fails each test with probability below about 1e-6 (thresholds stated in the code).
 LESSON07_POWER = (
     ("07.1", "coins shared by person i and person i + d (any d), the same uniform",

@@ -1,0 +1,467 @@
+"""Checks for lesson 07's choosing privately (07.3-07.5); local DP (07.1, 07.2) is in ``lesson07``.
+
+The statistical conventions (fresh seeded inputs, distributions computed after the student's calls,
+each test rejecting a correct answer with probability at most about 1e-6) are those of ``lesson07``,
+whose limits ``Z_LIMIT`` and ``P_LIMIT`` these checks share.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from mic_dp_helpers.mechanisms import broken_selection as _broken
+from mic_dp_helpers.checks import _core, _stats, _sweeps
+from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
+from mic_dp_helpers.checks.lesson07 import P_LIMIT, Z_LIMIT, _z_off
+
+# References bound at import: patching numpy, scipy or the course package later changes nothing here.
+_log, _sqrt, _asarray, _sort = math.log, math.sqrt, np.asarray, np.sort
+_clip, _diff, _arange, _cumsum = np.clip, np.diff, np.arange, np.cumsum
+_concatenate, _searchsorted, _bincount, _array_equal = np.concatenate, np.searchsorted, np.bincount, np.array_equal
+_kstest, _chi2_sf, _laplace_cdf, _spearmanr = stats.kstest, stats.chi2.sf, stats.laplace.cdf, stats.spearmanr
+_default_rng = np.random.default_rng
+# The course functions that already solve 07.3 refuse to run while the student's function runs; dp_quantile
+# (07.4) and audit_epsilon (07.5) stay allowed.
+_core.FORBIDDEN["07.3"] = ("mic_dp_helpers.mechanisms.selection:report_noisy_max", "mic_dp_helpers.mechanisms.selection:exponential_mechanism")
+_SAMPLERS = {name: getattr(_broken, name) for name in _broken.__all__ if callable(getattr(_broken, name))}
+
+
+def _exact_em(scores: np.ndarray, sensitivity: float, epsilon: float) -> np.ndarray:
+    logits = epsilon * scores / (2 * sensitivity)
+    weights = np.exp(logits - logits.max())
+    return weights / weights.sum()
+
+
+def _index(raw, k: int, where: str) -> int:
+    if isinstance(raw, (bool, np.bool_)) or not isinstance(raw, (int, np.integer)):
+        if isinstance(raw, (float, np.floating)) and float(raw).is_integer():
+            raw = int(raw)
+        else:
+            raise CheckFailed(f"{where} it should return the index of the chosen candidate (an int), got "
+                              f"{type(raw).__name__} {raw!r}. Release the index, never the noisy score.")
+    if not 0 <= int(raw) < k:
+        raise CheckFailed(f"{where} it returned {raw}, which is not an index of the {k} candidates.")
+    return int(raw)
+
+
+def _rnm_cases(generator):
+    """(scores, sensitivity, epsilon, calls): 1 to 100,000 candidates, epsilons 0.01 to 20, and far candidates.
+
+    The 100,000-candidate case (400 calls) is tested in groups of equal expected count by rank and by
+    position (``_grouped_cells``): an answer sampling only among the best k candidates, among those within
+    some gap of the best, or among a prefix of the list, fails there with power near 1 once the candidates left
+    out would be chosen about 80 times in the 400 calls (20% of the chance), about half the time at 45 (11%).
+
+    The "far" cases put many candidates a fixed number ``g`` of Gumbel scales (``2 sensitivity /
+    epsilon``) below one best candidate: together they win with probability about ``M e^-g``, so an
+    answer that drops them, clips its noise, or returns the exact argmax once the gap is large,
+    never picks them. Power (``checks/_stats.py``): M is set so that a correct answer picks one of
+    them in about 150 (40 for the farthest) of 10,000 calls, such an answer in none; g reaches 12.6
+    to 13.2, beyond which the check cannot see a missing candidate (it would need e^g / 10,000 of them).
+    """
+    cases = [(np.array([3.0, 0.0]), 1.0, 1.0), (np.array([2.0, 2.0, 2.0]), 1.0, 0.5),
+             (np.array([0.0] * 9 + [4.0]), 1.0, 1.0),  # separates Gumbel (0.452 for the best) from Laplace (0.500)
+             (np.array([10.0, 9.0, 7.0, 3.0, 0.0]), 2.0, 2.0), (np.array([1e6, 1e6 - 4.0, 1e6 - 8.0]), 4.0, 1.5)]
+    cases = [(scores, sensitivity, epsilon, 5_000) for scores, sensitivity, epsilon in cases]  # Gumbel vs Laplace: z 6.8
+    cases.append((np.array([7.0]), 1.0, 1.0, 10))  # one candidate: index 0, always
+    k = int(generator.integers(4, 13))
+    cases.append((np.round(generator.normal(0, 3, k), 1), float(generator.uniform(0.5, 3)),
+                  float(generator.uniform(0.3, 3)), 5_000))
+    # Many close candidates: the best is chosen about 0.4% of the time, so an exact argmax returned in
+    # even 1% of calls stands out (a noiseless choice is not private for any epsilon).
+    cases.append((generator.uniform(0, 1, 300), 1.0, 0.5, 10_000))
+    # Extreme epsilons, with scores on the scale of the noise (so the choice stays random).
+    for epsilon in (0.01, 20.0):
+        scale = 2.0 * 3.0 / epsilon
+        cases.append((np.round(generator.normal(0, 1.5, 8) * scale, 6), 3.0, epsilon, 5_000))
+    # Far candidates: one best, M candidates g scales below it (g drawn, so no round threshold sits on it).
+    for low, high, epsilon, expected in ((5.0, 7.0, 1.0, 150), (8.5, 10.5, 4.0, 150), (12.6, 13.2, 0.2, 40)):
+        gap = float(generator.uniform(low, high))
+        many = int(expected * math.exp(gap) / 10_000) + 20  # about `expected` of 10,000 calls pick one of them
+        sensitivity = float(generator.choice([1.0, 2.5]))
+        scale = 2.0 * sensitivity / epsilon
+        scores = np.full(many + 1, -gap * scale)
+        scores[int(generator.integers(many + 1))] = 0.0
+        cases.append((scores, sensitivity, epsilon, 10_000))
+    # Many candidates (100,000), fewer calls: 400, so that the grouped tests (by rank and by position, see
+    # ``_grouped_cells``) see an answer that only ever samples among part of them: left-out candidates that hold
+    # a share m of the chance give a chi-square of about 400 m / (1 - m) against the limit 46 (9 df, p 1e-6), so
+    # m >= 0.2 (the best 59,000 or fewer, the first 80% of positions or fewer) is caught with power near 1.
+    cases.append((generator.uniform(0, 4, 100_000), 1.0, 1.0, 400))
+    return cases
+
+
+#: Number of groups of equal expected count for the grouped tests of 07.3 (each needs >= 10 expected choices).
+RNM_GROUPS = 10
+
+
+def _grouped_cells(expected: np.ndarray, observed: np.ndarray, order: np.ndarray):
+    """Expected and observed counts pooled into up to RNM_GROUPS groups of consecutive candidates in ``order``.
+
+    The groups hold equal shares of the expected count (each at least 10): ordered by score (rank), the first
+    group is the top candidates, the last the tail; ordered by position, the last group is the end of the list.
+    Returns (expected per group, observed per group, first and last rank in each group).
+    """
+    total = float(expected.sum())
+    groups = min(RNM_GROUPS, int(total // 10))
+    if groups < 2:
+        return None
+    cumulative = _cumsum(expected[order]) - expected[order]  # the expected count before each candidate
+    label = np.minimum((cumulative / total * groups).astype(int), groups - 1)
+    exp_groups = _bincount(label, weights=expected[order], minlength=groups)
+    obs_groups = _bincount(label, weights=observed[order], minlength=groups)
+    firsts = _searchsorted(label, _arange(groups))
+    lasts = np.r_[firsts[1:], len(label)] - 1
+    return exp_groups, obs_groups, firsts, lasts
+
+
+def _too_concentrated_hint(where: str, share: float, far: bool) -> str:
+    if far:
+        return (f"{where} the candidates far below the best are chosen less often than they must be (best candidate "
+                f"{share:.4f} of the time): every candidate keeps a chance, however far behind (about e^-g when it "
+                "is g Gumbel scales behind). Do not drop candidates, clip the noise, or skip it when the gap is "
+                "large: without that chance, the choice is not epsilon-DP.")
+    return (f"{where} the best candidate is chosen more often ({share:.3f}) than Gumbel noise of scale "
+            "2 * sensitivity / epsilon gives. If you used Gumbel noise, its scale is too small: less noise than "
+            "epsilon needs. (Exponential or Laplace noise of scale 2 * sensitivity / epsilon would also be "
+            "epsilon-DP, and a little more accurate, but this exercise asks for Gumbel noise, whose choices follow "
+            "the exponential mechanism exactly: that is what the check compares with.)")
+
+
+@exercise("07.3", title="Report-noisy-max with Gumbel noise", answer_name="report_noisy_max")
+def check_report_noisy_max(answer, seed: int = 7003) -> None:
+    generator = _default_rng(seed)
+    for scores, sensitivity, epsilon, calls in _rnm_cases(generator):
+        shown = (f"scores {scores.tolist()}" if len(scores) <= 12 else
+                 f"{len(scores)} scores between {scores.min():.3g} and {scores.max():.3g}")
+        where = f"For {shown}, sensitivity={sensitivity:g}, epsilon={epsilon:.3g}:"
+        given = scores.copy()
+        first = _index(answer(given, sensitivity, epsilon, _default_rng(5)), len(scores), where)
+        if not _array_equal(given, scores):
+            raise CheckFailed(f"{where} your function changed the scores it was given; add noise to a copy.")
+        if _index(answer(given, sensitivity, epsilon, _default_rng(5)), len(scores), where) != first:
+            raise CheckFailed("two calls with identically seeded generators chose differently: draw the noise from "
+                              "the `rng` argument.")
+        outputs = call_repeatedly(answer, calls, given, sensitivity, epsilon, _default_rng(int(generator.integers(2**31))))
+        chosen = np.array([_index(o, len(scores), where) for o in outputs])
+        if len(scores) == 1:
+            continue
+        # Everything expected is computed now, after the student's calls.
+        expected = _exact_em(scores, sensitivity, epsilon) * calls
+        far = bool(np.sort(scores)[-2] < scores.max() - 5.0 * 2.0 * sensitivity / epsilon)
+        if np.ptp(chosen) == 0 and float(expected.max()) < calls - 20:  # a correct answer varies w.p. > 1 - e^-20
+            if far:
+                raise CheckFailed(_too_concentrated_hint(where, 1.0, True))
+            raise CheckFailed(f"{where} the same candidate is chosen every time: the choice must be random (a noiseless "
+                              "argmax is not private for any epsilon).")
+        observed = _bincount(chosen, minlength=len(scores)).astype(float)
+        big = expected >= 5
+        # Many candidates, each too unlikely for a cell of its own: the share of choices among the best
+        # candidates, the middle and the tail (groups of equal expected count by rank), and along the list
+        # (groups by position). Chi-square over the groups, p < 1e-6 each (a correct answer: 1e-6 per test).
+        small = np.flatnonzero(~big)  # the pooled candidates (expected count below 5), in position order
+        if len(small) > 1000 and not far:  # (far candidates have their own test and hint below)
+            by_rank = np.argsort(-expected[small], kind="stable")
+            for order, what in ((by_rank, "rank"), (_arange(len(small)), "position")):
+                cells = _grouped_cells(expected[small], observed[small], order)
+                if cells is None:
+                    continue
+                exp_groups, obs_groups, firsts, lasts = cells
+                statistic = float(((obs_groups - exp_groups) ** 2 / exp_groups).sum())
+                if _chi2_sf(statistic, len(exp_groups) - 1) < P_LIMIT:
+                    worst = int(np.argmax((obs_groups - exp_groups) ** 2 / exp_groups))
+                    ahead = int(big.sum())  # the candidates with cells of their own rank above every pooled one
+                    span = (f"the candidates ranked {ahead + firsts[worst] + 1:,} to {ahead + lasts[worst] + 1:,} by "
+                            "score" if what == "rank" else
+                            f"the candidates at positions {small[firsts[worst]]:,} to {small[lasts[worst]]:,}")
+                    raise CheckFailed(f"{where} {span} are chosen {int(obs_groups[worst])} times in {calls} calls, "
+                                      f"where the exponential mechanism gives about {exp_groups[worst]:.0f}. Every "
+                                      "candidate, however far down the ranking or the list, must get its own Gumbel "
+                                      "noise and keep its chance: do not keep only the best ones, skip those far "
+                                      "behind, or sample among part of the list.")
+        # Goodness of fit to the exponential mechanism exp(eps * u / (2 * sensitivity)): chi-square over the
+        # candidates with expected count >= 5 (others pooled); p < 1e-6 rejects a correct answer once in 1e6.
+        exp_cells = _concatenate([expected[big], [expected[~big].sum()]]) if (~big).any() else expected[big]
+        obs_cells = _concatenate([observed[big], [observed[~big].sum()]]) if (~big).any() else observed[big]
+        keep = exp_cells > 0
+        statistic = float(((obs_cells[keep] - exp_cells[keep]) ** 2 / exp_cells[keep]).sum())
+        best = int(np.argmax(scores))
+        # (only where the best candidate expects 5 choices or more, and misses as many: below that, one choice of
+        # a candidate expecting 0.01 would be a z of 10, which a correct answer does about once in 100 runs)
+        best_off = (_z_off(observed[best], calls, expected[best] / calls) > Z_LIMIT
+                    if 5 <= expected[best] <= calls - 5 else False)
+        if (obs_cells[~keep] > 0).any() or best_off or (keep.sum() > 1 and _chi2_sf(statistic, keep.sum() - 1) < P_LIMIT):
+            share, target = observed[best] / calls, expected[best] / calls
+            if share > target:
+                raise CheckFailed(_too_concentrated_hint(where, share, far))
+            raise CheckFailed(f"{where} the choices do not follow the exponential mechanism's distribution (best "
+                              f"candidate chosen {share:.3f} of the time). Use Gumbel noise of scale "
+                              "2 * sensitivity / epsilon on every score, then report the index of the largest.")
+        # Independence across calls: consecutive choices are independent, so P(same twice) = sum p_i^2.
+        same = float((chosen[1:] == chosen[:-1]).sum())
+        p_same = float(((observed / calls) ** 2).sum())  # from the observed shares: this tests independence only
+        if 0 < p_same < 1 and (calls - 1) * p_same * (1 - p_same) >= 25 and _z_off(same, calls - 1, p_same) > 6.0:
+            raise CheckFailed(f"{where} consecutive choices depend on each other: draw fresh noise on every call.")
+
+
+# --------------------------------------------------------------------------------------- 07.4
+def _quantile_intervals(values: np.ndarray, level: float, high: float, epsilon: float):
+    """The exact interval end points and probabilities of Smith's DP quantile on [0, high]."""
+    data = _sort(_clip(values, 0.0, high))
+    edges = _concatenate([[0.0], data, [high]])
+    widths = _diff(edges)
+    utility = -np.abs(_arange(data.size + 1) - level * data.size)
+    with np.errstate(divide="ignore"):
+        logits = np.log(widths) + epsilon * utility / 2.0
+    weights = np.exp(logits - logits.max())
+    return edges, weights / weights.sum()
+
+
+def _quantile_cdf(edges: np.ndarray, probabilities: np.ndarray):
+    left, right = edges[:-1], edges[1:]
+    positive = probabilities > 0
+
+    def cdf(x):
+        x = _asarray(x, dtype=float)[..., None]
+        inside = _clip((x - left[positive]) / (right[positive] - left[positive]), 0.0, 1.0)
+        return (inside * probabilities[positive]).sum(axis=-1)
+
+    return cdf
+
+
+def _bound_and_mean(raw, where: str) -> tuple[float, float]:
+    if isinstance(raw, (dict, str, bytes)):
+        raise CheckFailed(f"{where} it should return two numbers: (upper_bound, dp_mean).")
+    try:
+        items = list(raw)
+    except TypeError:
+        raise CheckFailed(f"{where} it should return two numbers, (upper_bound, dp_mean), not one.") from None
+    if len(items) != 2:
+        raise CheckFailed(f"{where} it should return exactly two numbers, (upper_bound, dp_mean); got {len(items)}.")
+    return expect_number(items[0], "the private upper bound"), expect_number(items[1], "the DP mean")
+
+
+def _clipping_cases(generator):
+    """(values, level, public_high, epsilon, bound_share, calls): 1 to 24,000 values and one case of about
+    1,000,000 (12 calls), epsilons 0.02 to 30.
+
+    One case has values far above 0 and a low level: Smith's quantile then lands below the
+    smallest value (in the public stretch [0, min]) with probability about 0.5, so a range taken
+    from the data (``values.min()`` as the lower end) shows at once.
+    """
+    cases = []
+    for n, level, high, epsilon, share, calls in [
+            (60, 0.9, 1000.0, 0.5, 0.4, 2000), (250, 0.99, 5000.0, 0.2, 0.25, 2000),
+            (int(generator.integers(80, 400)), float(generator.uniform(0.6, 0.98)), float(generator.uniform(200, 2000)),
+             float(generator.uniform(0.1, 0.8)), float(generator.uniform(0.2, 0.6)), 2000),
+            (300, 0.95, 2000.0, 0.02, 0.5, 600), (100, 0.9, 500.0, 20.0, 0.3, 600), (20_000, 0.95, 1000.0, 2.0, 0.3, 100),
+            # just above 20,000 values, enough calls for the KS test to tell the noise's scale (a scale off by a
+            # factor 0.7 or 1.43 is seen there with probability about 1)
+            (int(generator.integers(20_001, 24_000)), 0.95, 1000.0, 2.0, 0.3, 2000),
+            # many values at a low epsilon: the top interval (above the largest value) is drawn often, so a bound
+            # capped at the data's maximum shows in the KS test of the bounds
+            (3000, 0.95, 1000.0, 0.02, 0.5, 600),
+            (100, 0.9, 500.0, 30.0, 0.3, 300)]:  # above epsilon 20: an answer exact there releases no noise
+        values = np.round(generator.lognormal(3.0, 0.8, n), 2)  # most below 100, public bound far above
+        cases.append((values, level, high, epsilon, share, calls))
+    cases.append((np.round(generator.uniform(50.0, 95.0, 30), 2), 0.1, 100.0, 1.0, 0.5, 600))
+    for n in (1, 2, 3, 4):  # n is public: an answer exact for tiny datasets releases them
+        cases.append((np.round(generator.lognormal(3.0, 0.8, n), 2), 0.9, 500.0, 1.0, 0.5, 300))
+    # Far above the other sizes: 1,000,001 to 1,100,000 values, 12 calls. A mean or bound without noise there
+    # (an answer exact above some size up to a million) is caught at once; the noise's scale is not tested
+    # finely with 12 calls (the 20,001-24,000-value case does that).
+    n = int(generator.integers(1_000_001, 1_100_000))
+    cases.append((np.round(generator.lognormal(3.0, 0.8, n), 2), 0.95, 1000.0, 2.0, 0.3, 12))
+    return cases
+
+
+_VALID_BOUND_NOTE = (" (A DP quantile of log(values), as the lesson does, is also a valid private bound; but this check "
+                     "compares your bounds with the one the exercise asks for, dp_quantile(values, level, 0, public_high, "
+                     "bound_share * epsilon).)")
+_VALID_MEAN_NOTE = (" (A noisy sum divided by a noisy count, as section 4's PrivateDatabase does, is valid too; with n "
+                    "public this exercise asks for the clipped mean plus one Laplace draw of scale "
+                    "upper / (n * (1 - bound_share) * epsilon), and the check tests that noise.)")
+
+
+@exercise("07.4", title="A private clipping bound, then the mean", answer_name="private_bound_and_mean")
+def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
+    generator = _default_rng(seed)
+    pooled = []
+    for values, level, high, epsilon, share, calls in _clipping_cases(generator):
+        n = len(values)
+        where = (f"For {n} values, level={level:.3g}, public_high={high:.4g}, epsilon={epsilon:.3g}, "
+                 f"bound_share={share:.3g}:")
+        given = values.copy()
+        first = _bound_and_mean(answer(given, level, high, epsilon, share, _default_rng(3)), where)
+        if not _array_equal(given, values):
+            raise CheckFailed(f"{where} your function changed the values it was given.")
+        if _bound_and_mean(answer(given, level, high, epsilon, share, _default_rng(3)), where) != first:
+            raise CheckFailed("two calls with identically seeded generators gave different results: draw all noise "
+                              "from the `rng` argument.")
+        results = [_bound_and_mean(r, where) for r in call_repeatedly(
+            answer, calls, given, level, high, epsilon, share, _default_rng(int(generator.integers(2**31))))]
+        uppers = np.array([r[0] for r in results])
+        means = np.array([r[1] for r in results])
+        # Everything expected is computed now, after the student's calls.
+        edges, probabilities = _quantile_intervals(values, level, high, share * epsilon)
+        if np.ptp(uppers) == 0 and float(probabilities.max()) < 0.99:
+            raise CheckFailed(f"{where} the upper bound is the same on every call: it is computed from the data "
+                              "without noise, so it leaks. Choose it with a DP quantile.")
+        if uppers.min() < 0 or uppers.max() > high:
+            raise CheckFailed(f"{where} an upper bound fell outside the public range [0, public_high].")
+        # KS test of the bounds against the exact distribution of Smith's DP quantile with
+        # epsilon * bound_share and public bounds [0, public_high] (p < 1e-6 rejects a correct answer 1e-6).
+        if _kstest(uppers, _quantile_cdf(edges, probabilities)).pvalue < P_LIMIT:
+            above = float(np.mean(uppers > values.max()))
+            expected_above = float(probabilities[-1])
+            below = float(np.mean(uppers < values.min()))
+            expected_below = float(probabilities[0])
+            if expected_below > 0.05 and below < expected_below / 3:
+                raise CheckFailed(f"{where} the bound almost never lands below the smallest value, where the DP "
+                                  f"quantile puts it {expected_below:.0%} of the time: the quantile's range must start "
+                                  "at the public 0, not at the data's own minimum (a range taken from the data "
+                                  "leaks it).")
+            if expected_above > 0.05 and above < expected_above / 3:
+                raise CheckFailed(f"{where} the bound almost never lands above the largest value: the quantile's "
+                                  "range must be the declared public one [0, public_high], not taken from the data.")
+            raise CheckFailed(f"{where} the bounds do not follow the DP quantile's distribution with "
+                              "epsilon * bound_share and public range [0, public_high]. Spend exactly that part of "
+                              "the budget on the bound." + _VALID_BOUND_NOTE)
+        clipped_means = np.array([float(_clip(values, 0.0, u).mean()) for u in uppers])
+        scales = uppers / (n * (1 - share) * epsilon)
+        noise = means - clipped_means
+        if np.all(np.abs(noise) <= 1e-9 * np.maximum(1.0, np.abs(clipped_means))):
+            raise CheckFailed(f"{where} the mean is released without noise: add Laplace noise to it.")
+        # A continuous release never lands exactly on 0 or on the released bound; a clamped one often does.
+        if int(((means == 0.0) | (means == uppers)).sum()) >= 3:
+            raise CheckFailed(f"{where} many DP means are exactly 0 or exactly the released bound: the noisy mean is "
+                              "clamped to [0, upper]. Clamping is harmless post-processing, but this exercise asks "
+                              "for the Laplace release itself (the check tests its noise): return the clipped mean "
+                              "plus the noise, unclamped.")
+        _stats.check_fresh_noise(means, clipped_means, scales, "laplace", f"{where} the DP mean:")
+        standardized = noise / scales
+        if _kstest(standardized, _laplace_cdf).pvalue < P_LIMIT:
+            centre = float(np.median(standardized))
+            spread = float(np.median(np.abs(standardized - centre)) / _log(2.0))  # about 1 for the right scale
+            if 0.8 < spread < 1.25:
+                raise CheckFailed(f"{where} the DP mean is not centred on the mean of the values clipped to the "
+                                  "released bound [0, upper]: clip to the bound you release.")
+            if spread < 1:
+                raise CheckFailed(f"{where} the mean has too little noise for the budget left: it is not "
+                                  "(1 - bound_share) * epsilon-DP. With n public and one person's value replaced, the "
+                                  "clipped mean moves by at most upper / n; use the rest of epsilon, "
+                                  "(1 - bound_share) * epsilon, for it.")
+            raise CheckFailed(f"{where} the mean has more noise than the budget left needs, or noise of another "
+                              "shape. With n public and one person's value replaced, the clipped mean moves by at "
+                              "most upper / n; use the rest of epsilon, (1 - bound_share) * epsilon, for it."
+                              + _VALID_MEAN_NOTE)
+        rho = _spearmanr(uppers, np.abs(standardized)).statistic
+        if abs(rho) * _sqrt(calls) > Z_LIMIT:
+            raise CheckFailed(f"{where} the DP mean's error depends on the released bound: clip to the bound you "
+                              "release, scale the noise with it (upper / n) and draw the noise independently.")
+        pooled.append(standardized)
+    # Laplace noise clipped or truncated at c scales: over all the cases' releases the largest |z| must reach
+    # the pooled threshold (about 7 scales for ~10,000 draws; a correct answer fails with probability TAIL_FAILURE).
+    _sweeps.check_pooled_tails(pooled, "laplace", "The DP means:")
+
+
+# --------------------------------------------------------------------------------------- 07.5
+def _outputs(sampler_name: str, dataset, size: int, rng) -> np.ndarray:
+    out = _asarray(_SAMPLERS[sampler_name](dataset, size, rng, epsilon=1.0), dtype=float)
+    return out.reshape(size, -1)[:, 0] if out.ndim > 1 else out
+
+
+def _candidate_pool():
+    """(sampler, dataset_a, dataset_b, claimed epsilon, truly within the claim?) for each candidate kind.
+
+    Besides the planted bugs and their fixes, randomized response (true epsilon exactly 1) is
+    offered with claims near 1: at 0.985 its outputs' frequency ratio (a point estimate, about
+    1.00) exceeds the claim while the audit's 95% lower bound (about 0.97 with 100,000 outputs)
+    does not, so an answer without a confidence bound flags it; at 0.9 both refute it.
+    """
+    pool = []
+    for bug in _broken.planted_selection_bugs():
+        pool.append((bug.mechanism.__name__, bug.dataset_a, bug.dataset_b, bug.claimed_epsilon, False))
+        if bug.fixed.__name__ != "randomized_response_one":  # its audit is tight at 1; use it with a margin below
+            pool.append((bug.fixed.__name__, bug.dataset_a, bug.dataset_b, bug.claimed_epsilon, True))
+    pool.append(("randomized_response_one", np.array([True]), np.array([False]), 1.6, True))
+    pool.append(("randomized_response_one", np.array([True]), np.array([False]), 0.9, False))
+    pool.append(("randomized_response_one", np.array([True]), np.array([False]), 0.985, False))
+    return pool
+
+
+def _round_picks(seed: int, pool_size: int, fine: list[bool]) -> np.ndarray:
+    """Which pool entries a round uses (at least one within its claim and one not, and the last, the claim of 0.985)."""
+    generator = _default_rng(seed)
+    picks = generator.choice(pool_size, size=int(generator.integers(4, 7)), replace=False)
+    if len({fine[i] for i in picks}) == 1:
+        other = next(i for i in range(pool_size) if fine[i] != fine[picks[0]])
+        picks = _concatenate([picks[:3], [other]])
+    if pool_size - 1 not in picks:  # the claim between the audit's lower bound and the point estimate
+        picks = _concatenate([picks, [pool_size - 1]])
+    return picks
+
+
+def _round_samples(seed: int, pool) -> dict:
+    """The outputs handed to the student for one round: {name: (outputs_a, outputs_b, claimed_epsilon)}."""
+    picks = _round_picks(seed, len(pool), [entry[4] for entry in pool])
+    generator = _default_rng(seed + 1)
+    samples = {}
+    for j, i in enumerate(picks):
+        sampler, a, b, claim, _ = pool[i]
+        rng = _default_rng(int(generator.integers(2**31)))
+        samples[f"mechanism_{chr(65 + j)}"] = (_outputs(sampler, a, 100_000, rng), _outputs(sampler, b, 100_000, rng),
+                                               float(claim))
+    return samples
+
+
+def _refuted_by_the_audit(samples: dict) -> set:
+    """The names whose claim the course audit (95% lower bound, all the outputs) refutes."""
+    from mic_dp_helpers.attacks.audit import audit_epsilon
+
+    refuted = set()
+    for name, (a, b, claim) in samples.items():
+        result = audit_epsilon(lambda data, size, rng: data[:size], a, b, n_samples=min(len(a), len(b)), rng=0)
+        if result.refutes(claim):
+            refuted.add(name)
+    return refuted
+
+
+@exercise("07.5", title="Which 'private' selections are not? Audit them", answer_name="not_private")
+def check_not_private(answer, seed: int = 7005) -> None:
+    pool = _candidate_pool()
+    for round_seed in (seed, seed + 100, seed + 200):
+        samples = _round_samples(round_seed, pool)
+        names = list(samples)
+        raw = answer(samples)
+        # Only now: what the audit says, on outputs regenerated from the seed (the student's copies may be changed).
+        truth = _refuted_by_the_audit(_round_samples(round_seed, pool))
+        picks = _round_picks(round_seed, len(pool), [entry[4] for entry in pool])
+        between = {f"mechanism_{chr(65 + j)}" for j, i in enumerate(picks) if i == len(pool) - 1}
+        if isinstance(raw, (str, bytes)) or raw is None:
+            raise CheckFailed("it should return a list (or set) of the names whose claim the audit refutes.")
+        try:
+            flagged = set(raw)
+        except TypeError:
+            raise CheckFailed(f"it should return a list of names, got {type(raw).__name__}.") from None
+        unknown = flagged - set(names)
+        if unknown:
+            raise CheckFailed(f"it returned names that are not among the mechanisms given: {sorted(map(str, unknown))}.")
+        if flagged == set(names) and len(truth) < len(names):
+            raise CheckFailed("it flags every mechanism; flag only those whose audit bound exceeds their claimed "
+                              "epsilon.")
+        if truth - flagged:
+            raise CheckFailed("it misses a mechanism whose outputs refute its claim. Audit every mechanism with all "
+                              "the samples you are given (the audit needs many to be sharp).")
+        wrongly = flagged - truth
+        if wrongly & between:
+            raise CheckFailed("it flags a mechanism whose outputs' frequencies exceed its claim, but whose audit lower "
+                              "bound does not: a ratio of observed frequencies is a point estimate, and it is above "
+                              "the true epsilon about half the time. Refute a claim only with a confidence bound "
+                              "(the audit's 95% lower bound), compared with that mechanism's claimed epsilon.")
+        if wrongly:
+            raise CheckFailed("it flags a mechanism whose outputs do not refute its claim. Use the audit's 95% lower "
+                              "bound, compared with that mechanism's claimed epsilon, not a guess from the outputs.")

@@ -1,0 +1,164 @@
+"""Checks for lesson 08's accounting exercises: 08.3 (a DP-SGD run's epsilon with dp-accounting) and 08.4
+(the membership advantage an (epsilon, delta)-DP model allows); 08.1, 08.2 and 08.5 are in ``lesson08``.
+
+Both answers are numbers, compared with references computed after the student's function returns, over
+seeded cases drawn from wide ranges (sampling rates, noise multipliers, steps, deltas from 1e-10 to 1e-2).
+The course functions that already solve them refuse to run while the student's function runs (set in
+``lesson08``, which this module imports).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
+from mic_dp_helpers.checks.lesson08 import SEED, _dpsgd_accounting, _log_uniform
+
+# References bound at import: patching numpy or math later does not change what the checks compute.
+_exp, _tanh, _sqrt = math.exp, math.tanh, math.sqrt
+_default_rng = np.random.default_rng
+
+
+# ------------------------------------------------------------------------------------ 08.3
+def _event(q: float, sigma: float, steps: int):
+    import dp_accounting
+
+    event = dp_accounting.GaussianDpEvent(sigma)
+    if q < 1:
+        event = dp_accounting.PoissonSampledDpEvent(q, event)
+    return dp_accounting.SelfComposedDpEvent(event, steps)
+
+
+def _rdp_epsilon(q: float, sigma: float, steps: int, delta: float) -> float:
+    from dp_accounting import rdp
+
+    from mic_dp_helpers.ml.accounting import _quiet_absl
+
+    accountant = rdp.RdpAccountant()
+    with _quiet_absl():
+        accountant.compose(_event(q, sigma, steps))
+        return float(accountant.get_epsilon(delta))
+
+
+def _pld_epsilon(q: float, sigma: float, steps: int, delta: float, grid: float = 1e-3) -> float:
+    from dp_accounting import pld
+
+    accountant = pld.PLDAccountant(value_discretization_interval=grid)
+    accountant.compose(_event(q, sigma, steps))
+    return float(accountant.get_epsilon(delta))
+
+
+#: Accepted: from the run's epsilon (exact when q = 1: the T Gaussians compose into one with multiplier
+#: sigma / sqrt(T); otherwise PLD on dp_accounting's fine 1e-4 grid, less FINE_SLACK for a finer grid or other
+#: floating-point paths) up to UPPER_SLACK above the larger of the RDP figure (dp_accounting's default orders) and
+#: PLD on a coarse 5e-3 grid: both are valid pessimistic bounds, and other orders or grids are a little looser.
+FINE_SLACK, EXACT_SLACK, UPPER_SLACK, COARSE_GRID = 0.005, 1e-6, 0.05, 5e-3
+
+
+def _lower_edge(q: float, sigma: float, steps: int, delta: float) -> float:
+    if q >= 1:
+        return _dpsgd_accounting.gaussian_epsilon(sigma / _sqrt(steps), delta) * (1 - EXACT_SLACK)
+    return _pld_epsilon(q, sigma, steps, delta, grid=1e-4) * (1 - FINE_SLACK)
+
+
+def _accounting_cases(rng: np.random.Generator) -> list[tuple[float, float, int, float]]:
+    cases = [(_log_uniform(rng, 3e-3, 0.15), float(rng.uniform(0.7, 3.0)), int(rng.integers(50, 1200)),
+              _log_uniform(rng, 1e-8, 1e-4)) for _ in range(3)]
+    cases.append((_log_uniform(rng, 1e-4, 1e-3), float(rng.uniform(0.6, 1.2)), int(rng.integers(3000, 10_000)),
+                  _log_uniform(rng, 1e-10, 1e-8)))                                      # long run, tiny delta
+    cases.append((_log_uniform(rng, 0.2, 0.9), float(rng.uniform(5.0, 20.0)), int(rng.integers(2, 40)),
+                  _log_uniform(rng, 1e-4, 1e-2)))                                       # large q, much noise
+    cases.append((float(rng.uniform(0.01, 0.2)), float(rng.uniform(0.8, 2.0)), 1, 1e-5))   # a single step
+    cases.append((1.0, float(rng.uniform(2.0, 6.0)), int(rng.integers(2, 30)), 1e-6))     # no subsampling
+    return cases
+
+
+@exercise("08.3", title="Epsilon of a DP-SGD run with dp-accounting", answer_name="training_epsilon")
+def check_training_epsilon(answer, seed: int = SEED) -> None:
+    """Any valid accountant accepted (see the slacks above), over q 1e-4..1, 1..10,000 steps, delta 1e-10..1e-2.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``training_epsilon`` (exercise 08.3).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
+    cases = _accounting_cases(_default_rng([8003, seed]))
+    answers = [expect_number(answer(q, sigma, steps, delta), "an epsilon") for q, sigma, steps, delta in cases]
+    for (q, sigma, steps, delta), got in zip(cases, answers):  # expected values only now
+        where = f"for sample_rate={q:.4g}, noise_multiplier={sigma:.3g}, steps={steps}, delta={delta:.2g}:"
+        upper = _rdp_epsilon(q, sigma, steps, delta)
+        if got > upper * (1 + UPPER_SLACK):
+            upper = max(upper, _pld_epsilon(q, sigma, steps, delta, grid=COARSE_GRID))
+        if got > upper * (1 + UPPER_SLACK):
+            raise CheckFailed(f"{where} your epsilon {got:.4g} is far more pessimistic than the RDP or PLD "
+                              "accountant's (even PLD on a coarse grid). Did you account for the Poisson sampling, "
+                              "and compose the steps with the accountant rather than adding epsilons up?")
+        if got < _lower_edge(q, sigma, steps, delta):
+            raise CheckFailed(f"{where} your epsilon {got:.4g} is smaller than the run's epsilon (PLD on a fine grid, "
+                              "or the exact value without sampling): it claims more privacy than the run has. Check "
+                              "that you compose all the steps, at this delta, with this noise multiplier and sample "
+                              "rate, and use an upper bound (RDP or PLD), not an approximation.")
+
+
+# ------------------------------------------------------------------------------------ 08.4
+#: An answer within this absolute distance of the exact bound passes: scipy's HiGHS linear-programming solver
+#: with its default tolerances was within 8.3e-8 over 300 random (epsilon, delta), float32 arithmetic within
+#: 1e-7, and every wrong bound of the corpus differs by more than 1e-5 on some case.
+ADVANTAGE_TOLERANCE = 5e-7
+
+
+@exercise("08.4", title="The membership advantage that (epsilon, delta) allows", answer_name="max_advantage")
+def check_max_advantage(answer, seed: int = SEED) -> None:
+    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 55 (epsilon, delta).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``max_advantage`` (exercise 08.4).
+    seed : int, default SEED
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
+    rng = _default_rng([8004, seed])
+    cases = [(0.0, 0.0), (0.0, 0.05), (1e-9, 0.0), (1.0, 0.0), (1.0, 1e-5), (50.0, 0.0), (8.0, 0.3), (0.1, 0.9),
+             (0.5, 0.2), (2.0, 0.05), (1e-6, 1e-3)]
+    cases += [(_log_uniform(rng, 1e-4, 40.0), float(rng.choice([0.0, _log_uniform(rng, 1e-9, 0.5)])))
+              for _ in range(44)]
+    answers = [expect_number(answer(eps, delta), "an advantage") for eps, delta in cases]
+    for (eps, delta), got in zip(cases, answers):
+        expected = min(1.0, _tanh(eps / 2) + 2 * delta / (_exp(eps) + 1))
+        error = got - expected
+        if abs(error) <= ADVANTAGE_TOLERANCE * max(1.0, expected):
+            continue
+        where = f"for epsilon={eps:.4g} and delta={delta:.3g}:"
+        if got < 0 or got > 1:
+            raise CheckFailed(f"{where} you returned {got:.4g}, but an advantage TPR - FPR lies between 0 and 1.")
+        if abs(error) < 1e-5:
+            raise CheckFailed(f"{where} your value is {abs(error):.1e} {'above' if error > 0 else 'below'} the exact "
+                              "bound: right idea, not accurate enough. Use the closed form you get by adding the two "
+                              f"inequalities, or a solver tolerance below {ADVANTAGE_TOLERANCE:g}.")
+        if error > 0:
+            raise CheckFailed(f"{where} your bound is larger than the largest advantage the two inequalities allow "
+                              "(it is valid, but not the smallest valid bound). Use both inequalities, for TPR and "
+                              "for 1 - FPR, and where they are tight at once.")
+        if delta > 0 and abs(got - _tanh(eps / 2)) < 1e-9:
+            raise CheckFailed(f"{where} your bound is what delta = 0 gives: with delta > 0 a mechanism may do "
+                              "better. Keep delta in both inequalities.")
+        if delta > 0 and abs(got - (_tanh(eps / 2) + delta / (_exp(eps) + 1))) < 1e-9:
+            raise CheckFailed(f"{where} your bound counts delta once: it appears in both inequalities, and adding "
+                              "them counts it twice.")
+        raise CheckFailed(f"{where} your bound is too small: some (epsilon, delta)-DP mechanism (randomized response, "
+                          "for one) has a larger advantage. Find where both inequalities hold with equality.")
