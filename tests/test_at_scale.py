@@ -402,3 +402,58 @@ def test_the_ledger_lock_serialises_concurrent_jobs(tmp_path):
     assert sorted(outcomes) == ["refused", "released"]
     assert load_ledger(data / "ledger.json", 1.5, 1e-6).spent_epsilon == 1.0
     assert len(list(tmp_path.glob("*.csv"))) == 1
+
+
+class _CountingResult:
+    """Stands in for PipelineDP's lazy result and counts how often it is materialised (iterated or collected)."""
+
+    def __init__(self, result, counter):
+        self._result, self._counter = result, counter
+
+    def __iter__(self):
+        self._counter.append("iterate")
+        return iter(self._result)
+
+
+class _CountingSparkResult(_CountingResult):
+    def collect(self):
+        self._counter.append("collect")
+        return self._result.collect()
+
+
+def materialisations(monkeypatch, run) -> list:
+    """How often ``run()`` materialises the lazy results PipelineDP's ``DPEngine.aggregate`` returns.
+
+    Each materialisation of an uncached PipelineDP result draws its noise again: a second one is a second,
+    uncharged release (on Spark, 514.9 then 512.1 for one partition's count).
+    """
+    import pipeline_dp
+
+    counter, aggregate = [], pipeline_dp.DPEngine.aggregate
+
+    def counting_aggregate(self, *args, **kwargs):
+        result = aggregate(self, *args, **kwargs)
+        wrapper = _CountingSparkResult if hasattr(result, "collect") else _CountingResult
+        return wrapper(result, counter)
+
+    monkeypatch.setattr(pipeline_dp.DPEngine, "aggregate", counting_aggregate)
+    run()
+    return counter
+
+
+def _one_release(backend):
+    rows = rows_for_pipeline(purchase_log(2_000, rng=3))
+    return lambda: private_statistics(rows, backend, epsilon=1.0, max_partitions=4, max_per_partition=1,
+                                      min_value=0.0, max_value=20.0, public_partitions=range(1, 367))
+
+
+def test_a_private_result_is_materialised_exactly_once(monkeypatch):
+    assert materialisations(monkeypatch, _one_release(pipeline_dp.LocalBackend())) == ["iterate"]
+
+
+def test_the_once_test_catches_a_result_read_twice(monkeypatch):
+    from mic_dp_helpers.scale import pipeline
+
+    collect = pipeline._collect
+    monkeypatch.setattr(pipeline, "_collect", lambda result: (collect(result), collect(result))[1])
+    assert len(materialisations(monkeypatch, _one_release(pipeline_dp.LocalBackend()))) == 2
