@@ -175,6 +175,77 @@ def _check_uniform_at_larger_bounds(large: pd.DataFrame, outcomes_list) -> None:
                               "and bound, never the first ones in date or table order.")
 
 
+#: Calls on the heavy customers of :func:`_check_uniform_for_heavy_customers`.
+HEAVY_CALLS = 100
+
+
+def _rank_mean_sd(n: int, k: int, calls: int) -> float:
+    """sd of the mean normalised rank ((rank + 0.5) / n) of k of n items drawn without replacement, over calls."""
+    variance = (n * n - 1) / (12 * n * n)
+    return _sqrt(variance / k * (n - k) / _max(n - 1, 1) / calls)
+
+
+def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None:
+    """Customers far above the other cases' sizes are bounded uniformly too (no fast path for heavy people).
+
+    Customer ``u`` has 240 days with one row each, customer ``t`` 30 days with 5 rows each (150 rows), in
+    a shuffled table; max_partitions = 14, max_per_partition = 3, over 100 calls. Uniform sampling gives
+    each kept item a normalised rank ((rank + 0.5) / n) of mean 1/2, in date order and in table order; the
+    test allows 6 sd of the mean (:func:`_rank_mean_sd`: 0.0075 for u's 1,400 kept days, 0.0102 for t's
+    1,400 kept days, 0.0031 for t's 4,200 kept rows within their day), a normal tail of 2e-9 each (the
+    means of 1,400 or more draws). Keeping the first or last days by date or by table position, or the
+    first rows of a day, moves a mean by 0.2 or more (over 20 sd): rejected with certainty, whatever the
+    threshold (more than 60 days, more than 100 rows) above which an answer switches to it. Limit: a
+    choice biased only within the middle of the order (mean rank still 1/2) is left to the count tests of
+    the smaller cases.
+    """
+    u = _DataFrame({"customer_id": ["u"] * 240, "day": _arange(1000, 1240)})
+    t = _DataFrame({"customer_id": ["t"] * 150, "day": _repeat(_arange(2000, 2030), 5)})
+    heavy = _concat([u, t], ignore_index=True)
+    heavy = heavy.loc[rng.permutation(heavy.index)]
+    position = _DataFrame({"at": _arange(_len(heavy))}, index=heavy.index)["at"]
+    shared = _default_rng(_int(rng.integers(1 << 30)))
+    outcomes = call_repeatedly(answer, HEAVY_CALLS, heavy, 14, 3, shared)
+    sums = {"u_date": 0.0, "u_table": 0.0, "t_date": 0.0, "t_table": 0.0, "t_rows": 0.0}
+    u_table_rank = position[heavy["customer_id"] == "u"].rank(method="first") - 1
+    t_days_table = heavy[heavy["customer_id"] == "t"].assign(at=position).groupby("day")["at"].min()
+    t_day_table_rank = t_days_table.rank(method="first") - 1
+    t_row_rank = (heavy[heavy["customer_id"] == "t"].assign(at=position).groupby("day")["at"]
+                  .rank(method="first") - 1)
+    for kept in outcomes:
+        kept = _expect_frame(kept, "the kept rows")
+        if not kept.index.isin(heavy.index).all():
+            raise CheckFailed("for two customers with 240 days and with 150 rows the result returned rows that are "
+                              "not rows of the log.")
+        kept_u = kept.index[heavy.loc[kept.index, "customer_id"].to_numpy() == "u"]
+        kept_t = kept.index[heavy.loc[kept.index, "customer_id"].to_numpy() == "t"]
+        t_days = _sorted(set(heavy.loc[kept_t, "day"].tolist()))
+        if _len(kept_u) != 14 or _len(t_days) != 14 or _len(kept_t) != 42:
+            raise CheckFailed("for a customer with 240 days (one row each) and one with 30 days of 5 rows "
+                              "(max_partitions=14, max_per_partition=3) the result did not keep 14 days of the "
+                              "first and 14 days of 3 rows of the second.")
+        sums["u_date"] += float(((heavy.loc[kept_u, "day"].to_numpy() - 1000 + 0.5) / 240).sum())
+        sums["u_table"] += float(((u_table_rank.loc[kept_u].to_numpy() + 0.5) / 240).sum())
+        sums["t_date"] += float(((_array(t_days) - 2000 + 0.5) / 30).sum())
+        sums["t_table"] += float(((t_day_table_rank.loc[t_days].to_numpy() + 0.5) / 30).sum())
+        sums["t_rows"] += float(((t_row_rank.loc[kept_t].to_numpy() + 0.5) / 5).sum())
+    # (sum, items per call, n, k, samples of k-of-n per call, what)
+    tests = (("u_date", 14, 240, 14, 1, "the days of a customer with 240 days, in date order"),
+             ("u_table", 14, 240, 14, 1, "the days of a customer with 240 days, in table order"),
+             ("t_date", 14, 30, 14, 1, "the days of a customer with 150 rows, in date order"),
+             ("t_table", 14, 30, 14, 1, "the days of a customer with 150 rows, in table order"),
+             ("t_rows", 42, 5, 3, 14, "the rows of a day with 5 rows (of a customer with 150 rows), in table order"))
+    for key, per_call, n, k, samples, what in tests:
+        mean = sums[key] / (HEAVY_CALLS * per_call)
+        sd = _rank_mean_sd(n, k, HEAVY_CALLS * samples)
+        if _abs(mean - 0.5) > UNIFORMITY_SDS * sd:
+            side = "first" if mean < 0.5 else "last"
+            raise CheckFailed(f"for customers far above the other cases' sizes the choice is not uniform: the kept "
+                              f"items among {what} sit on average at {mean:.2f} of the way through (uniform: "
+                              f"0.50 +- {sd:.3f}); they lean to the {side} ones. Keep a uniformly random subset "
+                              "for every customer, however many days or rows they have.")
+
+
 @exercise("09.1", title="Contribution bounding, at scale", answer_name="bound_contributions")
 def check_bound_contributions(answer) -> None:
     """Properties of a correct ``bound_contributions(log, max_partitions, max_per_partition, rng)``.
@@ -229,6 +300,7 @@ def check_bound_contributions(answer) -> None:
                           "choice from the `rng` argument (not np.random or an unseeded new generator; a new generator seeded from `rng` is fine).")
 
     _check_choice_ignores_other_people(answer, rng)
+    _check_uniform_for_heavy_customers(answer, _default_rng(_int(rng.integers(1 << 30))))
     days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})
     shared = _default_rng(_int(rng.integers(1 << 30)))
     outcomes = call_repeatedly(answer, UNIFORMITY_CALLS, days, 3, 1, shared)

@@ -204,6 +204,34 @@ def _first_rows_of_big_days(log, max_partitions, max_per_partition, rng):
     return log.loc[small.index.append(first.index)]
 
 
+def _fast_path_for_heavy_customers(threshold: int, size: str, order: str):
+    """Random for most customers; above ``threshold`` days or rows a deterministic "fast path" (referee)."""
+
+    def answer(log, max_partitions, max_per_partition, rng):
+        kept = _correct_core(log, max_partitions, max_per_partition, rng)
+        measure = log.groupby("customer_id")["day"].transform("nunique" if size == "days" else "size")
+        busy = log[measure > threshold]
+        if busy.empty:
+            return kept
+        if order == "first rows":
+            cells = busy[["customer_id", "day"]].drop_duplicates()
+            cells = cells.loc[rng.permutation(cells.index)]
+            chosen = cells.groupby("customer_id", sort=False).head(max_partitions)
+            rows = busy.merge(chosen, on=["customer_id", "day"]).set_axis(
+                busy.index[pd.MultiIndex.from_frame(busy[["customer_id", "day"]]).isin(
+                    pd.MultiIndex.from_frame(chosen))])
+            first = rows[rows.groupby(["customer_id", "day"], sort=False).cumcount() < max_per_partition]
+        else:
+            cells = busy[["customer_id", "day"]].drop_duplicates()
+            cells = {"earliest": cells.sort_values("day", kind="stable"),
+                     "latest": cells.sort_values("day", ascending=False, kind="stable"),
+                     "table order": cells}[order]
+            first = _keep_cells(busy, cells.groupby("customer_id").head(max_partitions), max_per_partition, rng)
+        return log.loc[kept.index[~kept["customer_id"].isin(busy["customer_id"])].append(first.index)]
+
+    return answer
+
+
 def _fails_on_one_row(log, max_partitions, max_per_partition, rng):
     """Drops a lone row (an empty group after a filter), instead of keeping a customer under the bounds."""
     return log.iloc[:0] if len(log) == 1 else _correct_core(log, max_partitions, max_per_partition, rng)
@@ -317,6 +345,12 @@ WRONG_ANSWERS = {
         "parameters: no bounding when max_per_partition >= 8": _unbounded_for_large_row_bounds,
         "data: the earliest days for customers with more than 12 days": _first_days_for_busy_customers,
         "data: the first rows in table order on days with more than 6 rows": _first_rows_of_big_days,
+        "size: the earliest days for customers with more than 60 days": _fast_path_for_heavy_customers(60, "days", "earliest"),
+        "size: the earliest days for customers with more than 100 rows": _fast_path_for_heavy_customers(100, "rows", "earliest"),
+        "size: the latest days for customers with more than 200 days": _fast_path_for_heavy_customers(200, "days", "latest"),
+        "size: the first days in table order above 100 days": _fast_path_for_heavy_customers(100, "days", "table order"),
+        "size: the first rows of each day for customers with more than 100 rows": _fast_path_for_heavy_customers(
+            100, "rows", "first rows"),
     },
     "09.2": {
         "interval width instead of largest magnitude": _width_not_magnitude,
