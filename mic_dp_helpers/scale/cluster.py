@@ -138,7 +138,8 @@ class StandaloneCluster:
         executor_memory : str, default "512m"
             Memory of each executor JVM.
         timeout : float, default 600
-            Seconds before the submission is abandoned.
+            Seconds before the submission is abandoned: spark-submit and everything it started (the
+            Python driver included) are killed, and ``subprocess.TimeoutExpired`` is raised.
 
         Returns
         -------
@@ -146,8 +147,18 @@ class StandaloneCluster:
             With ``stdout`` and ``stderr`` as text.
         """
         command = self.submit_command(script, arguments, executor_memory=executor_memory)
-        completed = subprocess.run(command, env=self._env, capture_output=True, text=True, timeout=timeout,
-                                   cwd=self.folder)
+        # Its own session: spark-submit's JVM starts the Python driver as its child, and killing only the
+        # JVM on a timeout (what subprocess.run does) would leave that driver running, orphaned.
+        process = subprocess.Popen(command, env=self._env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True, cwd=self.folder, start_new_session=True)
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except BaseException:  # the timeout, or an interrupt: stop the whole session, driver included
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+        completed = subprocess.CompletedProcess(command, process.returncode, stdout, stderr)
         if completed.returncode != 0:
             raise RuntimeError(f"spark-submit failed (exit {completed.returncode}):\n{completed.stderr[-3000:]}")
         return completed
