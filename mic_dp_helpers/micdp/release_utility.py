@@ -36,6 +36,7 @@ from mic_dp_helpers.micdp.allocation import (
     count_outside_bounds,
     plan_budget,
 )
+from mic_dp_helpers.progress import progress_bar
 
 __all__ = ["feature_mae", "prediction_mae", "clustering_utility", "compare_allocations"]
 
@@ -274,7 +275,7 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     n_clusters : int, default 3
     silhouette_sample : int or None, default 300
     progress : bool, default True
-        Show a tqdm progress bar.
+        Show a progress bar (:func:`mic_dp_helpers.progress.progress_bar`).
     rng : int, Generator or None, default 0
         Source of randomness; an int is the base seed of every run's noise and clustering.
 
@@ -296,8 +297,6 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     >>> results.shape[0], list(results.columns[:6])
     (2, ['method', 'epsilon', 'seed', 'feature_mae', 'prediction_mae', 'spent_epsilon'])
     """
-    from tqdm.auto import tqdm
-
     for name, table in (("train", train), ("test", test)):
         if not isinstance(table, pd.DataFrame):
             raise TypeError(f"{name} must be a pandas DataFrame, got {type(table).__name__}.")
@@ -349,7 +348,7 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     rows = []
     runs = [(e, s) for e in epsilons for s in range(n_seeds)]
     with one_thread():  # hundreds of small matrix products
-        for epsilon, s in tqdm(runs, desc="releases", disable=not progress):
+        for epsilon, s in progress_bar(runs, "releases", disable=not progress):
             rows.extend(_compare_one_run(epsilon, s, relevance, plans, columns, position, target, clipped, width,
                                          lower, test_x, test_y, scaled_train, real_labels, clustering, n_clusters,
                                          silhouette_sample, seed))

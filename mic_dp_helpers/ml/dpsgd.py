@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from mic_dp_helpers._validation import as_generator, check_positive_float, check_size
+from mic_dp_helpers.progress import progress_bar
 from mic_dp_helpers.ml.accounting import (  # re-exported: one import for the lesson
     _check_sample_rate,
     compare_accounting,
@@ -325,7 +326,7 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     params : array_like, optional
         Starting parameters (default :func:`init_params`).
     progress : bool, default False
-        Show a ``tqdm`` progress bar.
+        Show a progress bar (:func:`mic_dp_helpers.progress.progress_bar`).
 
     Returns
     -------
@@ -355,12 +356,8 @@ def train_dpsgd(architecture: Architecture, X, y, *, clip_norm: float, noise_mul
     params = init_params(architecture, generator) if params is None else _as_floats(params, "params").copy()
     architecture.unpack(params)  # validates the shape
     batch_sizes = []
-    iterator = range(steps)
-    if progress:
-        from tqdm.auto import tqdm
-
-        iterator = tqdm(iterator, desc="DP-SGD steps" if sigma > 0 else "SGD steps", leave=False)
-    for _ in iterator:
+    label = "DP-SGD steps" if sigma > 0 else "SGD steps"
+    for _ in progress_bar(range(steps), label, disable=not progress):
         mask = generator.random(len(X)) < q
         batch_sizes.append(int(mask.sum()))
         total = _clipped_gradient_sum(architecture, params, X[mask], y[mask], clip_norm)
