@@ -539,7 +539,7 @@ LESSON02_06_POWER = (
 
 
 # ===================================================================== lesson 05 (05.4)
-#: Power of check 05.4 (``mic_dp_helpers/checks/lesson05.py``, ``_near_claim_case``) against answers that
+#: Power of check 05.4 (``mic_dp_helpers/checks/lesson05_audit.py``, ``_near_claim_case``, ``_tight_case``) against answers that
 #: do not audit, or audit too little: (answer, rejected seeds, why), measured on seeds 0-99 or 0-29
 #: (``tests/wrong_answers/lesson05.py`` holds each answer). The reference solution (the course audit,
 #: 20,000 samples per side) was rejected in 0 of 200 seeds (``tests/check_rates.py``'s
@@ -562,4 +562,30 @@ LESSON05_POWER = (
      "column at 1.45 times the claim in about a third of runs"),
     ("the course audit, flagged above twice the claim", "by construction (every seed)",
      "the four columns at 1.45 to 1.5 times the claim have lower bounds of 1.14 to 1.5 claims"),
+    ("the course audit with 10,000, 15,000 or 19,000 samples per side (referee: 10,000 and 15,000 passed 2 and 4 "
+     "of seeds 0-3 before the check recorded its release's calls)", "by construction (every seed)",
+     "the check owns release and refuses a call of 100 to 19,999 releases of either dataset"),
+    ("the same noise on both datasets (a fixed seed or a reset generator in the column function; dataset_b's "
+     "releases made from dataset_a's) (referee: passed 4 of 4 seeds before)", "by construction (every seed)",
+     "release logs its generator's state at each call: a dataset_b call starting from a state a dataset_a call "
+     "started from, or no dataset_b call, is refused"),
+    ("an audit retried until it refutes (2 or 3 tries); both directions audited, the larger bound kept (referee: "
+     "passed 4 of 4 before)", "by construction (every seed)",
+     "more dataset_b calls than columns, or a dataset_b call first in a pair, is refused. Not caught: an answer "
+     "that draws all its tries in one call and slices them"),
+    ("a point estimate: the audit's event counts, their ratio above the claim (referee)",
+     "3 of 4 seeds before (0-3); every seed of 0-2 and 505 since",
+     "four honest columns at 0.93-0.97 of a small claim (0.33-0.37) instead of two: the point estimate "
+     "exceeds the claim on each in about a quarter of runs, the 95% bound stays 4.2 SD below; not every seed"),
+    ("a point estimate scanned over events, or above a margin of 1.3 claims, or a bound above 1.5 claims",
+     "every seed tried (0-2, 505)",
+     "the tight case (claim 1-1.5): its alarm column's rare events (10-30 counts) give a ratio above the claim in "
+     "most runs, and its flawed columns at 1.2-1.3 times the claim have bounds of 1.08 claims or more"),
+    ("delta 0.01 or 0.005; n_bins 5 or 3 (referee)", "every seed tried (0-3 before and since)",
+     "a delta above 0.005 forgives the rare leak (0.4-0.5% of releases); 5 bins miss the mixture's sharp centre. "
+     "Not caught: n_bins 10, delta 0.001 (they judge every case right)"),
+    ("confidence 0.8 or 0.9 instead of 0.95 (referee)", "none: passes (4 of 4 seeds)",
+     "a black-box limit: the confidence leaves no trace in the calls, and 0.8 raises a bound by about half its "
+     "SD; a case that caught it would need honest columns at the claim, where a correct audit errs about once "
+     "in 1,500 per column, beyond the 1 in 1,000 allowed per check"),
 )
