@@ -1,6 +1,6 @@
 """Check 05.4 refuses answers that never audit (outside referee, lessons 05-06).
 
-The near-claim case (``mic_dp_helpers.checks.lesson05._near_claim_case``) has honest columns that are
+The near-claim case (``mic_dp_helpers.checks.lesson05_audit._near_claim_case``) has honest columns that are
 clipped or rounded (post-processing: a scale estimate or a repeat detector flags them) and a flawed column
 whose noise has an honest spread but a sharp centre (a scale estimate misses it). So an epsilon read from
 a column's spread (mean absolute deviation, SD or IQR), with any margin and with or without a test for

@@ -539,11 +539,13 @@ LESSON02_06_POWER = (
 
 
 # ===================================================================== lesson 05 (05.4)
-#: Power of check 05.4 (``mic_dp_helpers/checks/lesson05_audit.py``, ``_near_claim_case``, ``_tight_case``) against answers that
+#: Power of check 05.4 (``mic_dp_helpers/checks/lesson05_audit.py``, ``_near_claim_case`` and ``_tight_case``,
+#: and the calls it records of its own ``release``) against answers that
 #: do not audit, or audit too little: (answer, rejected seeds, why), measured on seeds 0-99 or 0-29
 #: (``tests/wrong_answers/lesson05.py`` holds each answer). The reference solution (the course audit,
 #: 20,000 samples per side) was rejected in 0 of 200 seeds (``tests/check_rates.py``'s
-#: ``rejection_rate("05.4", range(200))``, 217-254 s). Answers that read epsilon from a spread fail by
+#: ``rejection_rate("05.4", range(200))``; 217-254 s before the tight case, 1,044 s with it on a machine
+#: loaded about 8 times over; and 0 of seeds 200-229). Answers that read epsilon from a spread fail by
 #: construction: a margin below 0.93 flags an honest column just below the claim (estimates 0.93-0.97), and
 #: one above 0.82 misses the mixture column (estimates 0.73-0.82).
 LESSON05_POWER = (
