@@ -576,17 +576,19 @@ LESSON05_POWER = (
      "more dataset_b calls than columns, or a dataset_b call first in a pair, is refused. Not caught: an answer "
      "that draws all its tries in one call and slices them"),
     ("a point estimate: the audit's event counts, their ratio above the claim (referee)",
-     "3 of 4 seeds before (0-3); every seed of 0-2 and 505 since",
+     "3 of 4 seeds before (0-3); 8 of 9 since (0-2, 4-9; seed 5 passes), and 505",
      "four honest columns at 0.93-0.97 of a small claim (0.33-0.37) instead of two: the point estimate "
-     "exceeds the claim on each in about a quarter of runs, the 95% bound stays 4.2 SD below; not every seed"),
+     "exceeds the claim on each in about a quarter of runs, the 95% bound stays 4.2 SD below. Not every seed: a "
+     "case that caught it at every seed would need honest columns nearer the claim than a correct audit allows"),
     ("a point estimate scanned over events, or above a margin of 1.3 claims, or a bound above 1.5 claims",
-     "every seed tried (0-2, 505)",
+     "6 of 6 seeds (4-9) and 505",
      "the tight case (claim 1-1.5): its alarm column's rare events (10-30 counts) give a ratio above the claim in "
      "most runs, and its flawed columns at 1.2-1.3 times the claim have bounds of 1.08 claims or more"),
-    ("delta 0.01 or 0.005; n_bins 5 or 3 (referee)", "every seed tried (0-3 before and since)",
-     "a delta above 0.005 forgives the rare leak (0.4-0.5% of releases); 5 bins miss the mixture's sharp centre. "
+    ("delta 0.01 or 0.005; n_bins 5 or 3 (referee)", "6 of 6 seeds (4-9) and 505 (0.01 and 5 bins; 0.005 and 3 "
+     "bins at 505)",
+     "a delta of 0.005 or more forgives the rare leak (0.4-0.5% of releases); 5 bins miss the mixture's sharp centre. "
      "Not caught: n_bins 10, delta 0.001 (they judge every case right)"),
-    ("confidence 0.8 or 0.9 instead of 0.95 (referee)", "none: passes (4 of 4 seeds)",
+    ("confidence 0.8 or 0.9 instead of 0.95 (referee)", "none: passes (seeds 0-3 before, 505 since)",
      "a black-box limit: the confidence leaves no trace in the calls, and 0.8 raises a bound by about half its "
      "SD; a case that caught it would need honest columns at the claim, where a correct audit errs about once "
      "in 1,500 per column, beyond the 1 in 1,000 allowed per check"),
