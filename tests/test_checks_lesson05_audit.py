@@ -1,6 +1,6 @@
 """Check 05.4 refuses answers that never audit (outside referee, lessons 05-06).
 
-The near-claim case (``mic_dp_helpers.checks.lesson05._near_claim_case``) has honest columns that are
+The near-claim case (``mic_dp_helpers.checks.lesson05_audit._near_claim_case``) has honest columns that are
 clipped or rounded (post-processing: a scale estimate or a repeat detector flags them) and a flawed column
 whose noise has an honest spread but a sharp centre (a scale estimate misses it). So an epsilon read from
 a column's spread (mean absolute deviation, SD or IQR), with any margin and with or without a test for
@@ -9,10 +9,12 @@ repeated values, is rejected at every seed; an audit of 20,000 samples per side 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from mic_dp_helpers.checks import CheckFailed
-from mic_dp_helpers.checks.lesson05 import check_flawed_features
+from mic_dp_helpers.checks.lesson05_audit import check_flawed_features
 from wrong_answers.lesson05 import WRONG_ANSWERS, point_estimate_no_audit
 
 
@@ -32,3 +34,38 @@ def test_point_estimate_without_audit_is_rejected():
     for seed in range(12):
         with pytest.raises(CheckFailed):
             check_flawed_features(point_estimate_no_audit, seed)
+
+
+#: A wrong answer of each class the check sees in its release's calls or its cases, and a phrase its hint must
+#: hold (the hint names the actual error, outside referee).
+HINTS = {
+    "audit with 10,000 samples per side (referee)": "drew 10,000 releases per side",
+    "audit with 15,000 samples per side (referee)": "drew 15,000 releases per side",
+    "same noise for both datasets: a fixed seed in the column function (referee)": "the same noise",
+    "same noise for both datasets: the generator reset in every call": "the same noise",
+    "dataset_b's releases made from dataset_a's": "never on dataset_b",
+    "audit retried until it refutes, 2 tries (referee)": "one audit per column",
+    "audits both directions, larger bound kept (referee)": "datasets swapped",
+    "audits the other direction when the first does not refute": "datasets swapped",
+    "audit with delta 0.01 (referee)": "delta above 0",
+    "audit with 5 bins (referee)": "n_bins=50",
+    "audits only the first half of the columns (referee)": "audit every column",
+    "point estimate: largest ratio of event counts over scanned events (referee)": "a point estimate",
+    "audit's point estimate above 1.3 times the claim": "not a multiple of it",
+    "epsilon from the mean absolute deviation, margin 1.3, repeat test (referee)": "is not an audit",
+}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(HINTS))
+def test_each_wrong_audit_gets_a_hint_that_names_its_error(name):
+    with pytest.raises(CheckFailed, match=re.escape(HINTS[name])):
+        check_flawed_features(WRONG_ANSWERS["05.4"][name])
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n_samples", [20_000, 40_000])
+def test_correct_audits_with_enough_samples_pass(n_samples):
+    from wrong_answers.lesson05 import _audit_columns_with
+
+    check_flawed_features(_audit_columns_with(n_samples=n_samples, n_bins=50), 3)

@@ -539,11 +539,13 @@ LESSON02_06_POWER = (
 
 
 # ===================================================================== lesson 05 (05.4)
-#: Power of check 05.4 (``mic_dp_helpers/checks/lesson05.py``, ``_near_claim_case``) against answers that
+#: Power of check 05.4 (``mic_dp_helpers/checks/lesson05_audit.py``, ``_near_claim_case`` and ``_tight_case``,
+#: and the calls it records of its own ``release``) against answers that
 #: do not audit, or audit too little: (answer, rejected seeds, why), measured on seeds 0-99 or 0-29
 #: (``tests/wrong_answers/lesson05.py`` holds each answer). The reference solution (the course audit,
 #: 20,000 samples per side) was rejected in 0 of 200 seeds (``tests/check_rates.py``'s
-#: ``rejection_rate("05.4", range(200))``, 217-254 s). Answers that read epsilon from a spread fail by
+#: ``rejection_rate("05.4", range(200))``; 217-254 s before the tight case, 1,044 s with it on a machine
+#: loaded about 8 times over; and 0 of seeds 200-229). Answers that read epsilon from a spread fail by
 #: construction: a margin below 0.93 flags an honest column just below the claim (estimates 0.93-0.97), and
 #: one above 0.82 misses the mixture column (estimates 0.73-0.82).
 LESSON05_POWER = (
@@ -562,4 +564,32 @@ LESSON05_POWER = (
      "column at 1.45 times the claim in about a third of runs"),
     ("the course audit, flagged above twice the claim", "by construction (every seed)",
      "the four columns at 1.45 to 1.5 times the claim have lower bounds of 1.14 to 1.5 claims"),
+    ("the course audit with 10,000, 15,000 or 19,000 samples per side (referee: 10,000 and 15,000 passed 2 and 4 "
+     "of seeds 0-3 before the check recorded its release's calls)", "by construction (every seed)",
+     "the check owns release and refuses a call of 100 to 19,999 releases of either dataset"),
+    ("the same noise on both datasets (a fixed seed or a reset generator in the column function; dataset_b's "
+     "releases made from dataset_a's) (referee: passed 4 of 4 seeds before)", "by construction (every seed)",
+     "release logs its generator's state at each call: a dataset_b call starting from a state a dataset_a call "
+     "started from, or no dataset_b call, is refused"),
+    ("an audit retried until it refutes (2 or 3 tries); both directions audited, the larger bound kept (referee: "
+     "passed 4 of 4 before)", "by construction (every seed)",
+     "more dataset_b calls than columns, or a dataset_b call first in a pair, is refused. Not caught: an answer "
+     "that draws all its tries in one call and slices them"),
+    ("a point estimate: the audit's event counts, their ratio above the claim (referee)",
+     "3 of 4 seeds before (0-3); 8 of 9 since (0-2, 4-9; seed 5 passes), and 505",
+     "four honest columns at 0.93-0.97 of a small claim (0.33-0.37) instead of two: the point estimate "
+     "exceeds the claim on each in about a quarter of runs, the 95% bound stays 4.2 SD below. Not every seed: a "
+     "case that caught it at every seed would need honest columns nearer the claim than a correct audit allows"),
+    ("a point estimate scanned over events, or above a margin of 1.3 claims, or a bound above 1.5 claims",
+     "6 of 6 seeds (4-9) and 505",
+     "the tight case (claim 1-1.5): its alarm column's rare events (10-30 counts) give a ratio above the claim in "
+     "most runs, and its flawed columns at 1.2-1.3 times the claim have bounds of 1.08 claims or more"),
+    ("delta 0.01 or 0.005; n_bins 5 or 3 (referee)", "6 of 6 seeds (4-9) and 505 (0.01 and 5 bins; 0.005 and 3 "
+     "bins at 505)",
+     "a delta of 0.005 or more forgives the rare leak (0.4-0.5% of releases); 5 bins miss the mixture's sharp centre. "
+     "Not caught: n_bins 10, delta 0.001 (they judge every case right)"),
+    ("confidence 0.8 or 0.9 instead of 0.95 (referee)", "none: passes (seeds 0-3 before, 505 since)",
+     "a black-box limit: the confidence leaves no trace in the calls, and 0.8 raises a bound by about half its "
+     "SD; a case that caught it would need honest columns at the claim, where a correct audit errs about once "
+     "in 1,500 per column, beyond the 1 in 1,000 allowed per check"),
 )

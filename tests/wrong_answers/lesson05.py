@@ -222,6 +222,125 @@ def _bound_above(multiple):  # a real audit, but compared with a multiple of the
                                                          lambda r: r.epsilon_lower_bound > multiple * claimed)
 
 
+def _audit_columns_with(n_samples=20_000, flag=lambda result, claimed: result.refutes(claimed), **arguments):
+    """Audits every column once, as the exercise asks, but with ``audit_epsilon`` arguments or a flag rule of
+    its own."""
+    def flawed_features(release, dataset_a, dataset_b, claimed):
+        flagged = []
+        for j in range(_n_columns(release, dataset_a)):
+            result = audit_epsilon(lambda data, size, rng, j=j: release(data, size, rng)[:, j], dataset_a, dataset_b,
+                                   n_samples=n_samples, rng=j, **arguments)
+            if flag(result, claimed):
+                flagged.append(j)
+        return flagged
+    return flawed_features
+
+
+def _point_estimate_scanned(release, dataset_a, dataset_b, claimed):
+    """The largest |log ratio| of event counts over thresholds and repeated values, on one set of 20,000
+    releases per side: no confidence bound, and the events chosen on the counts they are judged by."""
+    flagged = []
+    for j in range(_n_columns(release, dataset_a)):
+        xa = release(dataset_a, 20_000, np.random.default_rng(2 * j))[:, j]
+        xb = release(dataset_b, 20_000, np.random.default_rng(2 * j + 1))[:, j]
+        both = np.concatenate([xa, xb])
+        values, counts = np.unique(both, return_counts=True)
+        events = [both <= t for t in np.quantile(both, np.linspace(0.01, 0.99, 99))] + [
+            both == v for v in values[counts > 1][:20]]
+        best = 0.0
+        for event in events:
+            for ca, cb in ((event[:xa.size].sum(), event[xa.size:].sum()),
+                           ((~event[:xa.size]).sum(), (~event[xa.size:]).sum())):
+                if ca > 0 and cb > 0:
+                    best = max(best, abs(math.log(ca / cb)))
+                elif ca + cb > 0:
+                    best = math.inf
+        if best > claimed:
+            flagged.append(j)
+    return flagged
+
+
+def _same_noise(kind):
+    """Audits each column, but both datasets get the same noise: ``"seed"`` seeds a new generator with the same
+    number in every call, ``"reset"`` hands release a copy of the generator's starting state."""
+    def flawed_features(release, dataset_a, dataset_b, claimed):
+        flagged = []
+        for j in range(_n_columns(release, dataset_a)):
+            start = np.random.default_rng(j).bit_generator.state
+
+            def column_j(data, size, rng, j=j):
+                if kind == "seed":
+                    return release(data, size, np.random.default_rng(j))[:, j]
+                generator = np.random.default_rng()
+                generator.bit_generator.state = start
+                return release(data, size, generator)[:, j]
+
+            if audit_epsilon(column_j, dataset_a, dataset_b, n_samples=20_000, rng=j).refutes(claimed):
+                flagged.append(j)
+        return flagged
+    return flawed_features
+
+
+def _b_from_a(release, dataset_a, dataset_b, claimed):
+    """Draws dataset_a's releases once and makes dataset_b's by moving them by the difference of the rows."""
+    shift = np.asarray(dataset_b, dtype=float)[0] - np.asarray(dataset_a, dataset_b.dtype)[0]
+    flagged = []
+    for j in range(_n_columns(release, dataset_a)):
+        xa = release(dataset_a, 20_000, np.random.default_rng(j))[:, j]
+
+        def column_j(data, size, rng, j=j, xa=xa):
+            return xa[:size] if data is dataset_a else xa[:size] + shift[j]
+
+        if audit_epsilon(column_j, dataset_a, dataset_b, n_samples=20_000, rng=j).refutes(claimed):
+            flagged.append(j)
+    return flagged
+
+
+def _retried(tries):
+    """Audits each column up to ``tries`` times (new seeds) and flags it as soon as one audit refutes."""
+    def flawed_features(release, dataset_a, dataset_b, claimed):
+        flagged = []
+        for j in range(_n_columns(release, dataset_a)):
+            column_j = lambda data, size, rng, j=j: release(data, size, rng)[:, j]  # noqa: E731
+            if any(audit_epsilon(column_j, dataset_a, dataset_b, n_samples=20_000, rng=100 * t + j).refutes(claimed)
+                   for t in range(tries)):
+                flagged.append(j)
+        return flagged
+    return flawed_features
+
+
+def _both_directions(only_if_needed):
+    """Audits (A, B) and (B, A) and keeps the larger bound; with ``only_if_needed`` the second audit runs only
+    when the first does not refute."""
+    def flawed_features(release, dataset_a, dataset_b, claimed):
+        flagged = []
+        for j in range(_n_columns(release, dataset_a)):
+            column_j = lambda data, size, rng, j=j: release(data, size, rng)[:, j]  # noqa: E731
+            forward = audit_epsilon(column_j, dataset_a, dataset_b, n_samples=20_000, rng=j)
+            if only_if_needed and forward.refutes(claimed):
+                flagged.append(j)
+                continue
+            backward = audit_epsilon(column_j, dataset_b, dataset_a, n_samples=20_000, rng=1_000 + j)
+            if max(forward.epsilon_lower_bound, backward.epsilon_lower_bound) > claimed:
+                flagged.append(j)
+        return flagged
+    return flawed_features
+
+
+def _some_columns(which):
+    """A correct audit of only some columns: ``"half"`` the first half, an int the first that many."""
+    def flawed_features(release, dataset_a, dataset_b, claimed):
+        n = _n_columns(release, dataset_a)
+        audited = range(n // 2) if which == "half" else range(min(n, which))
+        return [j for j in _audit_columns_with()(_first_columns(release, max(audited, default=-1) + 1),
+                                                   dataset_a, dataset_b, claimed) if j in audited]
+    return flawed_features
+
+
+def _first_columns(release, k):
+    return lambda data, size, rng: release(data, size, rng)[:, :max(k, 1)]
+
+
 WRONG_ANSWERS = {
     "05.1": {
         "absolute Pearson instead of MIC": _pearson_ranked,
@@ -284,6 +403,27 @@ WRONG_ANSWERS = {
         "audit bound compared with twice the claim": _bound_above(2.0),
         "audit with 2,000 samples per column": _few_samples(2_000),
         "audit with 5,000 samples per column": _few_samples(5_000),
+        "point estimate: largest ratio of event counts over scanned events (referee)": _point_estimate_scanned,
+        "audit's point estimate above 1.3 times the claim": _audit_columns_with(
+            flag=lambda r, c: abs(math.log(max(r.count_a, 1) / max(r.count_b, 1))) > 1.3 * c),
+        "audit bound compared with 1.5 times the claim": _audit_columns_with(
+            flag=lambda r, c: r.epsilon_lower_bound > 1.5 * c),
+        "same noise for both datasets: a fixed seed in the column function (referee)": _same_noise("seed"),
+        "same noise for both datasets: the generator reset in every call": _same_noise("reset"),
+        "dataset_b's releases made from dataset_a's": _b_from_a,
+        "audit with 10,000 samples per side (referee)": _audit_columns_with(n_samples=10_000),
+        "audit with 15,000 samples per side (referee)": _audit_columns_with(n_samples=15_000),
+        "audit with 19,000 samples per side": _audit_columns_with(n_samples=19_000),
+        "audit retried until it refutes, 2 tries (referee)": _retried(2),
+        "audit retried until it refutes, 3 tries": _retried(3),
+        "audits both directions, larger bound kept (referee)": _both_directions(False),
+        "audits the other direction when the first does not refute": _both_directions(True),
+        "audit with delta 0.01 (referee)": _audit_columns_with(delta=0.01),
+        "audit with delta 0.005": _audit_columns_with(delta=0.005),
+        "audit with 5 bins (referee)": _audit_columns_with(n_bins=5),
+        "audit with 3 bins": _audit_columns_with(n_bins=3),
+        "audits only the first half of the columns (referee)": _some_columns("half"),
+        "audits only the first 4 columns": _some_columns(4),
         **cheats(lambda release, dataset_a, dataset_b, claimed: []),
     },
 }
