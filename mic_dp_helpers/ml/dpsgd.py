@@ -247,7 +247,9 @@ class TrainingRun:
     private : bool
         False when ``noise_multiplier`` is 0 or ``clip_norm`` infinite (plain SGD).
     batch_sizes : list of int
-        Realised Poisson batch sizes (internal: they are not released).
+        Realised Poisson batch sizes. They are **private** (they depend on who is in the training
+        set and on how many rows it has) and not part of the release: kept only for tests of the
+        sampler; never publish or print them for a real model.
     """
 
     architecture: Architecture
