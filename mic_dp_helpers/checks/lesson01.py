@@ -3,8 +3,11 @@
 Tables come from a generator seeded with ``seed`` (fixed by default): a hand-made table, a
 single-row table, tables of random size (2 to 900 rows) with their columns in shuffled order
 and a shuffled, non-default index, generalized versions of them, and quasi-identifier lists
-in random order and length. The course's own functions (``mic_dp_helpers.attacks.anonymity``) refuse to
-run while the student's function runs; the expected answer is computed after it returns.
+in random order and length; and the edge cases (``_edge_tables``): values holding separators
+("|", "_", " ") so that keys joined as text collide, NaN in the columns that are not asked
+about, int8, int32 and float32 columns, and 12,000 rows. The course's own functions
+(``mic_dp_helpers.attacks.anonymity``) refuse to run while the student's function runs; the expected
+answer is computed after it returns.
 """
 
 from __future__ import annotations
@@ -43,6 +46,12 @@ def _qi_sets(seed: int) -> list[list[str]]:
     return [list(c) for c in QUASI_IDENTIFIER_SETS] + random_sets
 
 
+def _qi_sets_for(seed: int, index: int) -> list[list[str]]:
+    """The column lists tried on table ``index``: all of them, but only [zip_code, age, sex] on the last (large)
+    table, to keep the check fast."""
+    return _qi_sets(seed) if index < _len(_table_bank(seed)) - 1 else [["zip_code", "age", "sex"]]
+
+
 def _fixed_tables() -> list[pd.DataFrame]:
     small = pd.DataFrame(
         {
@@ -61,6 +70,11 @@ def _tables(seed: int = SEED) -> list[pd.DataFrame]:
     return [table.copy() for table in _table_bank(seed)]
 
 
+def _table(seed: int, index: int) -> pd.DataFrame:
+    """A fresh copy of table ``index`` of ``seed`` (copying only that one: the bank holds 12,000 rows)."""
+    return _table_bank(seed)[index].copy()
+
+
 @functools.lru_cache(maxsize=4)
 def _table_bank(seed: int) -> tuple[pd.DataFrame, ...]:
     rng = _default_rng(seed)
@@ -70,7 +84,39 @@ def _table_bank(seed: int) -> tuple[pd.DataFrame, ...]:
         table = table[[table.columns[i] for i in rng.permutation(_len(table.columns))]]
         table.index = rng.permutation(np.arange(10, 10 + 7 * _len(table), 7))
         tables.append(table)
-    return tuple(tables)
+    return tuple(tables) + _edge_tables(_default_rng([seed, 11]))
+
+
+#: Separators a student may join a row's values with to build one text key.
+_SEPARATORS = ("|", "_", " ", "")
+
+
+def _separator_table(rng, sep: str) -> pd.DataFrame:
+    """Every row of a random table three times, plus two people who differ, but whose values joined as text
+    with ``sep`` are equal in every column order (zip code "1|1" and sex "1", zip code "1" and sex "1|1", age and
+    salary 1): they are the only unique people, with different diagnoses."""
+    base = medical(40, rng=int(rng.integers(0, 2**31)))
+    table = pd.concat([base] * 3, ignore_index=True)
+    pair = pd.DataFrame({"name": ["Ann One", "Bea One"], "age": [1, 1], "sex": ["1", f"1{sep}1"],
+                         "zip_code": [f"1{sep}1", "1"], "salary": [1, 1], "diagnosis": ["asthma", "healthy"],
+                         "rare_disease": [False, False]})
+    table = pd.concat([table, pair.astype(table.dtypes.to_dict())], ignore_index=True)
+    table.index = rng.permutation(np.arange(3, 3 + 2 * _len(table), 2))
+    return table.iloc[rng.permutation(_len(table))]
+
+
+def _edge_tables(rng) -> tuple[pd.DataFrame, ...]:
+    """The edge cases the exercises' text allows: separators inside the values, NaN in the other columns
+    (name, rare_disease), integer and float32 dtypes, and a table of 12,000 rows (shuffled index)."""
+    separators = tuple(_separator_table(rng, sep) for sep in _SEPARATORS)
+    missing = medical(300, rng=int(rng.integers(0, 2**31)))
+    missing["name"] = missing["name"].where(rng.random(300) > 0.3)
+    missing["rare_disease"] = missing["rare_disease"].astype(object).where(rng.random(300) > 0.5)
+    small_ints = medical(250, rng=int(rng.integers(0, 2**31))).astype({"age": np.int8, "salary": np.float32})
+    floats = medical(250, rng=int(rng.integers(0, 2**31))).astype({"age": np.float32, "salary": np.int32})
+    large = medical(12_000, rng=int(rng.integers(0, 2**31)))
+    large.index = rng.permutation(np.arange(5, 5 + 3 * 12_000, 3))
+    return (*separators, missing, small_ints, floats, large)
 
 
 def _call_unchanged(exercise_id, answer, df: pd.DataFrame, *args):
@@ -86,7 +132,8 @@ def _call_unchanged(exercise_id, answer, df: pd.DataFrame, *args):
 def check_uniqueness_share(answer, seed: int = SEED) -> None:
     """A correct answer returns the share of rows whose combination of the given columns appears in no
     other row (a number in [0, 1]), without changing the table, on tables from ``seed`` (one row, up to
-    900 rows, shuffled columns and index) and column lists of every length in random order.
+    900 rows, shuffled columns and index, and the edge tables: separators inside the values, NaN in other
+    columns, int8/int32/float32 columns, 12,000 rows) and column lists of every length in random order.
 
     Parameters
     ----------
@@ -100,10 +147,10 @@ def check_uniqueness_share(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(_len(_tables(seed))):
-        for columns in _qi_sets(seed):
-            got = expect_number(_call_unchanged("01.1", answer, _tables(seed)[index], list(columns)), "a share")
-            table = _tables(seed)[index]
+    for index in range(_len(_table_bank(seed))):
+        for columns in _qi_sets_for(seed, index):
+            got = expect_number(_call_unchanged("01.1", answer, _table(seed, index), list(columns)), "a share")
+            table = _table(seed, index)
             expected = anonymity.uniqueness_share(table, columns)
             if not 0 <= got <= 1:
                 raise CheckFailed(f"a share lies between 0 and 1, but for columns {columns} you returned {got:.3g}.")
@@ -142,9 +189,13 @@ def _linkage_targets(seed: int, index: int):
 @functools.lru_cache(maxsize=16)
 def _linkage_bank(seed: int, index: int):
     rng = _default_rng([seed, index, 2])
-    released = _tables(seed)[index].drop(columns=["name"], errors="ignore")
+    released = _table(seed, index).drop(columns=["name"], errors="ignore")
     picks, decoys = [], []
-    for position in rng.choice(_len(released), size=min(5, _len(released)), replace=False):
+    positions = rng.choice(_len(released), size=min(5, _len(released)), replace=False)
+    incomplete = np.flatnonzero(released.isna().any(axis=1).to_numpy())
+    if _len(incomplete) and not _set(positions) & _set(incomplete):  # a target with NaN in another column
+        positions[0] = int(rng.choice(incomplete))
+    for position in positions:
         target = released.iloc[int(position)]
         width = int(rng.choice([0, 100, 5_000, 10_000, int(rng.integers(1, 40_000))]))
         salary = int(target["salary"])
@@ -166,8 +217,9 @@ def check_linkage_candidates(answer, seed: int = SEED) -> None:
     original values, exactly the rows whose age and zip code equal the given ones and whose salary lies
     in [low, high], both ends included, for targets from ``seed`` sitting exactly on the lower bound, on
     the upper bound or inside, with ranges of width 0 to 40,000, on tables with shuffled columns and
-    index (one of them a single row). Each table also holds near misses of every target (age one year
-    off, a zip code in the same 3-digit area, a salary one outside the range), which must not match.
+    index (one of them a single row, and the edge tables, one target having NaN in another column). Each
+    table also holds near misses of every target (age one year off, a zip code in the same 3-digit area, a
+    salary one outside the range), which must not match.
 
     Parameters
     ----------
@@ -181,7 +233,7 @@ def check_linkage_candidates(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(_len(_tables(seed))):
+    for index in range(_len(_table_bank(seed))):
         for pick in range(_len(_linkage_targets(seed, index)[1])):
             released, picks = _linkage_targets(seed, index)
             got = _call_unchanged("01.2", answer, released, *picks[pick])
@@ -208,7 +260,7 @@ def check_linkage_candidates(answer, seed: int = SEED) -> None:
 def check_k_anonymity_level(answer, seed: int = SEED) -> None:
     """A correct answer returns the size of the smallest group of rows sharing all the quasi-identifiers
     (k = 1 for a single row), on the tables from ``seed`` and their generalizations (10-year age bands,
-    3-digit zip codes), for quasi-identifier lists of every length in random order.
+    3-digit zip codes), edge tables included, for quasi-identifier lists of every length in random order.
 
     Parameters
     ----------
@@ -222,14 +274,14 @@ def check_k_anonymity_level(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(_len(_tables(seed))):
-        for columns in _qi_sets(seed):
+    for index in range(_len(_table_bank(seed))):
+        for columns in _qi_sets_for(seed, index):
             for coarse_level in (0, 1):
-                table = _tables(seed)[index]
+                table = _table(seed, index)
                 coarse = table if not coarse_level else anonymity.generalize(table, age_band=10, zip_digits=3)
                 del table
                 got = expect_number(_call_unchanged("01.3", answer, coarse, list(columns)), "k")
-                table = _tables(seed)[index]
+                table = _table(seed, index)
                 coarse = table if not coarse_level else anonymity.generalize(table, age_band=10, zip_digits=3)
                 expected = anonymity.k_anonymity(coarse, columns)
                 if got != expected:
@@ -239,12 +291,23 @@ def check_k_anonymity_level(answer, seed: int = SEED) -> None:
                                       "of people who look identical on those columns.")
 
 
+def _exposure_table(seed: int, index: int) -> pd.DataFrame:
+    """Table ``index`` of ``seed`` generalized (10-year age bands, 3-digit zip codes), except the separator
+    tables, which generalization would break apart, passed as they are."""
+    table = _table(seed, index)
+    after = _len(_table_bank(seed)) - index  # the separator tables come just before the 4 other edge tables
+    if 4 < after <= 4 + _len(_SEPARATORS):
+        return table
+    return anonymity.generalize(table, age_band=10, zip_digits=3)
+
+
 @exercise("01.4", title="Homogeneity attack: who is exposed despite k-anonymity", answer_name="homogeneity_exposure")
 def check_homogeneity_exposure(answer, seed: int = SEED) -> None:
     """A correct answer returns the share of people whose whole equivalence class has one value of the
     sensitive column, on generalized tables from ``seed`` (a single row included, the sensitive column
     anywhere among the shuffled columns) for several quasi-identifier lists, and also with ``sex`` as the
-    sensitive column (so an answer tied to "diagnosis" fails).
+    sensitive column (so an answer tied to "diagnosis" fails); on the edge tables too (the separator tables
+    as they are: generalizing would merge their two unique people).
 
     Parameters
     ----------
@@ -258,12 +321,12 @@ def check_homogeneity_exposure(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(_len(_tables(seed))):
+    for index in range(_len(_table_bank(seed))):
         for columns, sensitive in ((["zip_code", "age", "sex"], "diagnosis"), (["zip_code", "age"], "diagnosis"),
                                    (["zip_code"], "diagnosis"), (["age", "zip_code"], "sex")):
-            coarse = anonymity.generalize(_tables(seed)[index], age_band=10, zip_digits=3)
+            coarse = _exposure_table(seed, index)
             got = expect_number(_call_unchanged("01.4", answer, coarse, list(columns), sensitive), "a share")
-            coarse = anonymity.generalize(_tables(seed)[index], age_band=10, zip_digits=3)
+            coarse = _exposure_table(seed, index)
             expected = anonymity.homogeneity_exposure(coarse, columns, sensitive)
             if _abs(got - expected) > 1e-9:
                 n_classes = _len(anonymity.equivalence_class_sizes(coarse, columns))
