@@ -357,10 +357,29 @@ LESSON07_POWER = (
      "construction, for any threshold below the case's size)",
      "an answer exact only above 1,200,000 people, or randomising with a slightly wrong rate only there "
      "(the z-test sees a keep rate off by about 0.0005), passes"),
+    ("07.1", "coins shared between person i and person i + d only above a size (referee: i and i + n/2 above "
+             "20,000 people)",
+     "lag correlation over every d up to n - 14,000 in the one call on 1,000,001 to 1,200,000 people (centred on "
+     "the call's flip rate): shared coins give z about sqrt(n - d), over 700 for d = n/2; limit |z| 6.5 "
+     "(a correct answer: about 10^6 lags x 8e-11, below 1e-4)",
+     "correlation rho between coins at one distance is seen while rho sqrt(n - d) > 6.5 (rho >= 0.01 at d = n/2)"),
+    ("07.1", "exact (no flips) in a band of epsilons (referee: 2 < epsilon < 3)",
+     "one call at each of 24 epsilons, log-uniform and jittered over 0.01 to 12, on max(2,000, 30 / (1 - p)) "
+     "people (at most 1,000,000): an exact answer keeps all where a correct one expects 30 flips (none: "
+     "e^-30; the test needs 25 expected); keep shares of true yes and true no z-tested at 5",
+     "a band narrower than a grid step (a factor 1.35) can fall between the points; above epsilon about 10.4 "
+     "the 1,000,000 people expect fewer than 25 flips and the all-kept test is off"),
     ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
      "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "
-     "10,000 calls; such answers pick none: chi-square p ~ 1e-10 (a correct answer picks none w.p. e^-40)",
-     "thresholds beyond about 13 Gumbel scales (a candidate's chance e^-13) cannot be seen"),
+     "10,000 calls (200 at g 12.6-13.2, referee: noise clipped above at 12 scales picks about 40% of them, "
+     "chi-square p below 1e-12); such answers pick none: chi-square p ~ 1e-10 (a correct answer picks none w.p. e^-40)",
+     "thresholds beyond about 13 Gumbel scales (a candidate's chance e^-13) cannot be seen; noise clipped at 12.5 "
+     "scales or more keeps about 2/3 of the far picks and passes; a floor on the Gumbel noise (at -1.5 scales, "
+     "moving about 1% of the choices) passes"),
+    ("07.3", "exact in a band of epsilons (referee: 5 < epsilon < 15)",
+     "16 epsilons, log-uniform and jittered over 0.01 to 30, 8 candidates within 2 Gumbel scales, 600 calls each: "
+     "an exact argmax picks one candidate every time, where the best expects at most 600 x 0.6",
+     "a band narrower than a grid step (a factor 1.6) can fall between the points"),
     ("07.3", "exact above an epsilon or a number of candidates",
      "cases at epsilon 0.01 and 20 (scores on the noise's scale) and 100,000 close candidates x 400 calls",
      "an answer exact only where the exponential mechanism is itself near-certain is indistinguishable; an "
@@ -390,15 +409,26 @@ LESSON07_POWER = (
      "one case of 1,000,001 to 1,100,000 values, 12 calls: a noise-free mean or a bound that never varies is "
      "caught at once (1 by construction, for any threshold below the case's size)",
      "12 calls do not test the noise's scale there: half the noise only above 24,000 values passes"),
+    ("07.4", "exact mean or bound in a band of epsilons (referee: 3 < epsilon < 15, 0.03 < epsilon < 0.09)",
+     "12 epsilons, log-uniform and jittered over 0.02 to 30, 50 to 500 values, 100 calls each: a noise-free mean "
+     "or a bound that never varies is caught at once", "a band narrower than a grid step (a factor 1.8) can fall "
+     "between the points; a wrong noise scale in a band is seen only by the 100 calls' KS test (about 0.6x or 1.6x)"),
     ("07.4", "Laplace noise clipped or truncated at c scales",
      "pooled tails over all ~10,800 releases: the largest |z| must reach about 6.8 scales (check_pooled_tails)",
      "clipping beyond about 7 scales is not seen"),
     ("07.5", "a point estimate (frequency ratio, a bound at 50-60% confidence) instead of a confidence bound",
      "every round holds randomized response (true epsilon 1) claiming 0.985: point estimate about 1.00, the "
      "audit's 95% bound about 0.97; the expected answer is the course audit's verdict on the same outputs",
-     "an answer using another valid 95% bound may disagree near the claim; the exercise names the course audit. "
-     "No claim lies between the audit's 80% (or 90%) and 95% bounds, nor between its bounds on half and on all the "
-     "samples: an audit at confidence 0.8 or 0.9, or on half the samples, passes (known gap, not yet fixed)"),
+     "an answer using another valid 95% bound may disagree near the claim; the exercise names the course audit"),
+    ("07.5", "the audit at a lower confidence (0.8, 0.9), on part of the samples (the first half or fifth), or "
+             "with a margin added to the claim (referee: +0.05)",
+     "every round adds two randomized-response entries whose claims are set from the course audit's own bounds on "
+     "their outputs: one 0.002 (or less) below the 95% bound on all the samples and above the bounds on the first "
+     "half and fifth, one halfway between the 95% and 90% bounds. Deterministic: the expected answer is the "
+     "audit's verdict on the same outputs (a correct answer is never rejected); such answers miss the first or "
+     "flag the second in every round where the bounds differ",
+     "a margin below 0.002, or a confidence between 0.9 and 0.95, can pass; an audit on part of the samples "
+     "passes a round where that part's bound happens to exceed the full one (it fails the others)"),
 )
 
 
@@ -453,6 +483,11 @@ POWER_LESSON08 = (
     ("08.5: dividing by the realised batch size above a size",
      "same case: expected_batch_size is 0.5-0.8 or 1.25-2 times q n, so the steps sit 6 or more batch-size "
      "standard deviations off centre, and their variance along the gradient collapses", 1.0),
+    # Referee red0708: Gaussian noise rescaled to a fixed norm (right per coordinate, bounded). The length test of
+    # check_vector_noise: sample variance of the squared norm over the calls against 2p, rejected below half of it
+    # (7 relative standard errors or more; a correct answer: below 1e-9). Power 1 by construction (variance 0).
+    ("08.2: noise rescaled to a fixed norm", "16 coordinates (3,000 calls) and every case with p >= 8", 1.0),
+    ("08.5: noise rescaled to a fixed norm", "every gradient zero, 64 weights (1,500 calls)", 1.0),
 )
 # ===================================================================== lessons 02-06 (02.1, 02.4, 04.1, 04.4, 06.4)
 #: Power of the release checks of lessons 02-06 against the named non-private alternatives of issue 26:

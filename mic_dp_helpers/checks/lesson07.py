@@ -17,11 +17,12 @@ import math
 import numpy as np
 
 from mic_dp_helpers.checks import _core, _stats
-from mic_dp_helpers.checks._coins import independence_of_coins
+from mic_dp_helpers.checks._coins import independence_of_coins, lag_z_scores
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
-_exp, _sqrt, _asarray, _arange = math.exp, math.sqrt, np.asarray, np.arange
+_exp, _sqrt, _log, _asarray, _arange = math.exp, math.sqrt, math.log, np.asarray, np.arange
+_exp_array = np.exp
 _array_equal, _default_rng = np.array_equal, np.random.default_rng
 # The course functions that already solve 07.1 and 07.2 (the exercise names the first; the others give the
 # same release) refuse to run while the student's function runs.
@@ -185,6 +186,39 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
             raise CheckFailed(f"{where} people in different positions are treated differently (positions "
                               f"{part[0]:,} to {part[-1]:,}): every person must flip their own coin with the same "
                               "probability.")
+    # The same call: coins shared or correlated between person i and person i + d, for every d up to n - 14,000
+    # (centred on the call's flip rate; one row, so each lag's z is about standard normal for independent coins,
+    # and the largest of about 10^6 stays below 6.5 but with probability 8e-5). Coins shared between i and
+    # i + n/2 give z about sqrt(n / 2), over 700 (referee: coins shared only above 20,000 people).
+    flips = (~kept).astype(float)
+    lags, z = lag_z_scores(flips[None, :] - float(flips.mean()), 1000.0)
+    if z.size and float(np.abs(z).max()) > 6.5:
+        d = int(lags[int(np.argmax(np.abs(z)))])
+        raise CheckFailed(f"{where} the coins of person i and person i + {d:,} are correlated: each person, however "
+                          "many there are, must flip their own coin, independent of everyone else's.")
+
+    # Every epsilon: one call at each of 24 epsilons spread (log-uniformly, jittered) over 0.01 to 12, on enough
+    # people for 30 expected flips (2,000 to 1,000,000; referee: an answer exact only for 2 < epsilon < 3). An
+    # answer exact in any band of epsilons wider than a step of the grid (a factor 1.35) keeps every answer
+    # where a correct one flips none with probability below e^-25 (to epsilon about 10.4, where 1,000,000
+    # people expect 30 flips); the kept shares of true yes and true no must be p within 5 standard errors.
+    grid = _log(0.01) + (_arange(24) + generator.random(24)) / 24 * (_log(12.0) - _log(0.01))
+    for epsilon in (float(_exp_array(g)) for g in grid):
+        p = _keep_probability(epsilon)
+        n = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
+        truth = generator.random(n) < float(generator.uniform(0.2, 0.8))
+        where = f"For {n} answers at epsilon={epsilon:.3g}:"
+        (raw,) = call_repeatedly(answer, 1, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+        kept = _reports(raw, n, where) == truth.astype(int)
+        if kept.all() and n * (1 - p) >= 25:
+            raise CheckFailed(f"{where} every report is the true answer: nothing is randomized at this epsilon, so "
+                              "nothing is private. Flip every person's coin, whatever epsilon is.")
+        for label, mask in (("true yes", truth), ("true no", ~truth)):
+            if mask.any() and _z_off(kept[mask].sum(), int(mask.sum()), p) > Z_LIMIT:
+                share = float(kept[mask].mean())
+                raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
+                                  f" ({share:.4f}): at every epsilon, every person must tell the truth with "
+                                  "probability e^epsilon / (1 + e^epsilon).")
 
 
 # --------------------------------------------------------------------------------------- 07.2

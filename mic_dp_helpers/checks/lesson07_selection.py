@@ -59,7 +59,7 @@ def _rnm_cases(generator):
     epsilon``) below one best candidate: together they win with probability about ``M e^-g``, so an
     answer that drops them, clips its noise, or returns the exact argmax once the gap is large,
     never picks them. Power (``checks/_stats.py``): M is set so that a correct answer picks one of
-    them in about 150 (40 for the farthest) of 10,000 calls, such an answer in none; g reaches 12.6
+    them in about 150 (200 for the farthest) of 10,000 calls, such an answer in none; g reaches 12.6
     to 13.2, beyond which the check cannot see a missing candidate (it would need e^g / 10,000 of them).
     """
     cases = [(np.array([3.0, 0.0]), 1.0, 1.0), (np.array([2.0, 2.0, 2.0]), 1.0, 0.5),
@@ -77,8 +77,18 @@ def _rnm_cases(generator):
     for epsilon in (0.01, 20.0):
         scale = 2.0 * 3.0 / epsilon
         cases.append((np.round(generator.normal(0, 1.5, 8) * scale, 6), 3.0, epsilon, 5_000))
+    # Every epsilon: 16 epsilons spread (log-uniformly, jittered) over 0.01 to 30, 8 candidates on the noise's scale,
+    # 600 calls each (referee: an answer exact only for 5 < epsilon < 15). An answer exact in any band wider than
+    # a step of the grid (a factor 1.6) picks one candidate every time, where a correct one varies.
+    grid = np.exp(math.log(0.01) + (_arange(16) + generator.random(16)) / 16 * (math.log(30.0) - math.log(0.01)))
+    for epsilon in grid:
+        sensitivity = float(generator.uniform(0.5, 3.0))
+        scale = 2.0 * sensitivity / float(epsilon)
+        # (within 2 scales of each other: every candidate expects 11 or more choices, so the chi-square has no
+        # near-empty cell, where a single choice would count as a large deviation)
+        cases.append((np.round(generator.uniform(0, 2, 8) * scale, 6), sensitivity, float(epsilon), 600))
     # Far candidates: one best, M candidates g scales below it (g drawn, so no round threshold sits on it).
-    for low, high, epsilon, expected in ((5.0, 7.0, 1.0, 150), (8.5, 10.5, 4.0, 150), (12.6, 13.2, 0.2, 40)):
+    for low, high, epsilon, expected in ((5.0, 7.0, 1.0, 150), (8.5, 10.5, 4.0, 150), (12.6, 13.2, 0.2, 200)):
         gap = float(generator.uniform(low, high))
         many = int(expected * math.exp(gap) / 10_000) + 20  # about `expected` of 10,000 calls pick one of them
         sensitivity = float(generator.choice([1.0, 2.5]))
@@ -268,6 +278,14 @@ def _clipping_cases(generator):
         values = np.round(generator.lognormal(3.0, 0.8, n), 2)  # most below 100, public bound far above
         cases.append((values, level, high, epsilon, share, calls))
     cases.append((np.round(generator.uniform(50.0, 95.0, 30), 2), 0.1, 100.0, 1.0, 0.5, 600))
+    # Every epsilon: 12 epsilons spread (log-uniformly, jittered) over 0.02 to 30, 50 to 500 values, 100 calls each
+    # (referee: an answer exact only for 3 < epsilon < 15, or 0.03 < epsilon < 0.09). An answer exact in any band
+    # wider than a step of the grid (a factor 1.8) releases a noise-free mean or bound there, caught at once.
+    grid = np.exp(math.log(0.02) + (_arange(12) + generator.random(12)) / 12 * (math.log(30.0) - math.log(0.02)))
+    for epsilon in grid:
+        values = np.round(generator.lognormal(3.0, 0.8, int(generator.integers(50, 500))), 2)
+        cases.append((values, float(generator.uniform(0.6, 0.98)), float(generator.uniform(200, 2000)), float(epsilon),
+                      float(generator.uniform(0.2, 0.6)), 100))
     for n in (1, 2, 3, 4):  # n is public: an answer exact for tiny datasets releases them
         cases.append((np.round(generator.lognormal(3.0, 0.8, n), 2), 0.9, 500.0, 1.0, 0.5, 300))
     # Far above the other sizes: 1,000,001 to 1,100,000 values, 12 calls. A mean or bound without noise there
@@ -407,27 +425,64 @@ def _round_picks(seed: int, pool_size: int, fine: list[bool]) -> np.ndarray:
 
 def _round_samples(seed: int, pool) -> dict:
     """The outputs handed to the student for one round: {name: (outputs_a, outputs_b, claimed_epsilon)}."""
+    return _round(seed, pool)[0]
+
+
+def _audit_bound(a: np.ndarray, b: np.ndarray, confidence: float = 0.95, size: int | None = None) -> float:
+    """The course audit's lower bound on the first ``size`` outputs of each side (all of them by default)."""
+    from mic_dp_helpers.attacks.audit import audit_epsilon
+
+    size = min(len(a), len(b)) if size is None else size
+    return float(audit_epsilon(lambda data, k, rng: data[:k], a[:size], b[:size], n_samples=size,
+                               confidence=confidence, rng=0).epsilon_lower_bound)
+
+
+def _near_bound_claims(a: np.ndarray, b: np.ndarray) -> tuple[float, float]:
+    """Two claims for randomized response's outputs ``a``, ``b``, set from the course audit's bounds on them.
+
+    ``just_refuted`` lies just below the 95% bound on all the outputs (by 0.002, or by a quarter of the distance to
+    the larger of the 95% bounds on the first half and on the first fifth, when that is smaller): the audit
+    refutes it, an answer that wants a margin above the claim, or audits only part of the outputs, does not.
+    ``just_standing`` lies halfway between the 95% and the 90% bounds: the audit does not refute it, an audit at
+    90% confidence or less does. Both are computed before the student's call, from outputs regenerated the
+    same way.
+    """
+    bound = _audit_bound(a, b)
+    parts = max(_audit_bound(a, b, size=len(a) // 2), _audit_bound(a, b, size=len(a) // 5))
+    margin = 0.002 if parts >= bound else min(0.002, (bound - parts) / 4)
+    return bound - margin, (bound + _audit_bound(a, b, confidence=0.9)) / 2
+
+
+def _round(seed: int, pool):
+    """One round: the samples (see ``_round_samples``) and each name's role.
+
+    Roles: "between" (the claim of 0.985, between the audit's bound and the point estimate), "just refuted" and
+    "just standing" (claims next to the audit's own bound, ``_near_bound_claims``), or "" (the others). The two
+    near-bound entries take random places among the names.
+    """
     picks = _round_picks(seed, len(pool), [entry[4] for entry in pool])
     generator = _default_rng(seed + 1)
-    samples = {}
-    for j, i in enumerate(picks):
+    entries = []
+    for i in picks:
         sampler, a, b, claim, _ = pool[i]
         rng = _default_rng(int(generator.integers(2**31)))
-        samples[f"mechanism_{chr(65 + j)}"] = (_outputs(sampler, a, 100_000, rng), _outputs(sampler, b, 100_000, rng),
-                                               float(claim))
-    return samples
+        entries.append((_outputs(sampler, a, 100_000, rng), _outputs(sampler, b, 100_000, rng), float(claim),
+                        "between" if i == len(pool) - 1 else ""))
+    for role in ("just refuted", "just standing"):
+        rng = _default_rng(int(generator.integers(2**31)))
+        a = _outputs("randomized_response_one", np.array([True]), 100_000, rng)
+        b = _outputs("randomized_response_one", np.array([False]), 100_000, rng)
+        claims = _near_bound_claims(a, b)
+        entries.insert(int(generator.integers(len(entries) + 1)),
+                       (a, b, claims[0] if role == "just refuted" else claims[1], role))
+    samples = {f"mechanism_{chr(65 + j)}": entry[:3] for j, entry in enumerate(entries)}
+    roles = {f"mechanism_{chr(65 + j)}": entry[3] for j, entry in enumerate(entries)}
+    return samples, roles
 
 
 def _refuted_by_the_audit(samples: dict) -> set:
     """The names whose claim the course audit (95% lower bound, all the outputs) refutes."""
-    from mic_dp_helpers.attacks.audit import audit_epsilon
-
-    refuted = set()
-    for name, (a, b, claim) in samples.items():
-        result = audit_epsilon(lambda data, size, rng: data[:size], a, b, n_samples=min(len(a), len(b)), rng=0)
-        if result.refutes(claim):
-            refuted.add(name)
-    return refuted
+    return {name for name, (a, b, claim) in samples.items() if _audit_bound(a, b) > claim}
 
 
 @exercise("07.5", title="Which 'private' selections are not? Audit them", answer_name="not_private")
@@ -438,9 +493,9 @@ def check_not_private(answer, seed: int = 7005) -> None:
         names = list(samples)
         raw = answer(samples)
         # Only now: what the audit says, on outputs regenerated from the seed (the student's copies may be changed).
-        truth = _refuted_by_the_audit(_round_samples(round_seed, pool))
-        picks = _round_picks(round_seed, len(pool), [entry[4] for entry in pool])
-        between = {f"mechanism_{chr(65 + j)}" for j, i in enumerate(picks) if i == len(pool) - 1}
+        regenerated, roles = _round(round_seed, pool)
+        truth = _refuted_by_the_audit(regenerated)
+        between = {name for name, role in roles.items() if role == "between"}
         if isinstance(raw, (str, bytes)) or raw is None:
             raise CheckFailed("it should return a list (or set) of the names whose claim the audit refutes.")
         try:
@@ -453,6 +508,10 @@ def check_not_private(answer, seed: int = 7005) -> None:
         if flagged == set(names) and len(truth) < len(names):
             raise CheckFailed("it flags every mechanism; flag only those whose audit bound exceeds their claimed "
                               "epsilon.")
+        if truth - flagged and roles[sorted(truth - flagged)[0]] == "just refuted":
+            raise CheckFailed("it misses a mechanism whose claim lies just below the audit's 95% lower bound: the "
+                              "audit refutes it. Audit every mechanism with all the samples you are given, and flag "
+                              "it as soon as the bound exceeds the claim, with no margin added.")
         if truth - flagged:
             raise CheckFailed("it misses a mechanism whose outputs refute its claim. Audit every mechanism with all "
                               "the samples you are given (the audit needs many to be sharp).")
@@ -462,6 +521,10 @@ def check_not_private(answer, seed: int = 7005) -> None:
                               "bound does not: a ratio of observed frequencies is a point estimate, and it is above "
                               "the true epsilon about half the time. Refute a claim only with a confidence bound "
                               "(the audit's 95% lower bound), compared with that mechanism's claimed epsilon.")
+        if any(roles[name] == "just standing" for name in wrongly):
+            raise CheckFailed("it flags a mechanism whose claim lies between the audit's 95% and 90% lower bounds: "
+                              "at 95% confidence (the audit's default) the claim stands. Use the 95% bound, not a "
+                              "lower confidence.")
         if wrongly:
             raise CheckFailed("it flags a mechanism whose outputs do not refute its claim. Use the audit's 95% lower "
                               "bound, compared with that mechanism's claimed epsilon, not a guess from the outputs.")

@@ -389,6 +389,12 @@ def _step_cases(rng: np.random.Generator) -> list[tuple]:
     q = float(rng.uniform(0.9, 0.97))
     cases.append((rng.normal(0, 0.1, d), _np_tile(rng.normal(0, 3, d), (n, 1)), _np_zeros(n), 1.0,
                   float(rng.uniform(1.0, 1.5)), q, normaliser(q, n), rate(), DRAWS))
+    # Every gradient zero (features all 0), 64 weights: the update is the noise alone, tested on its shape, tails and
+    # length (referee: noise rescaled to a fixed norm passes where sampling adds its own spread).
+    d, n = 64, int(rng.integers(20, 60))
+    q = float(rng.uniform(0.1, 0.5))
+    cases.append((rng.normal(0, 0.1, d), _np_zeros((n, d)), (rng.random(n) < 0.5).astype(float), 1.0,
+                  float(rng.uniform(0.5, 2.0)), q, normaliser(q, n), rate(), DRAWS))
     # Far above the other sizes: 1,000,001 to 1,100,000 equal examples sampled at a rate that expects 20 to 40 in
     # the batch, 40 calls. Poisson sampling spreads the batch's sum along the gradient by its batch size's
     # variance (20 to 40 clipped gradients' worth) against the noise's 0.25 to 1: a batch of fixed size

@@ -467,3 +467,48 @@ HONEST_ANSWERS = {
         if audit_epsilon(lambda data, k, rng: np.asarray(data)[:k], a, b, n_samples=min(len(a), len(b)),
                          confidence=0.95, rng=123).refutes(claimed)]},
 }
+
+
+# ------------------------------------------------------------------ referee red0708: epsilon bands, far pairs, near-bound claims
+def _rr_halves_share_above(truth, epsilon, rng, size=20_000):
+    """Coins shared between person i and i + n/2, only for more than ``size`` people."""
+    return _rr_paired(truth, epsilon, rng) if len(truth) > size else _rr(truth, epsilon, rng)
+
+
+def _audit_near(samples, *, confidence=0.95, margin=0.0, n=None):
+    return [name for name, (a, b, claimed) in samples.items()
+            if audit_epsilon(lambda data, k, rng: np.asarray(data)[:k], np.asarray(a)[:n], np.asarray(b)[:n],
+                             n_samples=len(a) if n is None else n, confidence=confidence, rng=0).refutes(claimed + margin)]
+
+
+WRONG_ANSWERS["07.1"].update({
+    "non-private (size): coins shared between person i and i + n/2 above 20,000 people": _rr_halves_share_above,
+    "non-private (parameters): exact for 2 < epsilon < 3": _exact_when(lambda t, e, rng: 2 < e < 3, _CORRECT_RR, _EXACT_RR),
+    "non-private (parameters): exact for 7 < epsilon < 9": _exact_when(lambda t, e, rng: 7 < e < 9, _CORRECT_RR, _EXACT_RR),
+})
+WRONG_ANSWERS["07.3"].update({
+    "non-private (shape): Gumbel noise clipped above at 12 scales": lambda s, d, e, rng: int(np.argmax(
+        np.asarray(s, float) + np.minimum(rng.gumbel(0.0, 2 * d / e, len(s)), 12 * 2 * d / e))),
+    "non-private (parameters): exact argmax for 5 < epsilon < 15": _exact_when(lambda s, d, e, rng: 5 < e < 15, _CORRECT_RNM, _EXACT_RNM),
+})
+WRONG_ANSWERS["07.4"].update({
+    "non-private (parameters): exact mean for 3 < epsilon < 15": _exact_when(
+        lambda v, q, h, e, *rest: 3 < e < 15, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+    "non-private (parameters): exact mean for 0.03 < epsilon < 0.09": _exact_when(
+        lambda v, q, h, e, *rest: 0.03 < e < 0.09, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
+})
+WRONG_ANSWERS["07.5"].update({
+    "the audit at 90% confidence": lambda samples: _audit_near(samples, confidence=0.9),
+    "the audit at 80% confidence": lambda samples: _audit_near(samples, confidence=0.8),
+    "refutes only a claim 0.05 below the bound": lambda samples: _audit_near(samples, margin=0.05),
+    "audits only the first 50,000 samples": lambda samples: _audit_near(samples, n=50_000),
+    "audits only the first 20,000 samples": lambda samples: _audit_near(samples, n=20_000),
+})
+HONEST_ANSWERS["07.1"]["forced response: the truth w.p. 2p - 1, else a fair coin"] = lambda t, e, rng: (
+    lambda t, p: np.where(rng.random(t.size) < 2 * p - 1, t, rng.random(t.size) < 0.5))(
+    np.asarray(t, dtype=bool), 1 / (1 + math.exp(-e)))
+HONEST_ANSWERS["07.3"]["the exponential mechanism as an exponential race"] = lambda s, d, e, rng: int(np.argmin(
+    np.log(rng.exponential(size=len(s))) - e * np.asarray(s, float) / (2 * d)))
+HONEST_ANSWERS["07.5"]["outputs a and b swapped"] = lambda samples: [
+    name for name, (a, b, claimed) in samples.items()
+    if audit_epsilon(lambda data, k, rng: np.asarray(data)[:k], b, a, n_samples=len(a), rng=0).refutes(claimed)]

@@ -587,6 +587,27 @@ def _step_all_gradients(w, X, y, clip_norm, sigma, q, batch, lr, rng):
     return w - lr * (total + rng.normal(0.0, sigma * clip_norm, len(w))) / batch
 
 
+def _fixed_length_noise(p, sd, rng):
+    """Gaussian noise rescaled to norm sd * sqrt(p): right on every coordinate's scale, bounded, not private."""
+    z = rng.standard_normal(p)
+    return z / np.linalg.norm(z) * sd * math.sqrt(p)
+
+
+WRONG_ANSWERS["08.2"]["non-private (shape): noise rescaled to a fixed norm"] = lambda g, c, s, rng: (
+    lambda total: total + _fixed_length_noise(total.size, s * c, rng))(_clip(np.asarray(g, float), c).sum(axis=0)
+                                                                         if len(g) else np.zeros(np.shape(g)[1]))
+WRONG_ANSWERS["08.5"]["non-private (shape): noise rescaled to a fixed norm from 10 weights"] = lambda *a: _step(
+    *a, noise_scale=lambda s, c, q, n: s * c) if len(a[0]) < 10 else _fixed_norm_step(*a)
+
+
+def _fixed_norm_step(w, X, y, clip_norm, sigma, q, batch, lr, rng):
+    w, X, y = np.asarray(w, float), np.asarray(X, float), np.asarray(y, float)
+    keep = rng.random(len(X)) < q
+    grads = (expit(X[keep] @ w) - y[keep])[:, None] * X[keep]
+    total = _clip(grads, clip_norm).sum(axis=0) if keep.any() else np.zeros(len(w))
+    return w - lr * (total + _fixed_length_noise(len(w), sigma * clip_norm, rng)) / batch
+
+
 HONEST_ANSWERS = {
     "08.1": {"a loop over rows": _clip_loop, "divides by max(1, norm / C)": _clip_divide,
              "computed in float32": _clip_float32},
