@@ -46,11 +46,12 @@ DELTA = 1e-6
 
 
 def interval(values: pd.Series) -> str:
-    values = values.dropna().to_numpy()
+    """Mean and 95% t-interval half-width; NaN scores (single-class releases) are left out, and then n is shown."""
+    n_all, values = len(values), values.dropna().to_numpy()
     if len(values) < 2:
         return "n/a"
     half = stats.t.ppf(0.975, len(values) - 1) * values.std(ddof=1) / np.sqrt(len(values))
-    return f"{values.mean():.3f} ± {half:.3f}"
+    return f"{values.mean():.3f} ± {half:.3f}" + (f" (n = {len(values)})" if len(values) < n_all else "")
 
 
 def every_seed(results: pd.DataFrame, metric: str, model: str, better: str, worse: str, eps: float,

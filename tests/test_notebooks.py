@@ -29,6 +29,12 @@ def test_first_code_cell_runs_the_environment_check(path):
 
 
 @pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=_name)
+def test_notebook_is_valid_for_its_own_nbformat_version(path):
+    """Read without conversion, so that a 4.4 notebook carrying 4.5's cell ids is caught (Jupyter warns on it)."""
+    nbformat.validate(nbformat.read(path, as_version=nbformat.NO_CONVERT))
+
+
+@pytest.mark.parametrize("path", ALL_NOTEBOOKS, ids=_name)
 def test_notebook_code_never_reaches_the_network(path):
     code = "\n".join(_code(nbformat.read(path, as_version=4)))
     assert not NETWORK.search(code), NETWORK.search(code).group(0)

@@ -11,7 +11,7 @@ which holds for every rho-zCDP mechanism and gives the same (epsilon, delta) for
 ``delta = inf over alpha > 1 of exp((alpha - 1)(alpha rho - epsilon)) / (alpha - 1) * (1 - 1/alpha)**alpha``,
 
 equivalently ``epsilon = inf over alpha > 1 of alpha rho + (ln(1/delta) + (alpha - 1) ln(1 - 1/alpha)
-- ln(alpha)) / (alpha - 1)``. It is the conversion MST's authors use (McKenna, Sheldon & Miklau
+- ln(alpha)) / (alpha - 1)``. It is the conversion MST's authors use (McKenna, Miklau & Sheldon
 2021). Every ``alpha`` gives a valid bound, so the numerical minimisation here can only be
 loose, never unsafe: the functions return the bound at the ``alpha`` they found.
 

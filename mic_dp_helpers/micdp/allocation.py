@@ -462,9 +462,10 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
     Nothing is released, and nothing is spent, if the accountant cannot pay for it.
 
     Values outside the declared bounds are clipped. How many were clipped in each column is
-    reported with a :class:`UserWarning` and stored in ``released.attrs["clipped"]`` (a dict);
-    many clipped values mean the bounds are too tight (biased release). These counts are for
-    the data holder and are not private: do not publish them.
+    stored in ``released.attrs["clipped"]`` (a dict), and a :class:`UserWarning` without counts says
+    that some were; many clipped values mean the bounds are too tight (biased release). The counts,
+    and whether the warning appears at all, depend on the private values: they are a look for the
+    data holder, not private, and never to be published.
 
     Parameters
     ----------
@@ -547,10 +548,10 @@ def release_table(X: pd.DataFrame, bounds, budget, *, mechanism: str = "laplace"
     released.attrs["clipped"] = {c: int(v) for c, v in clipped.items()}
     released.attrs["neighbours"] = "replace one row (number of rows public)"
     if clipped.any():
-        shown = {c: int(v) for c, v in clipped.items() if v}
-        warnings.warn(f"{prefix}values outside the declared bounds were clipped (count per column: {shown}). "
-                      "Many clipped values bias the release; check the bounds (the counts are not private: "
-                      "do not publish them).", UserWarning, stacklevel=2)
+        warnings.warn(f"{prefix}values outside the declared bounds were clipped (counts per column in "
+                      "released.attrs['clipped']). Many clipped values bias the release; check the bounds. This "
+                      "warning and the counts depend on the private values: do not publish them.",
+                      UserWarning, stacklevel=2)
     if accountant is not None:
         if mechanism == "laplace":
             for column, epsilon in zip(columns, amounts):

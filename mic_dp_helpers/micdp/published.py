@@ -431,8 +431,9 @@ def published_pipeline(df: pd.DataFrame, target: str, method: str, epsilon: floa
     amplification, delta, mechanism
         As published: ``A = 5``, ``delta = 1e-5``, classic Gaussian.
     model : scikit-learn regressor, optional
-        Default :class:`~sklearn.linear_model.LinearRegression` (the published experiment
-        uses a random forest; the flaws are the same).
+        Default :class:`~sklearn.linear_model.LinearRegression` (the published experiment uses a
+        ``RandomForestRegressor``, and its target is ``Daily_Revenue.astype('category').cat.codes``,
+        the rank of each distinct revenue, not dollars; the course predicts dollars; the flaws are the same).
     holdout : array of row positions, optional
         If given, the model is trained on the other released rows and also scored on these
         released rows, which it has not seen (``"holdout_mae"``).

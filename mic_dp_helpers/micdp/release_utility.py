@@ -284,7 +284,8 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     pandas.DataFrame
         One row per (method, epsilon, seed), with the budget given to each column;
         ``attrs["clipped"]`` counts the training values clipped to the declared bounds per
-        column (also reported with a warning when any are).
+        column (a warning without counts says when any are; both depend on the private values
+        and are not to be published).
 
     Examples
     --------
@@ -334,9 +335,9 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     width = np.array([checked[c][1] - checked[c][0] for c in columns])
     outside = count_outside_bounds(train[columns], checked)
     if outside.any():
-        warnings.warn("train values outside the declared bounds are clipped before every release (count per "
-                      f"column: { {c: int(v) for c, v in outside.items() if v} }); check the bounds (the counts are "
-                      "not private: do not publish them).", UserWarning, stacklevel=2)
+        warnings.warn("train values outside the declared bounds are clipped before every release (counts per "
+                      "column in the result's attrs['clipped']); check the bounds. This warning and the counts "
+                      "depend on the private values: do not publish them.", UserWarning, stacklevel=2)
     clipped = clip_to_bounds(train[columns], checked).to_numpy()
     scaled_train = (clipped[:, :-1] - lower[:-1]) / width[:-1]
     test_x, test_y = test[features].to_numpy(dtype=float), test[target].to_numpy(dtype=float)

@@ -16,7 +16,7 @@ The pieces live in one module per idea; this module re-exports them so that
   the lesson's audit (``four_corners_pair``, ``spread_mechanism``, ...).
 * :mod:`mic_dp_helpers.synthetic.binning`: discretisation with bins fixed from public bounds.
 * :mod:`mic_dp_helpers.synthetic.marginals`: marginal-based synthetic data, a teaching implementation
-  of MST (McKenna, Sheldon & Miklau 2021), and the independent-marginals baseline.
+  of MST (McKenna, Miklau & Sheldon 2021), and the independent-marginals baseline.
 * :mod:`mic_dp_helpers.synthetic.tree_model`: MST's tree model, fitted to the noisy marginals and sampled
   (post-processing).
 * :mod:`mic_dp_helpers.synthetic.comparison`: lesson 06's comparison of the methods on the same

@@ -15,10 +15,10 @@ stored row, and the test suite re-runs more splits.
 Neighbour relation: **replace one record** (``n`` public), for every method. It is not quite the
 same relation for all: 3A's group means replace a record's features and keep its label (so the
 class counts are public too), while MST and the independent marginals treat the label as one more
-column and also cover a changed label, a stronger guarantee at the same (epsilon, delta). Each
-method is charged with its tightest valid conversion to (epsilon, delta): exact Gaussian DP for
-3A and the independent marginals (Gaussian noise only), Canonne, Kamath & Steinke's zCDP
-conversion for MST (whose selection step is not Gaussian). The real hold-out is used only to
+column and also cover a changed label, a stronger guarantee at the same (epsilon, delta). 3A and
+the independent marginals are charged with exact Gaussian DP (Gaussian noise only), MST with
+Canonne, Kamath & Steinke's zCDP conversion, the one its authors use (its selection step is not
+Gaussian; that conversion is not shown to be the tightest for MST). The real hold-out is used only to
 score; it is not released.
 """
 
@@ -110,7 +110,8 @@ def compare_once(name: str, epsilon: float, delta: float, rng: int | np.random.G
     Returns
     -------
     list of dict
-        One row per method and model.
+        One row per method and model. A release with a single class trains no classifier: its
+        ``score`` is NaN (not a chance score), and means over seeds leave it out, so they say n.
     """
     X, y, lower, upper = load_task(name) if task is None else _check_task(task)
     check_positive_float(epsilon, "epsilon")
@@ -137,7 +138,7 @@ def compare_once(name: str, epsilon: float, delta: float, rng: int | np.random.G
     rows = []
     for method, (features, labels, codes) in releases.items():
         tv = two_way_tv(codes, test_codes, sizes)
-        if len(np.unique(labels)) < 2:  # a release with one class trains no classifier: score it as chance
+        if len(np.unique(labels)) < 2:  # one class trains no classifier: NaN, left out of means (see Returns)
             scores = {m: np.nan for m in models}
         else:
             scores = evaluate_tstr(features, labels, X_test, y_test, models=models, max_iter=hgb_rounds, rng=seed)

@@ -1,8 +1,8 @@
 """Marginal-based DP synthetic data: a teaching implementation of MST, and an independent baseline (lesson 06).
 
-MST (McKenna, Sheldon & Miklau, "Winning the NIST Contest: A scalable and general approach to
-differentially private synthetic data", Journal of Privacy and Confidentiality 2021) won the NIST
-2018 DP synthetic data challenge. It keeps what most analyses of a table need, the pairs of
+MST (McKenna, Miklau & Sheldon, "Winning the NIST Contest: A scalable and general approach to
+differentially private synthetic data", Journal of Privacy and Confidentiality 2021) is a general
+version of NIST-MST, the mechanism that won the NIST 2018 DP synthetic data challenge. It keeps what most analyses of a table need, the pairs of
 columns, in three steps:
 
 1. **measure** every one-way marginal (a histogram per column) with Gaussian noise;
