@@ -127,6 +127,18 @@ def test_spark_partition_selection_drops_rare_keys_and_keeps_common_ones(sc):
     assert len(kept) <= 2, f"{len(kept) - 1} keys with one person each were released"
 
 
+def test_spark_statistics_without_public_partitions_select_privately(sc):
+    from mic_dp_helpers.scale.pipeline import private_statistics
+
+    # The aggregate path with private partition selection (epsilon/3 each to count, sum and selection).
+    rows = [(f"u{i}", "common", 1.0) for i in range(2000)] + [(f"r{i}", f"rare{i}", 1.0) for i in range(200)]
+    table = private_statistics(sc.parallelize(rows, 2), pipeline_dp.SparkRDDBackend(sc), epsilon=1.0, delta=1e-6,
+                               max_partitions=1, max_per_partition=1, min_value=0.0, max_value=1.0)
+    assert "common" in table.index and len(table) <= 2, table.index.tolist()
+    # The count's Laplace scale is 1 / (1/3) = 3: 60 counts is 20 scales (probability e**-20 = 2e-9).
+    assert abs(float(table.loc["common", "count"]) - 2000) <= 60, table.loc["common"].tolist()
+
+
 def test_a_private_result_on_spark_is_collected_exactly_once(sc, monkeypatch):
     from test_at_scale import materialisations
 
