@@ -12,16 +12,22 @@ Power, stated once here:
   certainty); one that skipped only L0 also releases 4,650 here (each day has one row per person, so
   L-infinity alone keeps everything); one that skipped only L-infinity is caught by
   :func:`check_rows_uniform` (total sum too large). False rejection: a count off by 0.5 needs a Laplace
-  draw of 35,000 scales, probability below 1e-15000.
+  draw of 50,000 scales (b = 1e-5; 35,000 standard deviations), probability exp(-50,000), below 1e-21,000.
 * :func:`check_days_uniform` (the L0 stage) gives 400 people the same 20 days in one fixed order and keeps
-  L0 = 5: each day's count is Binomial-like with mean 100 and sd 8.66; the test allows 6 sd on each of 20
-  days (false rejection below 20 * 2e-9 by a normal tail; sampling without replacement only narrows it).
-  Against PipelineDP 0.3.1's own Spark sampling (measured 2026-11-27 over 20 runs, 2 slices, by an outside
-  referee): it kept each of days 1-10 with probability about 0.20 and each of days 11-20 with about 0.30,
-  so the largest deviation from 100 was 63 to 91 (7 to 10 sd) against the 52 allowed: rejected in 20 of 20
-  runs, the closest by 11 counts, so not with certainty. :func:`check_rows_uniform` catches the same
-  sampler by a wide margin (a sum of 30,315-30,393 ascending and 11,449-11,572 descending, against
-  21,000 +- 1,374), and ``test_spark_scale.py`` runs both against it.
+  L0 = 5: each day's count is Binomial(400, 0.25), mean 100 and sd 8.66, and the test allows 6 sd on each
+  of 20 days (false rejection 20 * (6.4e-9 + 7.5e-11) = 1.3e-7 by the exact binomial tails). It also tests
+  the sum of the five days that come last in the rows: 5 of 20 kept per person, hypergeometric with mean
+  1.25 and variance 0.7401, so 500 with sd 17.2 over 400 people, and 6 sd (103) are allowed (false
+  rejection 2.0e-9 by the exact distribution). Against PipelineDP 0.3.1's own Spark sampling, measured
+  2026-11-27 over 16 runs (2 slices, ascending, as ``test_spark_scale.py``): it kept each of days 1-12
+  with probability 0.20 and days 13-20 increasingly often, 0.41-0.42 on days 19-20. The largest deviation
+  of one day was 56 to 89 (mean 73, sd 8.9) against the 52 allowed, the closest by 4 counts (an outside
+  referee's 12 runs: 54-86, closest by 2), so the per-day test alone would miss that sampler about 1 run in
+  100 (normal approximation). The last five days summed to 668-774 (mean 719, sd 27) against at most 603
+  allowed, the closest by 65 counts, 4.2 run-to-run sd (a miss about 1 run in 80,000 by a normal
+  approximation): that sum is what makes the test reliable. :func:`check_rows_uniform` catches the same
+  sampler too (the referee measured a sum of 30,733 ascending and 11,362 descending against
+  21,000 +- 1,375), and ``test_spark_scale.py`` runs both checks against it.
 * :func:`check_rows_uniform` (the L-infinity stage) gives 400 people 20 rows each on one day, amounts
   1..20 in order, and keeps L-infinity = 5: the released sum has mean 21,000 and sd 229 (5 draws without
   replacement from 1..20 have variance 131.25 each); the test allows 6 sd. Keeping the last rows instead
@@ -75,6 +81,10 @@ def check_days_uniform(run, order: str = "ascending") -> None:
     assert counts.sum() == 2000
     sd = math.sqrt(400 * 0.25 * 0.75)
     assert np.abs(counts - 100).max() <= 6 * sd, f"days kept depend on their position: {counts.tolist()}"
+    # The five days that come last in the rows: 5 of 20 kept per person, 5 * 5 / 20 = 1.25 of them on average
+    # (hypergeometric variance 0.7401), so 500 in all with sd 17.2.
+    last = float(table.loc[days[-5:], "count"].round().sum())
+    assert abs(last - 500) <= 6 * math.sqrt(400 * 0.7401), f"days kept depend on their position: last five {last:.0f}"
 
 
 def check_rows_uniform(run, order: str = "ascending") -> None:

@@ -52,10 +52,14 @@ def test_spark_bounding_does_not_depend_on_position(sc, order, slices):
     equivalence.check_rows_uniform(_on_spark(sc, slices), order)
 
 
-def test_the_position_test_catches_pipeline_dps_own_spark_sampling(sc):
-    # The power claim of check_days_uniform, shown: PipelineDP 0.3.1's reduceByKey(random.sample) fails it.
+def test_the_position_tests_catch_pipeline_dps_own_spark_sampling(sc):
+    # The power claims of check_days_uniform and check_rows_uniform, shown: PipelineDP 0.3.1's
+    # reduceByKey(random.sample) fails both (margins measured in scale_equivalence's docstring).
+    own = _on_spark(sc, 2, _PipelineDPsOwnSparkBackend(sc))
     with pytest.raises(AssertionError, match="depend on their position"):
-        equivalence.check_days_uniform(_on_spark(sc, 2, _PipelineDPsOwnSparkBackend(sc)))
+        equivalence.check_days_uniform(own)
+    with pytest.raises(AssertionError, match="depend on their position"):
+        equivalence.check_rows_uniform(own)
 
 
 def test_spark_noise_has_pipeline_dps_sd_and_laplace_shape(sc):
@@ -78,6 +82,61 @@ def test_uniform_sampling_keeps_each_position_equally_often(sc):
     seeded = [dict(UniformSparkRDDBackend(sc, seed=3).sample_fixed_per_key(sc.parallelize(data[:200], 2), 2)
                    .collect()) for _ in range(2)]
     assert {k: sorted(v) for k, v in seeded[0].items()} == {k: sorted(v) for k, v in seeded[1].items()}
+
+
+def _first_draws(index, items):
+    yield index, float(np.random.random())
+
+
+def _pick_one_of_five(person):
+    from pipeline_dp import sampling_utils
+
+    return person, sampling_utils.choose_from_list_without_replacement([0, 1, 2, 3, 4], 1)[0]
+
+
+def test_spark_tasks_and_jobs_draw_independent_numpy_randomness(sc):
+    """Forked workers must not share NumPy's global state (PipelineDP's select_partitions bounds with it).
+
+    With the daemon's state inherited at fork, every task of every job made the same draws: 8 equal first
+    draws below, and each person picked the same product in both jobs (2,000 of 2,000) and as the person at
+    the same place in the other slice (500 of 500).
+    """
+    firsts = [value for _ in range(2) for _, value in sc.parallelize(range(8), 4).mapPartitionsWithIndex(
+        _first_draws).collect()]
+    assert len(set(firsts)) == 8, f"tasks drew the same NumPy numbers: {firsts}"
+    jobs = [dict(sc.parallelize(range(2000), 4).map(_pick_one_of_five).collect()) for _ in range(2)]
+    # Independent uniform picks of 1 of 5: agreement Binomial(2,000, 0.2), mean 400, sd 17.9, and between the
+    # j-th person of slices 0 and 1, Binomial(500, 0.2), mean 100, sd 8.9; 6 sd allowed on each, and on
+    # each product's count in one job (mean 400). Shared state gives 2,000 and 500 (100 and 44 sd away).
+    same_person = sum(jobs[0][p] == jobs[1][p] for p in range(2000))
+    assert abs(same_person - 400) <= 6 * np.sqrt(2000 * 0.2 * 0.8), f"{same_person} of 2,000 picked alike in two jobs"
+    same_place = sum(jobs[0][j] == jobs[0][500 + j] for j in range(500))
+    assert abs(same_place - 100) <= 6 * np.sqrt(500 * 0.2 * 0.8), f"{same_place} of 500 picked alike in two tasks"
+    products = np.bincount(list(jobs[0].values()), minlength=5)
+    assert np.abs(products - 400).max() <= 6 * np.sqrt(2000 * 0.2 * 0.8), products
+
+
+def test_spark_partition_selection_drops_rare_keys_and_keeps_common_ones(sc):
+    from mic_dp_helpers.scale.pipeline import select_private_partitions
+
+    # As test_at_scale's local test (a one-person key is kept with probability delta = 1e-6 each).
+    rows = [(f"u{i}", "common", 1.0) for i in range(2000)] + [(f"r{i}", f"rare{i}", 1.0) for i in range(200)]
+    kept = select_private_partitions(sc.parallelize(rows, 2), pipeline_dp.SparkRDDBackend(sc), epsilon=1.0,
+                                     delta=1e-6, max_partitions=1)
+    assert "common" in kept
+    assert len(kept) <= 2, f"{len(kept) - 1} keys with one person each were released"
+
+
+def test_spark_statistics_without_public_partitions_select_privately(sc):
+    from mic_dp_helpers.scale.pipeline import private_statistics
+
+    # The aggregate path with private partition selection (epsilon/3 each to count, sum and selection).
+    rows = [(f"u{i}", "common", 1.0) for i in range(2000)] + [(f"r{i}", f"rare{i}", 1.0) for i in range(200)]
+    table = private_statistics(sc.parallelize(rows, 2), pipeline_dp.SparkRDDBackend(sc), epsilon=1.0, delta=1e-6,
+                               max_partitions=1, max_per_partition=1, min_value=0.0, max_value=1.0)
+    assert "common" in table.index and len(table) <= 2, table.index.tolist()
+    # The count's Laplace scale is 1 / (1/3) = 3: 60 counts is 20 scales (probability e**-20 = 2e-9).
+    assert abs(float(table.loc["common", "count"]) - 2000) <= 60, table.loc["common"].tolist()
 
 
 def test_a_private_result_on_spark_is_collected_exactly_once(sc, monkeypatch):

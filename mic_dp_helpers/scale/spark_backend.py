@@ -19,7 +19,12 @@ inside ``reduceByKey`` (map-side combine included) and never holds more than ``n
 between two float64 priorities have probability about ``k**2 * 2**-54`` for ``k`` values of one key; a tie
 is broken by position.) This is the priority or "bottom-k" sampling of Cohen and Kaplan (2007).
 
-Everything else is PipelineDP's own Spark backend.
+Everything else is PipelineDP's own Spark backend. In particular the bounding inside private partition
+selection (``DPEngine.select_partitions``) does not call ``sample_fixed_per_key``: it groups each person's
+partitions with ``group_by_key`` and keeps ``L0`` of them with ``np.random.choice`` (PipelineDP's
+``choose_from_list_without_replacement``), a uniform choice on every backend, drawn from NumPy's global
+random state. On Spark that state must differ between the forked Python workers;
+:mod:`mic_dp_helpers.scale._spark_daemon` reseeds it in each one.
 """
 
 from __future__ import annotations
@@ -88,8 +93,9 @@ class UniformSparkRDDBackend(pipeline_dp.SparkRDDBackend):
     """``pipeline_dp.SparkRDDBackend`` whose per-key sampling keeps a uniformly random subset.
 
     Use it wherever PipelineDP takes a backend: ``pipeline_dp.DPEngine(accountant,
-    UniformSparkRDDBackend(sc))``. Only ``sample_fixed_per_key`` (contribution bounding, and the bounding
-    before private partition selection) differs from PipelineDP's Spark backend; see the module docstring.
+    UniformSparkRDDBackend(sc))``. Only ``sample_fixed_per_key`` (the contribution bounding of
+    ``DPEngine.aggregate``) differs from PipelineDP's Spark backend; the bounding before private partition
+    selection is PipelineDP's own, already uniform (see the module docstring).
 
     Parameters
     ----------
