@@ -75,3 +75,54 @@ def test_a_float32_noise_scale_gets_the_float64_hint(mistake):
 
     result = run_check("06.5", lesson06_marginals.WRONG_ANSWERS["06.5"][mistake])
     assert result.status == "failed" and "float32 precision" in result.message
+
+
+def _honest_answers():
+    from wrong_answers import lesson06_marginals
+
+    return {**lesson06.HONEST_ANSWERS, **lesson06_marginals.HONEST_ANSWERS}
+
+
+@pytest.mark.parametrize(("exercise_id", "name"), [(ex, name) for ex, answers in _honest_answers().items()
+                                                   for name in answers])
+def test_honest_variant_passes(exercise_id, name):
+    result = run_check(exercise_id, _honest_answers()[exercise_id][name])
+    assert result.passed, f"{exercise_id} {name}: {result.message}"
+
+
+@pytest.mark.parametrize("mistake", [
+    "non-private (data): noise scaled by the data's SD (sigma on constant data)",
+    "non-private (data): noise scaled by each feature's range (sigma on constant data)",
+    "non-private (data): half the noise on nearly constant data",
+    "non-private (data): noise times 1 + the data's SD",
+])
+def test_a_noise_scale_read_from_the_data_is_named_not_blamed_on_the_groups(mistake):
+    result = run_check("06.4", RELEASES[mistake])
+    assert result.status == "failed" and "never rescaled by the data" in result.message
+    assert "Your groups depend on the values" not in result.message
+
+
+@pytest.mark.parametrize(("mistake", "symptom"), [
+    ("non-private (data): leftover records join the nearest group", "data-independent grouping"),
+    ("non-private (data): leftover records dealt in the order of their values", "data-independent grouping"),
+    ("non-private (data): duplicate rows dealt out first, round-robin", "data-independent grouping"),
+    ("non-private (size): nearest-neighbour groups when n > 100 or 3+ features", "data-independent grouping"),
+    ("non-private (shape): a sum of 12 uniforms", "thinner tails than a Gaussian"),
+])
+def test_referee_fourth_pass_hints(mistake, symptom):
+    result = run_check("06.4", RELEASES[mistake])
+    assert result.status == "failed" and symptom in result.message
+
+
+def test_a_sigma_a_hair_too_small_is_named_for_06_5():
+    from wrong_answers import lesson06_marginals
+
+    result = run_check("06.5", lesson06_marginals.WRONG_ANSWERS["06.5"][
+        "sigma 4.5e-8 too small: spends 9e-8 more than rho (referee)"])
+    assert result.status == "failed" and "hair too small" in result.message
+
+
+def test_the_worked_example_is_a_case_of_06_5():
+    from mic_dp_helpers.checks.lesson06_marginals import WORKED_EXAMPLE, _noise_cases
+
+    assert WORKED_EXAMPLE == (0.5, 2, False) and WORKED_EXAMPLE in _noise_cases()

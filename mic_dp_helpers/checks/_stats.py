@@ -558,7 +558,7 @@ LESSON02_06_POWER = (
      "0 (simulated 0/20, with 300 runs per query)",
      "not re-simulated at 1,500 runs; 04.1 tests PyDP's noise itself, 04.4 tests the plan's accounting"),
     ("06.4", "Gaussian noise truncated at 4 sigma", "1 (by construction)",
-     "pooled tails: 244,000 values must reach 4.07 sigma"),
+     "pooled tails: about 250,000-280,000 values must reach about 4.1 sigma"),
     ("06.4", "correlation 0.1 between calls, coordinates or people (group means)", "1 (simulated 20/20 each)",
      "check_coordinate_correlation and check_independent_calls on each case"),
     ("06.4", "a 1% point mass, 10% too little noise", "1 (simulated 20/20)", "check_fresh_noise, check_gaussian_noise"),
@@ -567,6 +567,22 @@ LESSON02_06_POWER = (
     ("06.4", "noise skipped beyond some feature, or exact for n or l in a range of a factor 2.35 or more "
              "(n 2 to 10,000, l 1 to 10,000)", "1 (by construction)",
      "ten cases, one in each tenth of the log ranges of n, l and the features (1 to 64); every output tested"),
+    ("06.4", "near-Gaussian noise with light or bounded tails: a sum of 12 uniforms (P(|Z| > 4) = 1.7e-5), a sum "
+             "of 24, Gaussian redrawn beyond 4.2 sigma",
+     "1 - 2e-7 (sum of 12: P(Poisson(21.8) >= 46)); about 0.4 (sum of 24: 47.5 expected) and 0.45 (redrawn at 4.2: "
+     "46.9 expected)", "count beyond 4 sigma of 1,280,000 draws (81.1 expected) below 46 fails (a correct answer: "
+     "P(Poisson(81.1) < 46) = 9e-6); a sum of 6 uniforms fails the per-case tail test as well"),
+    ("06.4", "exact for sigma in any decade from 1e-6 to 1e4", "1 (by construction)",
+     "one stratified case in every decade, and fixed cases at 1e-6 to 1e-5 and 1e3 to 1e4"),
+    ("06.4", "a noise scale read from the data (SD, range, 'nearly constant' branches)",
+     "1 for a factor off by 25% or more on some feature (tolerance at most 0.16); simulated 10/10 seeds for each "
+     "of the four in the corpus",
+     "five datasets with per-feature spreads 1e-9 to 1: each feature's noise SD within 6.5 standard errors "
+     "(at least 800 values: 0.16); data-dependent noise also moves every mean in the coupled neighbour tests"),
+    ("06.4", "groups from the data only for large n or 3+ features (sorted, nearest neighbours), ties dealt "
+             "first, leftovers placed by their values", "1 (by construction: simulated 10/10 each)",
+     "coupled neighbours (same rng) on 300-2,500 records and 3-8 features, with duplicate rows, n % l != 0; "
+     "every record of 23-51 moved from 0.001 to 0.999"),
     ("06.4", "half the noise for some feature counts",
      "high when the range holds a tenth of log(65) (1.52x); not measured",
      "the scale test of the stratified case with that many features (4,000 values, or fewer for large n)"),

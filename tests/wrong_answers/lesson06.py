@@ -211,6 +211,123 @@ def _library_release(X, l, sigma, rng):
     return means + rng.normal(0, sigma, means.shape)
 
 
+
+# ---- the outside referee's fourth pass (fix064), by class
+def _means_plus_noise(X, groups, sigma, rng, scale=1.0):
+    means = np.stack([X[g].mean(axis=0) for g in groups])
+    return means + scale * rng.normal(0, sigma, means.shape)
+
+
+def _data_dependent_when(hidden, predicate):
+    """A correct random grouping, except that ``hidden(X, l, rng)`` groups the records when ``predicate(n, d)``."""
+    def release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        if predicate(*X.shape):
+            return _means_plus_noise(X, hidden(X, l, rng), sigma, rng)
+        return _means_plus_noise(X, np.array_split(rng.permutation(len(X)), len(X) // l), sigma, rng)
+    return release
+
+
+def _sorted_groups(key, deal="round-robin"):
+    def groups(X, l, rng):
+        k, order = len(X) // l, np.argsort(key(X), kind="stable")
+        return [order[i::k] for i in range(k)] if deal == "round-robin" else np.array_split(order, k)
+    return groups
+
+
+def _nearest_neighbour_groups(X, l, rng):
+    """Greedy: a random remaining record and its l - 1 nearest remaining neighbours form a group."""
+    k, remaining, groups = len(X) // l, list(rng.permutation(len(X))), []
+    for _ in range(k):
+        seed_record, rest = remaining[0], np.array(remaining[1:], dtype=int)
+        near = rest[np.argsort(np.linalg.norm(X[rest] - X[seed_record], axis=1), kind="stable")[: l - 1]]
+        groups.append([seed_record, *near])
+        taken = set(groups[-1])
+        remaining = [i for i in remaining if i not in taken]
+    for i, record in enumerate(remaining):  # leftovers: dealt in turn
+        groups[i % k].append(record)
+    return groups
+
+
+def _leftovers_by_value(choose):
+    """Random groups of l; each of the n % l leftovers joins ``choose(leftover, means, open_groups)``, one extra
+    record per group at most (sizes stay as equal as possible): data-dependent."""
+    def release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        k, permutation = len(X) // l, rng.permutation(len(X))
+        groups = [list(permutation[i * l:(i + 1) * l]) for i in range(k)]
+        extra = np.zeros(k, dtype=int)
+        for record in permutation[k * l:]:
+            means = np.stack([X[g].mean(axis=0) for g in groups])
+            open_groups = np.flatnonzero(extra == extra.min())
+            target = int(open_groups[choose(X[record], means[open_groups])])
+            groups[target].append(record)
+            extra[target] += 1
+        return _means_plus_noise(X, groups, sigma, rng)
+    return release
+
+
+def _leftovers_in_value_order(X, l, sigma, rng):
+    """Random groups of l; the leftovers sorted by their first feature go to groups 0, 1, ... in turn."""
+    X = np.asarray(X, dtype=float)
+    k, permutation = len(X) // l, rng.permutation(len(X))
+    groups = [list(permutation[i * l:(i + 1) * l]) for i in range(k)]
+    leftovers = permutation[k * l:]
+    for i, record in enumerate(leftovers[np.argsort(X[leftovers, 0], kind="stable")]):
+        groups[i % k].append(record)
+    return _means_plus_noise(X, groups, sigma, rng)
+
+
+def _ties_first(deal):
+    """Records with a duplicate row dealt out before the others (from one permutation): data-dependent only
+    when the data have ties."""
+    def release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        k, permutation = len(X) // l, rng.permutation(len(X))
+        _, inverse, counts = np.unique(X, axis=0, return_inverse=True, return_counts=True)
+        tied = counts[np.ravel(inverse)] > 1
+        order = np.concatenate([permutation[tied[permutation]], permutation[~tied[permutation]]])
+        groups = [order[i::k] for i in range(k)] if deal == "round-robin" else np.array_split(order, k)
+        return _means_plus_noise(X, groups, sigma, rng)
+    return release
+
+
+def _tied_rows_together(X, l, sigma, rng):
+    """Duplicate rows kept in one group (sorted by row, ties first), the rest at random."""
+    X = np.asarray(X, dtype=float)
+    k, permutation = len(X) // l, rng.permutation(len(X))
+    _, inverse, counts = np.unique(X, axis=0, return_inverse=True, return_counts=True)
+    inverse = np.ravel(inverse)
+    tied = permutation[counts[inverse[permutation]] > 1]
+    tied = tied[np.argsort(inverse[tied], kind="stable")]
+    order = np.concatenate([tied, permutation[counts[inverse[permutation]] == 1]])
+    return _means_plus_noise(X, np.array_split(order, k), sigma, rng)
+
+
+def _noise_scaled_by(factor):
+    """Noise sigma * factor(X): a scale read from the data (sigma on constant data)."""
+    def release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        groups = np.array_split(rng.permutation(len(X)), len(X) // l)
+        return _means_plus_noise(X, groups, sigma, rng, scale=factor(X))
+    return release
+
+
+def _by_spread(X):  # the data's SD relative to that of U(0, 1), when it is not 0
+    spread = float(X.std())
+    return spread / math.sqrt(1 / 12) if spread > 0 else 1.0
+
+
+def _by_feature_range(X):  # each feature's range, where it is not 0
+    span = X.max(axis=0) - X.min(axis=0)
+    return np.where(span > 0, span, 1.0)
+
+
+def _irwin_hall(parts):  # a sum of `parts` uniforms, standardised: near-Gaussian but bounded
+    def draw(rng, sigma, shape):
+        return sigma * (rng.random((*shape, parts)).sum(axis=-1) - parts / 2) / math.sqrt(parts / 12)
+    return draw
+
 WRONG_ANSWERS = {
     "06.1": {
         "dimension not square-rooted": lambda l, sigma, dim, g=1: g * dim / (l * sigma),
@@ -308,6 +425,84 @@ WRONG_ANSWERS = {
         "non-private: sorted, dealt round-robin from a random start, groups in random order": _rotated_round_robin,
         "non-private: size-constrained k-means started from rng": _kmeans_rng_release,
         "not random: a fixed partition by index (private, but the exercise asks for random groups)": index_round_robin,
+        # the outside referee's fourth pass (fix064), by class. Groups from the data only for large n or 3+
+        # features (the data-independence cases were n <= 100, 1-2 features):
+        "non-private (size): sorted by the first feature, round-robin, when n > 100 or 3+ features": (
+            _data_dependent_when(_sorted_groups(lambda X: X[:, 0]), lambda n, d: n > 100 or d >= 3)),
+        "non-private (size): sorted by the norm, in chunks, above 200 records": _data_dependent_when(
+            _sorted_groups(lambda X: np.linalg.norm(X, axis=1), deal="chunks"), lambda n, d: n > 200),
+        "non-private (features): sorted by the last feature, round-robin, with 3 features or more": (
+            _data_dependent_when(_sorted_groups(lambda X: X[:, -1]), lambda n, d: d >= 3)),
+        "non-private (size): nearest-neighbour groups when n > 100 or 3+ features": _data_dependent_when(
+            _nearest_neighbour_groups, lambda n, d: n > 100 or d >= 3),
+        # leftover records (n % l of them) placed by their values:
+        "non-private (data): leftover records join the nearest group": _leftovers_by_value(
+            lambda x, means: int(np.argmin(np.linalg.norm(means - x, axis=1)))),
+        "non-private (data): leftover records join the farthest group": _leftovers_by_value(
+            lambda x, means: int(np.argmax(np.linalg.norm(means - x, axis=1)))),
+        "non-private (data): leftover records dealt in the order of their values": _leftovers_in_value_order,
+        # ties (duplicate rows) handled by the data:
+        "non-private (data): duplicate rows dealt out first, round-robin": _ties_first("round-robin"),
+        "non-private (data): duplicate rows dealt out first, in chunks": _ties_first("chunks"),
+        "non-private (data): duplicate rows kept together": _tied_rows_together,
+        # a noise scale read from the data (sigma on constant data):
+        "non-private (data): noise scaled by the data's SD (sigma on constant data)": _noise_scaled_by(_by_spread),
+        "non-private (data): noise scaled by each feature's range (sigma on constant data)": _noise_scaled_by(
+            _by_feature_range),
+        "non-private (data): half the noise on nearly constant data": _noise_scaled_by(
+            lambda X: 0.5 if 0 < float(np.ptp(X)) < 1e-6 else 1.0),
+        "non-private (data): noise times 1 + the data's SD": _noise_scaled_by(lambda X: 1.0 + float(X.std())),
+        # no noise outside the old sigma sweep (1e-3 to 100):
+        "non-private (parameters): exact for sigma below 1e-3": _exact_when(lambda n, l, sigma: sigma < 1e-3),
+        "non-private (parameters): exact for sigma above 100": _exact_when(lambda n, l, sigma: sigma > 100),
+        "non-private (parameters): exact for 1e-5 < sigma < 1e-4": _exact_when(lambda n, l, sigma: 1e-5 < sigma < 1e-4),
+        "non-private (parameters): exact for 1e3 < sigma < 1e4": _exact_when(lambda n, l, sigma: 1e3 < sigma < 1e4),
+        # near-Gaussian noise with light or bounded tails:
+        "non-private (shape): a sum of 12 uniforms": _noise_with(_irwin_hall(12)),
+        "non-private (shape): a sum of 6 uniforms": _noise_with(_irwin_hall(6)),
+        "non-private (shape): Gaussian redrawn beyond 4 sigma at the 1,280,000-draw size only": _noise_with(
+            lambda rng, sigma, shape: (_truncated_normal(4.0) if np.prod(shape) > 10**6 else
+                                       (lambda g, s, sh: g.normal(0, s, sh)))(rng, sigma, shape)),
         **cheats(lambda X, l, sigma, rng: _release_with(X, l, sigma, rng, noise_scale=0.0), forbidden=_library_release),
+    },
+}
+
+
+# ---- honest variants: other valid ways to write the answers; each must pass
+def _sums_then_divide(X, l, sigma, rng):
+    """Noise on the sums, scaled by each group's size, then divided: the same law as noise on the means."""
+    X = np.asarray(X, dtype=float)
+    groups = np.array_split(rng.permutation(len(X)), len(X) // l)
+    sizes = np.array([len(g) for g in groups])[:, None]
+    sums = np.stack([X[g].sum(axis=0) for g in groups])
+    return (sums + rng.standard_normal(sums.shape) * sigma * sizes) / sizes
+
+
+def _shuffled_labels(X, l, sigma, rng):
+    """Balanced labels (i % k) shuffled by rng: sizes floor or ceil of n / k, whatever the values."""
+    X = np.asarray(X, dtype=float)
+    k = len(X) // l
+    labels = rng.permutation(np.arange(len(X)) % k)
+    means = np.stack([X[labels == i].mean(axis=0) for i in range(k)])
+    return means + sigma * rng.standard_normal(means.shape)
+
+
+def _noise_first_shuffle_in_place(X, l, sigma, rng):
+    """The noise drawn before the grouping, and the indices shuffled in place, larger groups last."""
+    X = np.asarray(X, dtype=float)
+    k = len(X) // l
+    noise = rng.normal(0.0, sigma, (k, X.shape[1]))
+    order = np.arange(len(X))
+    rng.shuffle(order)
+    sizes = [len(X) // k + (i >= k - len(X) % k) for i in range(k)]
+    bounds = np.cumsum([0, *sizes])
+    return np.stack([X[order[a:b]].mean(axis=0) for a, b in zip(bounds[:-1], bounds[1:])]) + noise
+
+
+HONEST_ANSWERS = {
+    "06.4": {
+        "noise on the sums, scaled by the group size": _sums_then_divide,
+        "balanced labels shuffled by rng": _shuffled_labels,
+        "noise first, indices shuffled in place, larger groups last": _noise_first_shuffle_in_place,
     },
 }

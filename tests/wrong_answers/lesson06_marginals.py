@@ -9,6 +9,19 @@ def _sigma(rho, n, replace_one):
     return math.sqrt(n * (2.0 if replace_one else 1.0) / (2 * rho))
 
 
+def _bisection_low_end(rho, n, replace_one, relative=1e-10):
+    """Root-finding for sigma stopped at a relative width of 1e-10, returning the end that spends too much."""
+    spent = lambda sigma: n * (2.0 if replace_one else 1.0) / (2 * sigma * sigma)  # noqa: E731
+    low, high = 1e-300, 1.0
+    while spent(high) > rho:
+        high *= 2
+    low = high / 2
+    while high - low > relative * high:
+        middle = (low + high) / 2
+        low, high = (middle, high) if spent(middle) > rho else (low, middle)
+    return low
+
+
 def _quantile_bins(values, lower, upper, n_bins):
     edges = np.quantile(values, np.linspace(0, 1, n_bins + 1))
     return np.clip(np.searchsorted(edges, values, side="right") - 1, 0, n_bins - 1)
@@ -96,6 +109,14 @@ WRONG_ANSWERS = {
                                                                             n, replace_one),
         "right only up to a million marginals (referee)": lambda rho, n, replace_one: _sigma(rho, min(n, 10**6),
                                                                                          replace_one),
+        # the referee's fourth pass (fix064): a sigma a hair too small, within the old relative 1e-7, overspends
+        "sigma 4.5e-8 too small: spends 9e-8 more than rho (referee)": lambda rho, n, replace_one: (
+            _sigma(rho, n, replace_one) * (1 - 4.5e-8)),
+        "sigma 1e-10 too small": lambda rho, n, replace_one: _sigma(rho, n, replace_one) * (1 - 1e-10),
+        "sigma 1e-11 too small": lambda rho, n, replace_one: _sigma(rho, n, replace_one) * (1 - 1e-11),
+        "bisection to a relative 1e-10, returning the end that overspends": _bisection_low_end,
+        "rounded to two decimals, as the worked example prints it": lambda rho, n, replace_one: round(
+            _sigma(rho, n, replace_one), 2),
         "float32 arithmetic": lambda rho, n, replace_one: np.sqrt(
             np.float32(n) * np.float32(2.0 if replace_one else 1.0) / (np.float32(2) * np.float32(rho))),
     },
@@ -134,3 +155,18 @@ WRONG_ANSWERS["06.6"]["cheat: calls the course's discretize"] = _calls_forbidden
     _binning.discretize,
     adapt=lambda helper, values, lower, upper, n_bins: helper(
         np.asarray(values, dtype=float)[:, None], _binning.equal_width_bins([lower], [upper], n_bins))[:, 0])
+
+
+#: Honest variants: other valid ways to write the answer (float64 rounding differs by a few units in 1e-16).
+HONEST_ANSWERS = {
+    "06.5": {
+        "sensitivity times sqrt(n / (2 rho))": lambda rho, n, replace_one: (
+            math.sqrt(2.0) if replace_one else 1.0) * math.sqrt(n / (2 * rho)),
+        "square roots taken apart": lambda rho, n, replace_one: math.sqrt(n) * math.sqrt(
+            2.0 if replace_one else 1.0) / math.sqrt(2 * rho),
+        "NumPy power 0.5": lambda rho, n, replace_one: float(np.power(
+            n * (2 if replace_one else 1) / (2.0 * rho), 0.5)),
+        "per-histogram rho, then sqrt": lambda rho, n, replace_one: math.sqrt(
+            (2.0 if replace_one else 1.0) / (2 * (rho / n))),
+    },
+}
