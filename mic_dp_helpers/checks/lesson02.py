@@ -352,7 +352,7 @@ def _sum_draws(n: int) -> int:
 @exercise("02.4", title="A differentially private bounded sum", answer_name="dp_bounded_sum")
 def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     """A correct answer leaves ``values`` unchanged, uses only ``rng``, and its releases (24,000 per case,
-    3,000 or more for 100,000 values) are the sum of the values clipped to [lower, upper] plus
+    3,000 or more for 100,000 values, 3,000 for the two large cases inside the bounds) are the sum of the values clipped to [lower, upper] plus
     Laplace(max(|lower|, |upper|) / epsilon) noise: centred on the clipped sum (values outside are
     moved to the nearest bound, not dropped), with the scale set by the declared bounds whatever the
     data (cases keep every value well inside them, at sizes up to 60, 400, 10,000 and 120,000, either bound
