@@ -516,6 +516,24 @@ LESSON02_06_POWER = (
      "cases with every value inside a tenth or a quarter of the bounds, and the neighbour adding one person"),
     ("02.4", "exact above a size or epsilon (n 1 to 120,000, epsilon 1e-2 to 20)", "1 (by construction)",
      "corner_sweep's corners of n x epsilon, one with integer values"),
+    ("02.1", "exact only for epsilon or sensitivity in a band holding a share f of its log range (referee: epsilon "
+             "1.5-3, f = 0.05 of 1e-3 to 1e3)", "1 - (1 - f)^300: 1 - 2e-7 at f = 0.05, 0.998 at 0.02, 0.95 at 0.01",
+     "band_sweep: 300 cases across the range, one release each (check_noise_in_every_band)"),
+    ("02.4", "exact only for epsilon or n in a band (referee: epsilon 1.5-3, f = 0.09 of 1e-2 to 20; n 500-5,000, "
+             "f = 0.19 of 1 to 120,000)", "1 - (1 - f)^300: above 1 - 1e-12 for both", "as 02.1"),
+    ("02.4", "a scale read from the data above a size (referee: max |clipped value| above 1,000 values)",
+     "1 (spread 0.1 of the scale against a floor of 0.8)", "data inside a tenth of the bounds at 1,000-10,000 and "
+     "10,000-120,000 values"),
+    ("04.1", "the caller's NumPy array clipped in place", "1 (by construction)", "one call on the first case as an array"),
+    ("04.4", "sums or means exact below epsilon 0.05 or from 5", "1 (by construction)",
+     "the second plan holds a sum or mean at 0.01-0.05 and one at 5-20 (15 runs: never constant, not near-exact)"),
+    ("04.4", "queries run on part of the values above a size (referee: the first 10,000)", "1 (by construction: "
+             "a sum or count off by thousands of values, 10 sd allowed)", "centre of each query over the second "
+             "plan's 15 runs (10,000-100,000 values)"),
+    ("09.1", "a window of consecutive days (random start, wrapping or not) or every step-th day: each day kept "
+             "k/n of the time, but not independently", "1 (window: 126 sd; every 4.3rd day: 38 sd, at 60 days; "
+             "9 sd or more at 240 days)", "kept neighbour pairs in date and table order against a uniform k-of-n "
+             "(_check_adjacent_pairs, 6 sd; 300 calls at 60 days, 100 at 240)"),
     ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
     ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
      "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),

@@ -4,7 +4,9 @@ A check calls the student's release at the corners of a box of sizes and paramet
 (:func:`corner_sweep`, :data:`SIZES`, :data:`EPSILONS`, :data:`DELTAS`), then tests what every case
 released together: independence between calls (:func:`check_independent_calls`), tails
 (:func:`check_pooled_tails`) and correlation between coordinates or groups
-(:func:`check_coordinate_correlation`). Pooling adds the cases' power; each test's false-rejection
+(:func:`check_coordinate_correlation`). Corners miss an answer exact only in a band of a parameter (epsilon
+from 1.5 to 3): :func:`band_sweep` draws many cases across the whole box, one call each, tested by
+:func:`check_noise_in_every_band`. Pooling adds the cases' power; each test's false-rejection
 rate and its power against named alternatives are in :data:`mic_dp_helpers.checks._stats.LESSON02_06_POWER`.
 """
 
@@ -18,7 +20,8 @@ from scipy.stats import chi2 as _chi2
 from scipy.stats import norm as _norm
 
 from mic_dp_helpers.checks._core import CheckFailed
-from mic_dp_helpers.checks._stats import laplace_tail_threshold, gaussian_tail_threshold, TAIL_FAILURE
+from mic_dp_helpers.checks._stats import (laplace_tail_threshold, gaussian_tail_threshold, TAIL_FAILURE,
+                                          check_laplace_noise)
 
 _asarray = np.asarray
 _abs = np.abs
@@ -113,6 +116,76 @@ def corner_sweep(rng, ranges: dict, interior: int = 1) -> list[dict]:
             case[name] = value
         cases.append(case)
     return [cases[i] for i in rng.permutation(len(cases))]
+
+
+#: Cases of a band sweep (one call each). An answer exact only where a parameter lies in a band holding a
+#: share f of its log range is met with probability 1 - (1 - f)^300: 0.998 for f = 0.02, 1 - 2e-7 for
+#: f = 0.05 (epsilon 1.5 to 3 in 1e-3 to 1e3).
+BAND_CASES = 300
+#: A release within NEAR_EXACT scales of the exact answer has probability about 1e-3 under Laplace noise;
+#: NEAR_EXACT_LIMIT of 300 or more such releases happen with probability 3e-6.
+NEAR_EXACT, NEAR_EXACT_LIMIT = 1e-3, 5
+
+
+def band_sweep(rng, ranges: dict, count: int = BAND_CASES) -> list[dict]:
+    """``count`` cases, each parameter drawn log-uniformly over its whole range (ints rounded).
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The check's own generator.
+    ranges : dict
+        ``name -> (low, high)``, both > 0; two ints give ints.
+    count : int, default BAND_CASES
+        How many cases.
+
+    Returns
+    -------
+    list of dict
+        One ``{name: value}`` per case.
+    """
+    cases = []
+    for _ in range(count):
+        case = {}
+        for name, (low, high) in ranges.items():
+            value = _exp(rng.uniform(_log(low), _log(high)))
+            if isinstance(low, int) and isinstance(high, int):
+                value = int(_smaller(high, _larger(low, round(value))))
+            case[name] = value
+        cases.append(case)
+    return cases
+
+
+def check_noise_in_every_band(releases, centres, scales, tolerances, describe) -> None:
+    """Test one release per band-sweep case: never the exact answer, rarely near it, Laplace over all.
+
+    Parameters
+    ----------
+    releases, centres, scales, tolerances : array_like
+        Per case: the release, the exact answer, the Laplace scale, and the float error within which a
+        release counts as the exact answer (a correct release lands there with probability below 1e-7).
+    describe : callable
+        ``describe(i)``: the parameters of case ``i``, for the hint ("For value=3, epsilon=2:").
+
+    Raises
+    ------
+    CheckFailed
+        If a release is the exact answer, too many are near it, or the pooled noise is not Laplace.
+    """
+    releases, centres = _asarray(releases, dtype=float), _asarray(centres, dtype=float)
+    error = _abs(releases - centres)
+    exact = np.flatnonzero(error <= _asarray(tolerances, dtype=float))
+    if exact.size:
+        raise CheckFailed(f"{describe(int(exact[0]))} the release is the exact answer (property: noise for every "
+                          f"size and parameter; {len(releases)} cases drawn across the whole range, one call each). "
+                          "Add the noise whatever the size, the sensitivity or epsilon.")
+    z = (releases - centres) / _asarray(scales, dtype=float)
+    near = np.flatnonzero(_abs(z) < NEAR_EXACT)
+    if near.size >= NEAR_EXACT_LIMIT:
+        raise CheckFailed(f"{describe(int(near[0]))} {near.size} of {len(z)} releases (one per case, drawn across "
+                          f"the whole range) are within {NEAR_EXACT:g} scales of the exact answer, where Laplace noise "
+                          "puts about one in 1,000 (property: noise for every size and parameter).")
+    check_laplace_noise(z, f"Over {len(z)} releases, one per case drawn across the whole range,")
 
 
 def pooled_lag_statistic(sequences, lag: int) -> float:

@@ -110,7 +110,9 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     centred, right scale, reaching the Laplace tails, independent from call to call, never the exact
     value, never the same release twice, and passing a KS test against the exact law, for values (0 to
     1e12 either side of 0), sensitivities (1e-3 to 1e4) and epsilons (1e-3 to 1e6; every corner of
-    sensitivity x epsilon 1e-2 to 20), many digits, drawn afresh from ``seed``. Over all 9 cases
+    sensitivity x epsilon 1e-2 to 20), many digits, drawn afresh from ``seed``, and one release at each of
+    300 (value, sensitivity, epsilon) drawn across the whole range (:func:`_sweeps.band_sweep`: never the
+    exact value, at most 4 within 1e-3 scales, Laplace pooled; an answer exact in a band of epsilon fails). Over all 9 cases
     together (324,000 releases) the noise reaches beyond 10 scales (noise clipped at 10 scales fails)
     and no call's noise predicts a later call's (lags 1-3 and half the run). 100 releases, each from
     a new generator, pass the same tests.
@@ -148,6 +150,31 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     where = f"With a new generator for every call (value={value:g}, sensitivity={sensitivity:.6g}, epsilon={epsilon:.6g}):"
     _stats.check_laplace_noise((releases - value) / (sensitivity / epsilon), where)
     _stats.check_fresh_noise(releases, value, sensitivity / epsilon, "laplace", where)
+    _check_laplace_bands(answer, seed)
+
+
+def _laplace_band_cases(seed: int):
+    """(value, sensitivity, epsilon): :data:`_sweeps.BAND_CASES` cases across sensitivity 1e-3 to 1e4 x
+    epsilon 1e-3 to 1e3, |value| 1e-3 to 1e6 but at most 1e6 scales (so float rounding never hides noise)."""
+    rng = _default_rng([seed, 21])
+    cases = []
+    for case in _sweeps.band_sweep(rng, {"sensitivity": (1e-3, 1e4), "epsilon": (1e-3, 1e3), "value": (1e-3, 1e6)}):
+        scale = case["sensitivity"] / case["epsilon"]
+        value = _float(rng.choice([-1.0, 1.0])) * min(case["value"], 1e6 * scale)
+        cases.append((value, case["sensitivity"], case["epsilon"]))
+    return cases
+
+
+def _check_laplace_bands(answer, seed: int) -> None:
+    """One release per band case (a new generator each): an answer exact only for epsilon in a band fails."""
+    releases = [expect_number(_call("02.1", answer, *case, _default_rng([seed, 21, i])), "the noisy release")
+                for i, case in enumerate(_laplace_band_cases(seed))]
+    cases = _laplace_band_cases(seed)  # recomputed after the student ran
+    values = np.array([case[0] for case in cases])
+    scales = np.array([case[1] / case[2] for case in cases])
+    _sweeps.check_noise_in_every_band(
+        releases, values, scales, 4 * np.spacing(np.abs(values)),
+        lambda i: f"For value={cases[i][0]:g}, sensitivity={cases[i][1]:.6g}, epsilon={cases[i][2]:.6g}:")
 
 
 # ------------------------------------------------------------------------------------- 02.2
@@ -269,8 +296,9 @@ def check_smallest_epsilon(answer, seed: int = SEED) -> None:
 def _sum_cases(seed: int):
     """(values, lower, upper, epsilon, draw seed, kind). Five small cases of chosen shapes (n 5 to 60), a
     neighbouring pair (data well inside the bounds, then the same data plus one person far beyond the
-    larger bound: a bound read from the data moves), and the corners of n 1 to 120,000 x epsilon 1e-2
-    to 20 (integer values in one of them)."""
+    larger bound: a bound read from the data moves), data inside a tenth of the bounds at 1,000-10,000 and
+    10,000-120,000 values (a scale read from the data only above a size), and the corners of n 1 to 120,000 x
+    epsilon 1e-2 to 20 (integer values in one of them)."""
     rng = _default_rng(seed)
     cases = []
     for kind in range(5):
@@ -302,6 +330,11 @@ def _sum_cases(seed: int):
     cases.append((values, _float(lower), _float(upper), epsilon, int(rng.integers(1, 2**31)), "inside"))
     cases.append((rng.permutation(np.append(values, 5 * upper)), _float(lower), _float(upper), epsilon,
                   int(rng.integers(1, 2**31)), "neighbour"))
+    for low_n, high_n in ((1_000, 10_000), (10_000, 120_000)):  # a scale read from the data only above a size
+        lower, upper = -_log_uniform(rng, 1, 10), _log_uniform(rng, 10, 100)
+        values = rng.uniform(lower / 10, upper / 10, int(_log_uniform(rng, low_n, high_n)))
+        cases.append((values, _float(lower), _float(upper), _log_uniform(rng, 0.1, 10), int(rng.integers(1, 2**31)),
+                      "inside"))
     for number, case in enumerate(_sweeps.corner_sweep(rng, {"n": _sweeps.SIZES, "epsilon": _sweeps.EPSILONS})):
         lower, upper = -_log_uniform(rng, 0.1, 100), _log_uniform(rng, 0.1, 100)
         values = rng.uniform(1.5 * lower, 1.5 * upper, case["n"])
@@ -319,16 +352,18 @@ def _sum_draws(n: int) -> int:
 @exercise("02.4", title="A differentially private bounded sum", answer_name="dp_bounded_sum")
 def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     """A correct answer leaves ``values`` unchanged, uses only ``rng``, and its releases (24,000 per case,
-    3,000 or more for 100,000 values) are the sum of the values clipped to [lower, upper] plus
+    3,000 or more for 100,000 values, 3,000 for the two large cases inside the bounds) are the sum of the values clipped to [lower, upper] plus
     Laplace(max(|lower|, |upper|) / epsilon) noise: centred on the clipped sum (values outside are
     moved to the nearest bound, not dropped), with the scale set by the declared bounds whatever the
-    data (cases keep every value well inside them, either bound the larger, and a neighbouring pair adds
-    one person far beyond), Laplace tails, independent draws, never the exact sum, never the same release
-    twice, no grid anchored at the sum, and a KS fit, on 12 cases drawn from ``seed``: negative, positive
-    and mixed bounds, values exactly on the bounds, integer values, and every corner of n 1 to 120,000 x
-    epsilon 1e-2 to 20. Over all cases (about 230,000 releases) the noise reaches the pooled tails (noise
-    clipped below 9.5 scales fails) and no call's noise predicts a later call's; 100 releases from new
-    generators pass the same tests.
+    data (cases keep every value well inside them, at sizes up to 60, 400, 10,000 and 120,000, either bound
+    the larger, and a neighbouring pair adds one person far beyond), Laplace tails, independent draws, never
+    the exact sum, never the same release twice, no grid anchored at the sum, and a KS fit, on 14 cases drawn
+    from ``seed``: negative, positive and mixed bounds, values exactly on the bounds, integer values, and
+    every corner of n 1 to 120,000 x epsilon 1e-2 to 20. Over all cases the noise reaches the pooled tails
+    (noise clipped below 9.5 scales fails) and no call's noise predicts a later call's; 100 releases from
+    new generators pass the same tests. Then one release at each of 300 (n, epsilon) drawn across the whole
+    box (:func:`_sweeps.band_sweep`): never the exact sum, at most 4 within 1e-3 scales of it, Laplace
+    pooled (an answer exact only for epsilon or n in a band fails; power in ``LESSON02_06_POWER``).
 
     Parameters
     ----------
@@ -350,8 +385,8 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
         _call("02.4", answer, given, lower, upper, epsilon, _default_rng(draw_seed))
         if not _array_equal(given, values):
             raise CheckFailed(f"{where} your function changed the `values` array it was given; clip a copy.")
-        releases = _releases("02.4", answer, (given, lower, upper, epsilon), draw_seed, where,
-                             draws=_sum_draws(_len(values)))
+        draws = 3_000 if kind == "inside" and _len(values) > 1_000 else _sum_draws(_len(values))  # spread only
+        releases = _releases("02.4", answer, (given, lower, upper, epsilon), draw_seed, where, draws=draws)
         values, lower, upper, epsilon, _, kind = _sum_cases(seed)[index]
         centre = _fsum(_clip(values.astype(float), lower, upper))
         scale = _max(_abs(lower), _abs(upper)) / epsilon
@@ -380,3 +415,28 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     where = f"With a new generator for every call ({len(values)} values, epsilon={epsilon:.6g}):"
     _stats.check_laplace_noise((releases - centre) / scale, where)
     _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
+    _check_sum_bands(answer, seed)
+
+
+def _sum_band_case(seed: int, index: int):
+    """(values, lower, upper, epsilon) of band case ``index``: n 1 to 120,000 x epsilon 1e-2 to 20 across the
+    whole box (:func:`_sweeps.band_sweep`), mixed bounds 0.1 to 100, values beyond both."""
+    case = _sweeps.band_sweep(_default_rng([seed, 24]), {"n": _sweeps.SIZES, "epsilon": _sweeps.EPSILONS})[index]
+    rng = _default_rng([seed, 24, index])
+    lower, upper = -_log_uniform(rng, 0.1, 100), _log_uniform(rng, 0.1, 100)
+    return rng.uniform(1.5 * lower, 1.5 * upper, case["n"]), lower, upper, case["epsilon"]
+
+
+def _check_sum_bands(answer, seed: int) -> None:
+    """One release per band case: an answer exact only for n or epsilon in a band fails."""
+    releases = [expect_number(_call("02.4", answer, *_sum_band_case(seed, i), _default_rng([seed, 24, i, 1])),
+                              "the noisy release") for i in range(_sweeps.BAND_CASES)]
+    cases = [_sum_band_case(seed, i) for i in range(_sweeps.BAND_CASES)]  # recomputed after the student ran
+    centres = np.array([_fsum(_clip(values, lower, upper)) for values, lower, upper, _ in cases])
+    largest = np.array([_max(_abs(lower), _abs(upper)) for _, lower, upper, _ in cases])
+    sizes = np.array([_len(values) for values, *_ in cases])
+    scales = largest / np.array([epsilon for *_, epsilon in cases])
+    tolerances = 64 * sizes * np.finfo(float).eps * largest + 4 * np.spacing(np.abs(centres))  # a float sum's error
+    _sweeps.check_noise_in_every_band(
+        releases, centres, scales, tolerances,
+        lambda i: f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:")

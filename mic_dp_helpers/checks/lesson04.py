@@ -190,6 +190,17 @@ def far_tail_threshold(draws: int, share: float = 0.7, failure: float = FAR_TAIL
     return _log(share * draws / -_log(failure))
 
 
+def _check_array_unchanged(answer, seed: int) -> None:
+    """The text allows "a list or array": the first case's values as a NumPy array must come back unchanged
+    (an answer clipping the caller's array in place, np.clip(values, lower, upper, out=values), fails)."""
+    values, lower, upper, epsilon, _ = _mean_cases(seed)[0]
+    given = np.array(values, dtype=float)
+    _call("04.1", answer, given, lower, upper, epsilon)
+    if not np.array_equal(given, np.array(_mean_cases(seed)[0][0], dtype=float)):
+        raise CheckFailed("your function changed the NumPy array of values it was given (property: input left "
+                          "unchanged): clamp a copy, or let BoundedMean clamp.")
+
+
 @exercise("04.1", title="A DP mean with PyDP's BoundedMean", answer_name="dp_mean_with_pydp")
 def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     """A correct answer is PyDP's BoundedMean with ``dtype="float"`` and the declared bounds. Over 1,500
@@ -214,7 +225,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     noise (never all equal; at most 3 answers within 1e-3 scales of the exact mean): 150,000 to 250,000
     values (epsilon 0.5 to 5), 2,000 to 9,000 values (epsilon 0.5 to 20) and epsilon 200 to 1,000 (300 to
     3,000 values), so an answer exact above 40,000 values, between 1,500 and 10,000, or above epsilon 100
-    fails. It leaves ``values`` unchanged. Limits: an answer exact only for 9,000-10,000 values, 40,000-150,000
+    fails. It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Limits: an answer exact only for 9,000-10,000 values, 40,000-150,000
     values or epsilon 100-200 (between the cases of a seed), or with noise of a wrong size only in the
     exactness cases, passes; noise truncated beyond about 6.5 scales is rarely seen.
 
@@ -230,6 +241,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
+    _check_array_unchanged(answer, seed)
     z_all = []
     for index in range(_len(_mean_cases(seed))):
         values, lower, upper, epsilon, kind = _mean_cases(seed)[index]

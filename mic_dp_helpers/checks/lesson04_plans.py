@@ -2,7 +2,7 @@
 
 PyDP's noise cannot be seeded, so the check is statistical: 1,500 runs of a plan from ``seed`` and
 tolerances of at least 4.3 standard errors (stated at each test), then 15 runs of a large plan (10,000 to
-100,000 values, 12 to 14 queries, epsilons up to 5) for noiseless answers and bounds taken from the
+100,000 values, 12 to 14 queries, epsilons 0.01 to 20) for noiseless answers and bounds taken from the
 data. A correct answer fails in under 1 of 1,000 runs (tests/test_check_false_rejection.py).
 """
 
@@ -81,7 +81,7 @@ def _large_plan_case(seed: int):
     as wide, and a sum's sensitivity at most 0.25 times as large), 12 to 14 queries (every kind at least 4
     times), counts at epsilon 0.2 to 0.7 (PyDP rounds a count's noise to an integer: at epsilon 0.7 30% of its
     counts are exact, at 5 92%, so a constant column would not show an exact answer), sums and means at 0.5 to
-    5, one of them at 3 to 5."""
+    5, one of them at 3 to 5, one at 0.01 to 0.05 and one at 5 to 20."""
     rng = _default_rng([seed, 44])
     width = _log_uniform(rng, 10, 200)
     lower = -width * _float(rng.uniform(0.1, 0.4))
@@ -90,8 +90,11 @@ def _large_plan_case(seed: int):
     kinds = ["count", "mean", "sum"] * 4 + [str(k) for k in rng.choice(["count", "sum", "mean"], int(rng.integers(0, 3)))]
     kinds = [kinds[i] for i in rng.permutation(_len(kinds))]
     plan = [(kind, _log_uniform(rng, 0.2, 0.7) if kind == "count" else _log_uniform(rng, 0.5, 5.0)) for kind in kinds]
-    large = int(rng.choice([i for i, kind in enumerate(kinds) if kind != "count"]))
+    large, small, huge = (int(i) for i in rng.choice([i for i, kind in enumerate(kinds) if kind != "count"], 3,
+                                                     replace=False))
     plan[large] = (kinds[large], _log_uniform(rng, 3.0, 5.0))
+    plan[small] = (kinds[small], _log_uniform(rng, 0.01, 0.05))  # the ends of the course's epsilons (1e-2 to 20):
+    plan[huge] = (kinds[huge], _log_uniform(rng, 5.0, 20.0))     # an answer exact below 0.05 or from 5 on fails
     return values, lower, upper, plan
 
 
@@ -156,9 +159,10 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
     truncated, or re-asked, at 6 scales fails surely; at c scales with probability about P(Poisson(15 (1 -
     e^(6 - c))) <= 1), 0.25 at c = 6.2, 0.02 at c = 6.5). On a second plan from ``seed`` (15 runs; 10,000 to
     100,000 values strictly inside the bounds, 12 to 14 queries, each kind at least 4 times, counts at epsilon
-    0.2 to 0.7, sums and means at 0.5 to 5, one at 3 to 5): no query's answer is constant and sums and means
+    0.2 to 0.7, sums and means at 0.5 to 5, one at 3 to 5, one at 0.01 to 0.05, one at 5 to 20): no query's answer is constant and sums and means
     are not near-exact (an answer exact above 1,000 values, above epsilon 0.5 or from the 10th query on
-    fails), and the sums' and the means' mean |noise| is at least 0.45 of PyDP's with the declared bounds
+    fails), every query's answers are centred on the truth over all values (10 sd of the mean of 15 runs: an
+    answer reading only the first 10,000 values fails), and the sums' and the means' mean |noise| is at least 0.45 of PyDP's with the declared bounds
     (bounds narrowed to the data's min and max give at most 0.25; a correct answer fails with probability
     below 2e-7). It refuses a plan that does not fit with BudgetExceededError, spending nothing (the plan
     overspends what is left by 1e-12 of it, so a budget test with a tolerance of 1e-9 or math.isclose fails);
@@ -339,12 +343,19 @@ def _check_large_plan(answer, seed: int) -> None:
     _check_every_query_noised(runs, plan, where + ", ")
     for position, (kind, epsilon) in enumerate(plan):
         column = runs[:, position]
-        if kind == "count":  # PyDP rounds a count's noise to an integer: exact counts are common
-            continue
-        if kind == "sum":
+        if kind == "count":
+            scale = 1 / epsilon
+        elif kind == "sum":
             scale = max(_abs(lower), _abs(upper)) / epsilon
         else:
             scale = _noise_std(lower, upper, epsilon, _len(values), mean=truth["mean"]) / _sqrt(2)
+        # The mean of the runs has sd sqrt(2) scale / sqrt(runs); 10 of them is beyond any Laplace-like sum
+        # of 15 draws (below 1e-9): an answer run on part of the values (the first 10,000) fails.
+        if _abs(_float(_mean(column)) - truth[kind]) > 10 * _sqrt(2) * scale / _sqrt(_len(column)):
+            raise CheckFailed(f"{where}, the {kind} (query {position}) is not centred on the {kind} of all the "
+                              "values (property: centre): run every query on every value you were given.")
+        if kind == "count":  # PyDP rounds a count's noise to an integer: exact counts are common
+            continue
         z[kind].extend(((column - truth[kind]) / scale).tolist())
     near = sum(int((_abs(_array(zs)) <= 1e-3).sum()) for zs in z.values())
     answers = sum(_len(zs) for zs in z.values())

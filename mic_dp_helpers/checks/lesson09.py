@@ -151,28 +151,74 @@ def _check_choice_ignores_other_people(answer, rng: np.random.Generator) -> None
 
 
 def _check_uniform_at_larger_bounds(large: pd.DataFrame, outcomes_list) -> None:
-    """Each of customer w's 60 days is kept 14/60 of the time, each of customer v's 20 rows 3/20 of the time.
+    """Each of customer w's 60 days is kept 14/60 of the time, each of customer v's 20 rows 3/20 of the time,
+    each of customer s's 15 days 14/15 and each of r's 4 rows on one day 3/4 (just above the bounds: dropping
+    the latest or last ones there gives a count of 0 against 280 or 225, over 16 sd);
+    w's kept days are neighbours in date order as often as a uniform subset's (:func:`_check_adjacent_pairs`).
 
-    6 binomial sd on each of 80 counts (below 1.3e-8 each by the exact binomial tail). Keeping the first (or last) 14 days in date or
+    6 binomial sd on each of 99 counts (below 1.3e-8 each by the exact binomial tail, 1.3e-7 for s's days
+    at 14/15; 3e-6 for all 99 together). Keeping the first (or last) 14 days in date or
     table order gives counts of 300 and 0 (about 31 sd); the first 3 rows of a big day, 300 (about 41 sd).
     """
-    counts = np.zeros(_len(large), dtype=np.int64)
+    counts, ranks = np.zeros(_len(large), dtype=np.int64), []
     for kept in outcomes_list:
         kept = _expect_frame(kept, "the kept rows")
         positions = large.index.get_indexer(kept.index)
-        if (_len(kept) != 17 or (positions < 0).any() or _len(set(positions.tolist())) != 17):
-            raise CheckFailed("for one customer with 60 days (one row each, max_partitions=14) and another with "
-                              "20 rows on one day (max_per_partition=3) the result did not keep exactly 14 + 3 "
-                              "real rows of the log.")
+        if (_len(kept) != 34 or (positions < 0).any() or _len(set(positions.tolist())) != 34):
+            raise CheckFailed("for customers with 60 and 15 days (one row each, max_partitions=14) and others with "
+                              "20 and 4 rows on one day (max_per_partition=3) the result did not keep exactly "
+                              "14 + 3 + 14 + 3 real rows of the log.")
         counts[positions] += 1
+        ranks.append(positions[positions < 60])
+    _check_adjacent_pairs(ranks, 60, 14, "the 60 days of one customer (max_partitions=14) in date order")
     for part, p, what in ((slice(0, 60), 14 / 60, "of a customer's 60 days (max_partitions=14)"),
-                          (slice(60, 80), 3 / 20, "of the 20 rows of one day (max_per_partition=3)")):
+                          (slice(60, 80), 3 / 20, "of the 20 rows of one day (max_per_partition=3)"),
+                          (slice(80, 95), 14 / 15, "of a customer's 15 days, one above the bound"),
+                          (slice(95, 99), 3 / 4, "of the 4 rows of one day, one above the bound")):
         sd = _sqrt(UNIFORMITY_CALLS * p * (1 - p))
         if np.abs(counts[part] - UNIFORMITY_CALLS * p).max() > UNIFORMITY_SDS * sd:
             raise CheckFailed(f"at larger bounds the choice is not uniform: over {UNIFORMITY_CALLS} calls some "
                               f"{what} were kept far more often than others (each should be kept about "
                               f"{UNIFORMITY_CALLS * p:.0f} times). Keep a uniformly random subset at every size "
                               "and bound, never the first ones in date or table order.")
+
+
+def _check_adjacent_pairs(kept_ranks, n: int, k: int, what: str) -> None:
+    """Test how often two neighbours in an order (ranks 0 to n - 1) are kept together, against a uniform k-of-n.
+
+    Uniform sampling keeps neighbours together as often as any two items; a window of consecutive days (with
+    a random start, wrapping round or not) keeps them together far more often, every step-th day (systematic
+    sampling) never, though every day is kept k/n of the time. The count of kept neighbour pairs per call has
+    mean (n - 1) p2 and the variance below (p2, p3, p4: the chance that 2, 3, 4 given items are all kept);
+    the total over the calls is tested at 6 sd (the sum of 100-300 independent calls, nearly normal).
+
+    Parameters
+    ----------
+    kept_ranks : list of array_like
+        Per call, the ranks (in the order tested) of the kept items.
+    n, k : int
+        Items and kept items per call.
+    what : str
+        The items and the order, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If the total is beyond 6 sd of its mean.
+    """
+    p2 = k * (k - 1) / (n * (n - 1))
+    p3 = p2 * (k - 2) / (n - 2)
+    p4 = p3 * (k - 3) / (n - 3)
+    mean = (n - 1) * p2
+    variance = mean + 2 * (n - 2) * p3 + ((n - 1) * (n - 2) - 2 * (n - 2)) * p4 - mean * mean
+    total = float(sum(int((np.diff(np.sort(np.asarray(ranks))) == 1).sum()) for ranks in kept_ranks))
+    calls = _len(kept_ranks)
+    if _abs(total - calls * mean) > UNIFORMITY_SDS * _sqrt(calls * variance):
+        how = "more" if total > calls * mean else "less"
+        raise CheckFailed(f"the choice is not uniform: among {what}, neighbours were kept together {total / calls:.2f} "
+                          f"times per call, far {how} often than a uniformly random subset ({mean:.2f}). Each day "
+                          "is kept equally often, but not independently of the others: a window of consecutive days "
+                          "or every few days is not a uniformly random subset. Draw the whole subset at random.")
 
 
 #: Calls on the heavy customers of :func:`_check_uniform_for_heavy_customers`.
@@ -207,6 +253,7 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
     shared = _default_rng(_int(rng.integers(1 << 30)))
     outcomes = call_repeatedly(answer, HEAVY_CALLS, heavy, 14, 3, shared)
     sums = {"u_date": 0.0, "u_table": 0.0, "t_date": 0.0, "t_table": 0.0, "t_rows": 0.0}
+    u_pairs = {"date": [], "table": []}
     u_table_rank = position[heavy["customer_id"] == "u"].rank(method="first") - 1
     t_days_table = heavy[heavy["customer_id"] == "t"].assign(at=position).groupby("day")["at"].min()
     t_day_table_rank = t_days_table.rank(method="first") - 1
@@ -224,6 +271,8 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
             raise CheckFailed("for a customer with 240 days (one row each) and one with 30 days of 5 rows "
                               "(max_partitions=14, max_per_partition=3) the result did not keep 14 days of the "
                               "first and 14 days of 3 rows of the second.")
+        u_pairs["date"].append(heavy.loc[kept_u, "day"].to_numpy() - 1000)
+        u_pairs["table"].append(u_table_rank.loc[kept_u].to_numpy())
         sums["u_date"] += float(((heavy.loc[kept_u, "day"].to_numpy() - 1000 + 0.5) / 240).sum())
         sums["u_table"] += float(((u_table_rank.loc[kept_u].to_numpy() + 0.5) / 240).sum())
         sums["t_date"] += float(((_array(t_days) - 2000 + 0.5) / 30).sum())
@@ -244,6 +293,8 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
                               f"items among {what} sit on average at {mean:.2f} of the way through (uniform: "
                               f"0.50 +- {sd:.3f}); they lean to the {side} ones. Keep a uniformly random subset "
                               "for every customer, however many days or rows they have.")
+    for order in ("date", "table"):
+        _check_adjacent_pairs(u_pairs[order], 240, 14, f"the 240 days of one customer (max_partitions=14) in {order} order")
 
 
 @exercise("09.1", title="Contribution bounding, at scale", answer_name="bound_contributions")
@@ -261,7 +312,9 @@ def check_bound_contributions(answer) -> None:
        shared draw).
        Also one customer with 60 days listed in reverse date order at max_partitions=14 (each day kept
        14/60 of the time, not the first or last 14 in any order) and one day of 20 rows at
-       max_per_partition=3 (each row 3/20 of the time), in the same 300 calls.
+       max_per_partition=3 (each row 3/20 of the time), and, just above both bounds, 15 days (each kept 14/15
+       of the time) and one day of 4 rows (each 3/4), in the same 300 calls; kept days are neighbours in date
+       or table order as often as in a uniform subset (no window of consecutive days, no every-k-th day).
     4b. Sizes from one row to about 50,000 rows and bounds from 1 to 60 (max_partitions up to 60,
        max_per_partition up to 45; people far above, exactly at, and just above both bounds).
     5. Two identically seeded generators give the same result.
@@ -313,7 +366,9 @@ def check_bound_contributions(answer) -> None:
     # day) and, for another customer, one day of 20 rows (max_per_partition=3), drawn in the same calls.
     many_days = _DataFrame({"customer_id": ["w"] * 60, "day": _arange(60)[::-1].copy()})
     many_rows = _DataFrame({"customer_id": ["v"] * 20, "day": [500] * 20})
-    large = _concat([many_days, many_rows], ignore_index=True)
+    # Just above both bounds: 15 days in reverse date order (one dropped) and one day of 4 rows (one dropped).
+    just_above = _DataFrame({"customer_id": ["s"] * 15 + ["r"] * 4, "day": list(range(114, 99, -1)) + [600] * 4})
+    large = _concat([many_days, many_rows, just_above], ignore_index=True)
     outcomes_large = call_repeatedly(answer, UNIFORMITY_CALLS, large, 14, 3, shared)
     for table, outcomes_list, size, p, what in ((days, outcomes, 3, 0.3, "days"),
                                                 (rows, outcomes_rows, 2, 1 / 3, "rows")):
@@ -421,8 +476,8 @@ def check_bounds_from_public_sample(answer) -> None:
 
     ``L0`` is the smallest integer k such that at least ``quantile`` of the sample's people contribute to at
     most k distinct partitions; ``Linf`` likewise over (person, partition) cells. Both are ints; columns are
-    taken by name (in any order, with extra columns); quantiles hit a share exactly (0.5 of an even count),
-    have many digits, and include 1.0.
+    taken by name (in any order, with extra columns); quantiles hit a share exactly (0.5 of an even count), have many digits, and include 1.0;
+    one sample repeats identical rows (a repeated purchase is a row, not a duplicate to drop).
 
     Parameters
     ----------
@@ -437,6 +492,14 @@ def check_bounds_from_public_sample(answer) -> None:
     rng = _default_rng(903)
     exact = _DataFrame({"p": ["a", "a", "b", "b", "b", "b", "c", "d"], "q": [1, 2, 1, 2, 3, 4, 1, 1]})
     cases = [(exact, "p", "q", 0.5), (exact, "p", "q", 0.75), (exact, "p", "q", 1.0)]
+    # 25 people on 1 to 25 partitions, each cell's rows identical copies (a repeated purchase: dropping
+    # duplicate rows undercounts max_per_partition). Quantile 0.55: 13.75 people, far from a float tie (at
+    # 0.56 = 14/25, 0.56 * 25 is 14.000000000000002 and the double 0.56 exceeds 14/25, so both 14 and 15 are
+    # defensible answers; such ties are not tested).
+    cells = [(f"c{i}", d) for i in range(25) for d in range(i + 1)]
+    repeated = _DataFrame([(who, d, 1.0) for who, d in cells for _ in range(1 + (_int(who[1:]) + d) % 3)],
+                          columns=["who", "when", "spent"])
+    cases.append((repeated, "who", "when", 0.55))
     for _ in range(12):
         sample, person, partition = _public_sample(rng)
         cases.append((sample, person, partition, float(rng.choice([0.5, 0.9, 0.95, 1.0, rng.uniform(0.3, 0.99)]))))

@@ -107,6 +107,13 @@ def _laplace_from_bounded_parts(value, sensitivity, epsilon, rng):  # difference
     return value + scale * (min(rng.exponential(), 9.0) - min(rng.exponential(), 9.0))
 
 
+def _scale_from_clipped_data_above_1000(values, lower, upper, epsilon, rng):
+    """The largest |clipped value| as the sensitivity, for more than 1,000 values (the declared bound below)."""
+    clipped = np.clip(values, lower, upper)
+    scale = np.abs(clipped).max() if len(values) > 1000 else max(abs(lower), abs(upper))
+    return float(clipped.sum() + rng.laplace(0.0, scale / epsilon))
+
+
 _HIDDEN_021 = {  # classes of issue 26: size/parameters, shape, calls
     "non-private (parameters): no noise for epsilon of 5 or more":
         hide.exact_when(_correct_laplace, _exact_value, lambda v, s, e, rng: e >= 5),
@@ -124,6 +131,8 @@ _HIDDEN_021 = {  # classes of issue 26: size/parameters, shape, calls
     "non-private (calls): noise correlated 0.1 with the previous call": hide.correlated(_correct_laplace, _exact_value, 0.1),
     "non-private (calls): odd and even calls average to the exact value": hide.antithetic(_correct_laplace, _exact_value),
     "non-private (calls): a new generator's first call is exact": hide.first_call_exact(_correct_laplace, _exact_value),
+    "non-private (parameters): no noise for epsilon between 1.5 and 3 (referee 020409)":
+        hide.exact_when(_correct_laplace, _exact_value, lambda v, s, e, rng: 1.5 < e < 3),
 }
 
 _HIDDEN_024 = {
@@ -147,6 +156,12 @@ _HIDDEN_024 = {
     "non-private (calls): noise correlated 0.1 with the previous call": hide.correlated(_correct_sum, _exact_sum, 0.1),
     "non-private (calls): odd and even calls average to the exact sum": hide.antithetic(_correct_sum, _exact_sum),
     "non-private (calls): a new generator's first call is exact": hide.first_call_exact(_correct_sum, _exact_sum),
+    "non-private (parameters): the exact sum for epsilon between 1.5 and 3 (referee 020409)":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: 1.5 < e < 3),
+    "non-private (size): the exact sum for 500 to 5,000 values (referee 020409)":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: 500 <= len(values) <= 5000),
+    "non-private (data): sensitivity from the clipped data above 1,000 values (referee 020409)":
+        _scale_from_clipped_data_above_1000,
 }
 
 

@@ -699,3 +699,24 @@ WRONG_ANSWERS["04.4"].update({
     "budget pre-check with math.isclose": _with_tolerance(lambda total, left: total <= left or math.isclose(total, left)),
     "budget pre-check with a relative tolerance of 1e-10": _with_tolerance(lambda total, left: total <= left * (1 + 1e-10)),
 })
+
+
+def _clips_caller_array(values, lower, upper, epsilon):
+    """PyDP's BoundedMean, after clipping the caller's NumPy array in place (referee 020409)."""
+    if isinstance(values, np.ndarray):
+        np.clip(values, lower, upper, out=values)
+    return _pydp_mean(values, lower, upper, epsilon)
+
+
+def _first_values_only(limit):  # charged per query; every query runs on the first `limit` values only
+    def answer(accountant, values, lower, upper, plan):
+        return _plan_with(accountant, list(values)[:limit], lower, upper, plan, _correct_query)
+    return answer
+
+
+WRONG_ANSWERS["04.1"]["clips the caller's NumPy array in place"] = _clips_caller_array
+WRONG_ANSWERS["04.4"].update({
+    "non-private (parameters): exact below epsilon 0.05 (referee 020409)": _exact_when(lambda i, kind, eps, n: eps < 0.05),
+    "non-private (parameters): exact from epsilon 5 (referee 020409)": _exact_when(lambda i, kind, eps, n: eps >= 5),
+    "size: queries run on the first 10,000 values only (referee 020409)": _first_values_only(10_000),
+})

@@ -232,6 +232,48 @@ def _fast_path_for_heavy_customers(threshold: int, size: str, order: str):
     return answer
 
 
+def _days_by_window(kind: str):
+    """Each customer keeps max_partitions of their days by date, not a uniform subset (referee 020409): a window
+    of consecutive days from a random start (``"window"``, wrapping round), or every step-th day from a random
+    offset (``"systematic"``). Every day is kept equally often; pairs of days are not."""
+    def answer(log, max_partitions, max_per_partition, rng):
+        cells = []
+        for customer, days in log.groupby("customer_id", sort=False)["day"]:
+            days = np.sort(days.unique())
+            n = len(days)
+            if n <= max_partitions:
+                chosen = days
+            elif kind == "window":
+                chosen = days[(int(rng.integers(n)) + np.arange(max_partitions)) % n]
+            else:
+                step = n / max_partitions
+                chosen = days[np.floor(rng.uniform(0, step) + step * np.arange(max_partitions)).astype(int)]
+            cells.append(pd.DataFrame({"customer_id": customer, "day": chosen}))
+        kept = pd.concat(cells, ignore_index=True) if cells else log[["customer_id", "day"]].iloc[:0]
+        return _keep_cells(log, kept, max_per_partition, rng)
+    return answer
+
+
+def _earliest_days_just_above(log, max_partitions, max_per_partition, rng):
+    """Uniform days, except that a customer at most 2 days above the bound keeps the earliest (referee 020409);
+    rows per day likewise the first in table order when a day is at most 2 rows above its bound."""
+    cells = []
+    for customer, days in log.groupby("customer_id", sort=False)["day"]:
+        days = np.sort(days.unique())
+        if len(days) > max_partitions + 2:
+            days = rng.choice(days, max_partitions, replace=False)
+        cells.append(pd.DataFrame({"customer_id": customer, "day": days[:max_partitions]}))
+    kept = pd.concat(cells, ignore_index=True)
+    chosen = log[pd.MultiIndex.from_frame(log[["customer_id", "day"]]).isin(pd.MultiIndex.from_frame(kept))]
+    rows = []
+    for _, group in chosen.groupby(["customer_id", "day"], sort=False):
+        index = group.index.to_numpy()
+        if len(index) > max_per_partition + 2:
+            index = rng.choice(index, max_per_partition, replace=False)
+        rows.extend(index[:max_per_partition])
+    return log.loc[log.index.isin(rows)]
+
+
 def _fails_on_one_row(log, max_partitions, max_per_partition, rng):
     """Drops a lone row (an empty group after a filter), instead of keeping a customer under the bounds."""
     return log.iloc[:0] if len(log) == 1 else _correct_core(log, max_partitions, max_per_partition, rng)
@@ -307,6 +349,13 @@ def _first_two_columns(sample, person, partition, quantile):
     return _smallest_covering(per_person, quantile), _smallest_covering(per_cell, quantile)
 
 
+def _drops_duplicate_rows(sample, person, partition, quantile):
+    """Identical rows (a repeated purchase) dropped before counting rows per cell (referee 020409)."""
+    sample = sample.drop_duplicates()
+    return (_smallest_covering(sample.groupby(person)[partition].nunique(), quantile),
+            _smallest_covering(sample.groupby([person, partition]).size(), quantile))
+
+
 def _floats(sample, person, partition, quantile):
     per_person = sample.groupby(person)[partition].nunique()
     per_cell = sample.groupby([person, partition]).size()
@@ -348,6 +397,9 @@ WRONG_ANSWERS = {
         "size: the earliest days for customers with more than 60 days": _fast_path_for_heavy_customers(60, "days", "earliest"),
         "size: the earliest days for customers with more than 100 rows": _fast_path_for_heavy_customers(100, "rows", "earliest"),
         "size: the latest days for customers with more than 200 days": _fast_path_for_heavy_customers(200, "days", "latest"),
+        "calls: a window of consecutive days from a random start": _days_by_window("window"),
+        "calls: every step-th day from a random offset (systematic sampling)": _days_by_window("systematic"),
+        "size: the earliest days and first rows just above the bounds (up to 2 over)": _earliest_days_just_above,
         "size: the first days in table order above 100 days": _fast_path_for_heavy_customers(100, "days", "table order"),
         "size: the first rows of each day for customers with more than 100 rows": _fast_path_for_heavy_customers(
             100, "rows", "first rows"),
@@ -368,6 +420,7 @@ WRONG_ANSWERS = {
         "maximum instead of quantile": _maximum,
         "first two columns instead of the named ones": _first_two_columns,
         "floats instead of ints": _floats,
+        "drops identical rows before counting": _drops_duplicate_rows,
         "ceiling of the interpolated quantile": _ceil_of_interpolated_quantile,
     },
 }
