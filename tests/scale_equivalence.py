@@ -24,8 +24,8 @@ Power, stated once here:
   of one day was 56 to 89 (mean 73, sd 8.9) against the 52 allowed, the closest by 4 counts (an outside
   referee's 12 runs: 54-86, closest by 2), so the per-day test alone would miss that sampler about 1 run in
   100 (normal approximation). The last five days summed to 668-774 (mean 719, sd 27) against at most 603
-  allowed, the closest by 65 counts, 4.2 run-to-run sd (a miss about 1 run in 80,000 by a normal
-  approximation): that sum is what makes the test reliable. :func:`check_rows_uniform` catches the same
+  allowed: the mean 116 counts (4.3 run-to-run sd) above the limit, the closest run by 65 (2.4 sd), so a
+  miss about 1 run in 80,000 by a normal approximation: that sum is what makes the test reliable. :func:`check_rows_uniform` catches the same
   sampler too (the referee measured a sum of 30,733 ascending and 11,362 descending against
   21,000 +- 1,375), and ``test_spark_scale.py`` runs both checks against it.
 * :func:`check_rows_uniform` (the L-infinity stage) gives 400 people 20 rows each on one day, amounts

@@ -422,21 +422,26 @@ class _CountingSparkResult(_CountingResult):
 
 
 def materialisations(monkeypatch, run) -> list:
-    """How often ``run()`` materialises the lazy results PipelineDP's ``DPEngine.aggregate`` returns.
+    """How often ``run()`` materialises the lazy results of PipelineDP's ``DPEngine.aggregate`` and
+    ``DPEngine.select_partitions``.
 
     Each materialisation of an uncached PipelineDP result draws its noise again: a second one is a second,
     uncharged release (on Spark, 514.9 then 512.1 for one partition's count).
     """
     import pipeline_dp
 
-    counter, aggregate = [], pipeline_dp.DPEngine.aggregate
+    counter = []
 
-    def counting_aggregate(self, *args, **kwargs):
-        result = aggregate(self, *args, **kwargs)
-        wrapper = _CountingSparkResult if hasattr(result, "collect") else _CountingResult
-        return wrapper(result, counter)
+    def counting(method):
+        def counted(self, *args, **kwargs):
+            result = method(self, *args, **kwargs)
+            wrapper = _CountingSparkResult if hasattr(result, "collect") else _CountingResult
+            return wrapper(result, counter)
 
-    monkeypatch.setattr(pipeline_dp.DPEngine, "aggregate", counting_aggregate)
+        return counted
+
+    for name in ("aggregate", "select_partitions"):
+        monkeypatch.setattr(pipeline_dp.DPEngine, name, counting(getattr(pipeline_dp.DPEngine, name)))
     run()
     return counter
 
@@ -449,6 +454,17 @@ def _one_release(backend):
 
 def test_a_private_result_is_materialised_exactly_once(monkeypatch):
     assert materialisations(monkeypatch, _one_release(pipeline_dp.LocalBackend())) == ["iterate"]
+
+
+def selection_rows() -> list:
+    """300 people with one common key, 20 with a key of their own."""
+    return [(f"u{i}", "common", 1.0) for i in range(300)] + [(f"r{i}", f"rare{i}", 1.0) for i in range(20)]
+
+
+def test_a_partition_selection_is_materialised_exactly_once(monkeypatch):
+    run = lambda: select_private_partitions(selection_rows(), pipeline_dp.LocalBackend(), epsilon=1.0,  # noqa: E731
+                                            delta=1e-6, max_partitions=1)
+    assert materialisations(monkeypatch, run) == ["iterate"]
 
 
 def test_the_once_test_catches_a_result_read_twice(monkeypatch):

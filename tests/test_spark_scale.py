@@ -84,16 +84,6 @@ def test_uniform_sampling_keeps_each_position_equally_often(sc):
     assert {k: sorted(v) for k, v in seeded[0].items()} == {k: sorted(v) for k, v in seeded[1].items()}
 
 
-def _first_draws(index, items):
-    yield index, float(np.random.random())
-
-
-def _pick_one_of_five(person):
-    from pipeline_dp import sampling_utils
-
-    return person, sampling_utils.choose_from_list_without_replacement([0, 1, 2, 3, 4], 1)[0]
-
-
 def test_spark_tasks_and_jobs_draw_independent_numpy_randomness(sc):
     """Forked workers must not share NumPy's global state (PipelineDP's select_partitions bounds with it).
 
@@ -101,6 +91,15 @@ def test_spark_tasks_and_jobs_draw_independent_numpy_randomness(sc):
     draws below, and each person picked the same product in both jobs (2,000 of 2,000) and as the person at
     the same place in the other slice (500 of 500).
     """
+    # Nested, so that Spark pickles them by value: a worker cannot import this test module.
+    def _first_draws(index, items):
+        yield index, float(np.random.random())
+
+    def _pick_one_of_five(person):
+        from pipeline_dp import sampling_utils
+
+        return person, sampling_utils.choose_from_list_without_replacement([0, 1, 2, 3, 4], 1)[0]
+
     firsts = [value for _ in range(2) for _, value in sc.parallelize(range(8), 4).mapPartitionsWithIndex(
         _first_draws).collect()]
     assert len(set(firsts)) == 8, f"tasks drew the same NumPy numbers: {firsts}"
@@ -151,6 +150,16 @@ def test_a_private_result_on_spark_is_collected_exactly_once(sc, monkeypatch):
     assert materialisations(monkeypatch, release) == ["collect"]
 
 
+def test_a_partition_selection_on_spark_is_collected_exactly_once(sc, monkeypatch):
+    from test_at_scale import materialisations, selection_rows
+
+    from mic_dp_helpers.scale.pipeline import select_private_partitions
+
+    run = lambda: select_private_partitions(sc.parallelize(selection_rows(), 2), pipeline_dp.SparkRDDBackend(sc),  # noqa: E731
+                                            epsilon=1.0, delta=1e-6, max_partitions=1)
+    assert materialisations(monkeypatch, run) == ["collect"]
+
+
 def test_the_job_on_spark_local_writes_one_release(sc, tmp_path):
     from pyspark.sql import SparkSession
 
@@ -191,4 +200,6 @@ def test_the_job_on_a_standalone_cluster_bounds_uniformly_and_exactly(tmp_path):
     counts = read_release(tmp_path / "daily.csv")["count"].round()
     assert counts.loc[21:].abs().max() == 0 and counts.sum() == 2000
     assert np.abs(counts.loc[1:20] - 100).max() <= 6 * np.sqrt(400 * 0.25 * 0.75), counts.loc[1:20].tolist()
+    # and check_days_uniform's second test: the last five days in the rows (hypergeometric variance 0.7401)
+    assert abs(counts.loc[16:20].sum() - 500) <= 6 * np.sqrt(400 * 0.7401), counts.loc[16:20].tolist()
     assert load_ledger(data / "ledger.json", 2e6, 1e-6).spent_epsilon == 1e6
