@@ -246,7 +246,9 @@ def compare_allocations(train: pd.DataFrame, test: pd.DataFrame, target: str, bo
     uses the same standard Laplace draws, scaled by its own noise scales: the comparison is
     paired, which makes differences between methods much less noisy. Each release is private
     under replace-one neighbours with the number of rows public (see :func:`release_table`);
-    the measurements read the real data and are the analyst's, not a release.
+    the measurements read the real data and are the analyst's, not a release. Because the
+    noise is shared, the releases of one seed and epsilon must never be published together:
+    two of them with different scales give the clipped private values exactly.
 
     The features are the columns that ``relevance`` scores; other columns of ``train`` and
     ``test`` (a date, a name) are ignored, and a relevance that scores the target is refused.
