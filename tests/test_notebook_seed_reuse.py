@@ -5,7 +5,7 @@ ledger would not have independent noise, and the composition the ledger adds up 
 apply (two Gaussian releases ``f + s1 z`` and ``f + s2 z`` with one ``z`` even give ``f``
 exactly). The test reads the code cells of every lesson (no execution) and refuses, unless
 the ``rng=`` expression is a name bound to ``np.random.default_rng(...)`` (one generator,
-consumed in turn):
+consumed in turn; the seed it was built from counts as a seed expression below):
 
 - a cell in which two calls share the same ``accountant=`` argument and ``rng=`` expression;
 - in a cell that charges a ledger (an ``accountant=`` argument or a ``.spend(`` call), a call
@@ -94,8 +94,15 @@ def _charges(tree: ast.AST) -> bool:
     return False
 
 
+def _called_name(call: ast.Call) -> str:
+    return call.func.attr if isinstance(call.func, ast.Attribute) else getattr(call.func, "id", "")
+
+
 def _seed_calls(tree: ast.AST, loops: tuple = ()):
-    """(rng expression, names of the enclosing loops' variables it leaves out) for every call with ``rng=``."""
+    """(seed expression, names of the enclosing loops' variables it leaves out) for every call with ``rng=``
+    and every generator built with ``default_rng(seed)``: ``rng=SEED`` in one cell and
+    ``default_rng(SEED)`` in another are the same seed, and a generator rebuilt from one seed on every pass
+    of a loop draws the same noise each time."""
     generators = _generator_names(tree)
     found = []
 
@@ -104,11 +111,14 @@ def _seed_calls(tree: ast.AST, loops: tuple = ()):
             targets = {n.id for n in ast.walk(node.target) if isinstance(n, ast.Name)}
             loop_names = loop_names + (targets,)
         if isinstance(node, ast.Call):
-            for keyword in node.keywords:
-                if keyword.arg == "rng" and not (isinstance(keyword.value, ast.Name) and keyword.value.id in generators):
-                    used = {n.id for n in ast.walk(keyword.value) if isinstance(n, ast.Name)}
-                    missing = [sorted(t) for t in loop_names if not t & used]
-                    found.append((ast.unparse(keyword.value), missing))
+            seeds = [keyword.value for keyword in node.keywords if keyword.arg == "rng"
+                     and not (isinstance(keyword.value, ast.Name) and keyword.value.id in generators)]
+            if _called_name(node) in {"default_rng", "Generator"} and node.args:
+                seeds.append(node.args[0])  # a generator built here: its seed is what repeats
+            for seed in seeds:
+                used = {n.id for n in ast.walk(seed) if isinstance(n, ast.Name)}
+                missing = [sorted(t) for t in loop_names if not t & used]
+                found.append((ast.unparse(seed), missing))
         for child in ast.iter_child_nodes(node):
             visit(child, loop_names)
         if isinstance(node, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
@@ -131,6 +141,8 @@ def test_loop_detector_sees_the_pattern():
                       "        r = train(x, rng=np.random.default_rng([seed, k]))\n        led.spend(1.0)\n")
     one_generator = ast.parse("g = np.random.default_rng(1)\nfor s in SIG:\n    r = train(x, rng=g)\n    led.spend(1.0)\n")
     not_charged = ast.parse("for s in SIG:\n    r = train(x, rng=0)\n")
+    rebuilt = ast.parse("for t in T:\n    g = np.random.default_rng(SEED)\n    r = train(x, rng=g)\n    led.spend(t)\n")
+    assert seeds_fixed_in_a_loop(rebuilt) == ["rng=SEED does not change with [['t']]"]
     assert seeds_fixed_in_a_loop(reused) == ["rng=seed does not change with [['s']]"]
     assert seeds_fixed_in_a_loop(fresh) == seeds_fixed_in_a_loop(one_generator) == seeds_fixed_in_a_loop(not_charged) == []
 
