@@ -70,14 +70,26 @@ def _mu_cases(seed: int):
     for _ in range(14):
         cases.append((int(rng.integers(1, 500)), _log_uniform(rng, 1e-3, 10), int(rng.integers(1, 200)),
                       int(rng.choice([1, 1, int(rng.integers(2, 64))]))))
-    return cases
+    return cases + _mu_edge_cases(rng)
+
+
+def _mu_edge_cases(rng) -> list:
+    """groups_touched left out (None: the call has three arguments, the default 1 applies); large and tiny
+    values (l to a million, dim and groups_touched to 100,000, sigma 1e-6 to 1e4); an integer sigma and NumPy
+    integers (int32, int64, their products far below 2**31)."""
+    return [(int(rng.integers(1, 500)), _log_uniform(rng, 1e-2, 5), int(rng.integers(1, 50)), None),
+            (1, 1.0, 1, None), (1_000_000, _log_uniform(rng, 1e-6, 1e-4), 100_000, 100_000),
+            (1, _log_uniform(rng, 1e3, 1e4), 1, 1), (7, 2, 3, 5),
+            (np.int64(rng.integers(1, 500)), _log_uniform(rng, 1e-2, 5), np.int32(rng.integers(1, 200)),
+             np.int32(rng.integers(1, 64))), (np.int32(1), 0.5, np.int64(1), np.int64(1))]
 
 
 @exercise("06.1", title="mu of a release of noisy group means", answer_name="release_mu")
 def check_release_mu(answer, seed: int = SEED) -> None:
     """A correct answer returns sqrt(groups_touched * dim) / (l * sigma) (to a relative 1e-9): the L2
     sensitivity of the vector of group means over sigma, for l from 1 to 500, sigma 1e-3 to 10 (many
-    digits), dim 1 to 200 and groups_touched 1 to 63, drawn from ``seed``.
+    digits), dim 1 to 200 and groups_touched 1 to 63, drawn from ``seed``, and the edge cases of
+    ``_mu_edge_cases`` (groups_touched left to its default, l to a million, NumPy integers).
 
     Parameters
     ----------
@@ -93,8 +105,10 @@ def check_release_mu(answer, seed: int = SEED) -> None:
     """
     for index in range(len(_mu_cases(seed))):
         l, sigma, dim, touched = _mu_cases(seed)[index]
-        got = expect_number(_call("06.1", answer, l, sigma, dim, touched), "mu")
+        args = (l, sigma, dim) if touched is None else (l, sigma, dim, touched)
+        got = expect_number(_call("06.1", answer, *args), "mu")
         l, sigma, dim, touched = _mu_cases(seed)[index]
+        l, dim, touched = int(l), int(dim), 1 if touched is None else int(touched)
         expected = _mu(l, sigma, dim, touched)
         if _isclose(got, expected, rel_tol=1e-9):
             continue
@@ -117,14 +131,19 @@ def _delta_cases(seed: int):
     cases = [(0.0, 1.0), (1.0, 1.0)]
     for _ in range(18):
         cases.append((_float(rng.choice([0.0, rng.uniform(0, 2), _log_uniform(rng, 2, 20)])), _log_uniform(rng, 0.05, 10)))
-    return cases
+    # edges: integer epsilons (0 included), mu tiny (delta rounds to 0 once epsilon > 0) and large (delta near 1),
+    # a large epsilon with a large mu, epsilon at mu^2 / 2 (where the first CDF's argument changes sign)
+    mu = _log_uniform(rng, 0.3, 3)
+    return cases + [(0, 2.0), (1, 1), (3, 0.5), (0.0, 0.01), (0.5, 0.01), (0.0, 40.0), (2.0, 30.0), (50.0, 30.0),
+                    (mu * mu / 2, mu), (np.float64(0.25), np.float64(0.8))]
 
 
 @exercise("06.2", title="delta of a mu-GDP mechanism", answer_name="delta_of_mu")
 def check_delta_of_mu(answer, seed: int = SEED) -> None:
     """A correct answer returns Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2) to an absolute 1e-12 plus a
     relative 1e-6, for epsilon 0 (exactly), 0 to 2 and 2 to 20, and mu 0.05 to 10, drawn from ``seed``
-    (deltas down to about 1e-300 and up to nearly 1).
+    (deltas down to about 1e-300 and up to nearly 1), and edges: integer arguments, mu 0.01 and 30 to 40,
+    epsilon 50, epsilon = mu^2 / 2.
 
     Parameters
     ----------
@@ -163,14 +182,17 @@ def _sigma_cases(seed: int):
     for _ in range(7):
         cases.append((int(rng.integers(1, 300)), int(rng.integers(1, 100)), _log_uniform(rng, 0.05, 20),
                       _log_uniform(rng, 1e-12, 1e-2)))
-    return cases
+    # edges: l = dim = 1, l and dim of 100,000, epsilon 0.01 and 50, delta 1e-15 and 0.1, integer epsilon
+    return cases + [(1, 1, 1.0, 1e-5), (100_000, 100_000, 0.5, 1e-6), (5, 3, 0.01, 1e-6), (20, 4, 50.0, 1e-12),
+                    (10, 2, 1.0, 1e-15), (3, 1, 0.2, 0.1), (30, 5, 2, 1e-8)]
 
 
 @exercise("06.3", title="Noise for a target (epsilon, delta)", answer_name="noise_for_target")
 def check_noise_for_target(answer, seed: int = SEED) -> None:
     """A correct answer returns the smallest sigma whose exact GDP delta at epsilon is at most the target
     (to a relative 1e-5), for l 1 to 300, dim 1 to 100, epsilon 0.05 to 20 and delta 1e-12 to 1e-2 (many
-    digits) drawn from ``seed``.
+    digits) drawn from ``seed``, and edges: l = dim = 1, l and dim of 100,000, epsilon 0.01 and 50, delta
+    1e-15 and 0.1, an integer epsilon.
 
     Parameters
     ----------

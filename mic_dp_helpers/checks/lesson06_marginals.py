@@ -145,13 +145,68 @@ def _near_interior_edge(values, lower, upper, n_bins) -> np.ndarray:
     return _amin(_abs(values[:, None] - edges[None, :]), axis=1) <= 1e-9 * (upper - lower)
 
 
+def _edge_bin_cases(rng) -> list[tuple[np.ndarray, float, float, int]]:
+    """The edge cases the exercise's text allows, with edges exactly representable (each value has one right
+    bin): no value, one value (on an edge, at upper, outside), int8 values around integer bounds (an answer
+    computing in the input's dtype overflows), int64 and float32 values on the edges, 2,000 bins, and 200,000
+    values."""
+    n_bins = int(rng.integers(2, 9))
+    on_edges = _arange(-4, 2 * n_bins + 5) / 2.0  # bounds [0, n_bins]: edges at the integers, halves inside
+    return [(_asarray([], dtype=float), 0.0, 1.0, 3), (_asarray([2.0]), 0.0, 4.0, 4), (_asarray([4.0]), 0.0, 4.0, 4),
+            (_asarray([-7.5]), -2.0, 6.0, 8), (_asarray([0.0]), 0.0, 1.0, 1),
+            (rng.integers(-100, 101, 300).astype(np.int8), -100, 100, 8),
+            (rng.integers(-3, 20, 200), 0, 16, 16),
+            (on_edges.astype(np.float32), 0.0, float(n_bins), n_bins),
+            (rng.uniform(-1, 1001, 500), 0.0, 1000.0, 2000),
+            (rng.uniform(-30.0, 70.0, 200_000), -25.0, 62.5, 7)]
+
+
+def _check_bins_case(answer, values, lower, upper, n_bins, exact: bool, to_top: bool) -> None:
+    """One case of 06.6: the answer's bins against the reference, computed after the answer returns."""
+    given = values.copy()
+    got = _as_bins(answer(given, lower, upper, n_bins), len(values))
+    if not _array_equal(given, values) or given.dtype != values.dtype:
+        raise CheckFailed("your function changed the values array it was given (for example clipped it in "
+                          "place); compute the bins without modifying it.")
+    if got.size and (got.min() < 0 or got.max() > n_bins - 1):
+        raise CheckFailed(f"with n_bins={n_bins} you returned bin {int(got.min() if got.min() < 0 else got.max())}; "
+                          "every value, also one outside [lower, upper], must land in a bin 0 .. n_bins - 1.")
+    if len(values) > 1:  # data independence: a value's bin may not change when another value changes
+        moved = values.astype(float)
+        moved[0] = upper + 1000.0 * (upper - lower) if to_top else lower - 1000.0 * (upper - lower)
+        again = _as_bins(answer(moved.copy(), lower, upper, n_bins), len(values))
+        if not _array_equal(got[1:], again[1:]):
+            raise CheckFailed("changing one value changed the bins of other values: your bins depend on the data. "
+                              "Public bins use only lower, upper and n_bins.")
+    values = values.astype(float)
+    expected = _reference_bins(values, lower, upper, n_bins)
+    ok = got == expected
+    if not exact:  # random edges: a value within rounding of an edge may fall on either side
+        ok |= _near_interior_edge(values, lower, upper, n_bins)
+    if ok.all():
+        return
+    wrong = values[~ok][0]
+    where = f"with {len(values)} value(s) of dtype {given.dtype}, lower={lower:.6g}, upper={upper:.6g}, n_bins={n_bins}:"
+    if wrong > upper or wrong < lower:
+        raise CheckFailed(f"{where} the value {wrong:.6g} lies outside [lower, upper]: it belongs in the nearest "
+                          "outer bin (clipping).")
+    if wrong == upper:
+        raise CheckFailed(f"{where} the value equal to upper belongs in the last bin, n_bins - 1.")
+    if exact and wrong in _linspace(lower, upper, n_bins + 1):
+        raise CheckFailed(f"{where} the value {wrong:g} lies exactly on an edge between two bins: bins are "
+                          "[left edge, right edge), so it belongs to the bin on its right.")
+    raise CheckFailed(f"{where} the value {wrong:.6g} is in the wrong bin: n_bins bins of equal width cover "
+                      "[lower, upper], each [left edge, right edge). Compute in float64, whatever the values' dtype.")
+
+
 @exercise("06.6", title="Discretise with public bins", answer_name="public_bins")
 def check_public_bins(answer) -> None:
     """A correct answer leaves ``values`` unchanged and puts every value in one of ``n_bins`` equal-width
     bins ``[left, right)`` between the public ``lower`` and ``upper`` (the value equal to ``upper`` in the
     last bin, values outside clipped to the nearest outer bin), so that changing one value never moves
     another value's bin, on 60 cases (integer edges with values exactly on them, then random bounds
-    with 1 to 10,000 values: an answer right only for short arrays fails).
+    with 1 to 10,000 values: an answer right only for short arrays fails) and the edge cases of
+    ``_edge_bin_cases`` (no value, one value, int8/int64/float32 values, 2,000 bins, 200,000 values).
 
     Parameters
     ----------
@@ -179,35 +234,6 @@ def check_public_bins(answer) -> None:
                 values = _concatenate([[lower, upper], rng.uniform(lower - width, upper + width,
                                                                    int(10 ** rng.uniform(0, 4)))])
         values = values[rng.permutation(len(values))]
-        given = values.copy()
-        got = _as_bins(answer(given, lower, upper, n_bins), len(values))
-        if not _array_equal(given, values):
-            raise CheckFailed("your function changed the values array it was given (for example clipped it in "
-                              "place); compute the bins without modifying it.")
-        if got.min() < 0 or got.max() > n_bins - 1:
-            raise CheckFailed(f"with n_bins={n_bins} you returned bin {int(got.min() if got.min() < 0 else got.max())}; "
-                              "every value, also one outside [lower, upper], must land in a bin 0 .. n_bins - 1.")
-        # Data independence: a value's bin may not change when another value changes.
-        moved = values.copy()
-        moved[0] = upper + 1000.0 * (upper - lower) if trial % 2 else lower - 1000.0 * (upper - lower)
-        again = _as_bins(answer(moved.copy(), lower, upper, n_bins), len(values))
-        if not _array_equal(got[1:], again[1:]):
-            raise CheckFailed("changing one value changed the bins of other values: your bins depend on the data. "
-                              "Public bins use only lower, upper and n_bins.")
-        expected = _reference_bins(values, lower, upper, n_bins)
-        ok = got == expected
-        if trial >= 10:  # random edges: a value within rounding of an edge may fall on either side
-            ok |= _near_interior_edge(values, lower, upper, n_bins)
-        if ok.all():
-            continue
-        wrong = values[~ok][0]
-        if wrong > upper or wrong < lower:
-            raise CheckFailed(f"the value {wrong:.6g} lies outside [lower, upper] = [{lower:.6g}, {upper:.6g}]: it "
-                              "belongs in the nearest outer bin (clipping).")
-        if wrong == upper:
-            raise CheckFailed("the value equal to upper belongs in the last bin, n_bins - 1.")
-        if trial < 10 and float(wrong).is_integer():
-            raise CheckFailed(f"the value {wrong:g} lies exactly on an edge between two bins: bins are "
-                              "[left edge, right edge), so it belongs to the bin on its right.")
-        raise CheckFailed(f"with lower={lower:.6g}, upper={upper:.6g}, n_bins={n_bins} the value {wrong:.6g} is in the "
-                          "wrong bin: n_bins bins of equal width cover [lower, upper], each [left edge, right edge).")
+        _check_bins_case(answer, values, lower, upper, n_bins, trial < 10, bool(trial % 2))
+    for index, (values, lower, upper, n_bins) in enumerate(_edge_bin_cases(rng)):
+        _check_bins_case(answer, values, lower, upper, n_bins, True, bool(index % 2))

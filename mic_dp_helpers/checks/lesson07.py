@@ -24,6 +24,7 @@ from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, 
 _exp, _sqrt, _log, _asarray, _arange = math.exp, math.sqrt, math.log, np.asarray, np.arange
 _exp_array = np.exp
 _array_equal, _default_rng = np.array_equal, np.random.default_rng
+_count_nonzero = np.count_nonzero
 # The course functions that already solve 07.1 and 07.2 (the exercise names the first; the others give the
 # same release) refuse to run while the student's function runs.
 _core.FORBIDDEN["07.1"] = ("mic_dp_helpers.mechanisms.local:randomized_response",
@@ -234,22 +235,55 @@ def _pair(raw, where: str) -> tuple[float, float]:
     return expect_number(items[0], "the estimated share"), expect_number(items[1], "its standard error")
 
 
+def _estimate_edge_cases(generator) -> list[tuple[np.ndarray, float]]:
+    """Reports as 07.1's check accepts them (bool, or 0/1 of an integer or float dtype): int64, int8, uint8,
+    float64 and float32 0/1 arrays, one report of each kind, a million int8 reports, an integer epsilon."""
+    cases = []
+    for dtype in (np.int64, np.int8, np.uint8, np.float64, np.float32):
+        n = int(generator.integers(2, 5_000))
+        cases.append(((generator.random(n) < generator.random()).astype(dtype), float(generator.uniform(0.05, 8))))
+        cases.append((_asarray([1 if dtype is np.int8 else 0], dtype=dtype), 1.5))
+    cases.append(((generator.random(1_000_000) < 0.41).astype(np.int8), 0.3))
+    cases.append(((generator.random(500) < 0.5).astype(np.int64), 2))
+    return cases
+
+
 @exercise("07.2", title="De-biasing randomized response, with a standard error", answer_name="estimate_share")
 def check_estimate_share(answer, seed: int = 7002) -> None:
+    """A correct answer returns ``((y - (1 - p)) / (2p - 1), sqrt(p (1 - p) / n) / (2p - 1))`` with ``y`` the
+    share of yes reports and ``p = e^eps / (1 + e^eps)``, to a relative 1e-7, on 20 cases drawn from ``seed``
+    (1 to 100,000 reports, all no and all yes, epsilon 0.01 to 20) and the edge cases of
+    ``_estimate_edge_cases`` (0/1 reports of integer and float dtypes, one report, a million reports).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``estimate_share`` (exercise 07.2).
+    seed : int, default 7002
+        Seed of the test cases.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that describes the error, when the answer is wrong.
+    """
     generator = _default_rng(seed)
     cases = [(int(generator.integers(2, 20_000)), float(generator.random()), float(generator.uniform(0.05, 8)))
              for _ in range(12)]
     cases += [(40, 0.5, 3.0), (10_000, 0.93, 0.7), (5, 0.0, 0.2), (1, 1.0, 1.0)]  # boundaries: all no, all yes
     cases += [(100_000, 0.37, 20.0), (3, 0.5, 0.01), (50_000, 0.0, 15.0), (2, 1.0, 0.01)]  # sizes and epsilons far out
-    for n, yes_share, epsilon in cases:
-        reports = generator.random(n) < yes_share
+    reports_list = [generator.random(n) < yes_share for n, yes_share, _ in cases]
+    for reports, epsilon in _estimate_edge_cases(generator):
+        reports_list.append(reports)
+        cases.append((len(reports), None, epsilon))
+    for (n, _, epsilon), reports in zip(cases, reports_list):
         given = reports.copy()
-        where = f"For {n} reports ({reports.mean():.1%} yes) at epsilon={epsilon:.3g}:"
+        y = _count_nonzero(reports) / n
+        where = f"For {n} reports of dtype {reports.dtype} ({y:.1%} yes) at epsilon={epsilon:.3g}:"
         estimate, standard_error = _pair(answer(given, epsilon), where)
-        if not _array_equal(given, reports):
+        if not _array_equal(given, reports) or given.dtype != reports.dtype:
             raise CheckFailed(f"{where} your function changed the reports it was given.")
         p = _keep_probability(epsilon)
-        y = float(reports.mean())
         expected = (y - (1 - p)) / (2 * p - 1)
         expected_se = _sqrt(p * (1 - p) / n) / (2 * p - 1)
         if not math.isclose(estimate, expected, rel_tol=1e-7, abs_tol=1e-10):

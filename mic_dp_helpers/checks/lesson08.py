@@ -139,12 +139,23 @@ def _clip_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float]]:
     cases.append(((_random_gradients(rng, 30, 5) * clip_norm).astype(_float32), clip_norm))  # float32
     cases.append((_np_array([[3.0, 4.0]]), 5.0))  # one example, exactly at the norm
     cases.append((_np_zeros((3, 2)), 1.0))        # nothing to clip
-    return cases
+    return cases + _clip_edge_cases(rng)
+
+
+def _clip_edge_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float]]:
+    """No example (shape (0, p): the number of examples is private, and may be 0), int8 and int32 gradients
+    whose squares overflow their dtype (int8 to 127, int32 to 50,000), an integer clip_norm, and float32 rows
+    exactly at the norm (3-4-5 multiples) beside longer and shorter ones."""
+    small = rng.integers(-127, 128, (25, 3)).astype(np.int8)
+    wide = rng.integers(-50_000, 50_001, (25, 2)).astype(np.int32)
+    at_norm = (_np_array([[3.0, 4.0], [0.6, 0.8], [6.0, 8.0], [0.0, 0.0], [-3.0, 4.0]]) * 2.0).astype(_float32)
+    return [(_np_zeros((0, int(rng.integers(1, 6)))), _log_uniform(rng, 0.1, 10.0)), (_np_zeros((0, 1)), 1.0),
+            (small, 100.0), (wide, 40_000.0), (rng.integers(-9, 10, (15, 4)), 7), (at_norm, 10.0)]
 
 
 @exercise("08.1", title="Clip each example's gradient", answer_name="clip_rows")
 def check_clip_rows(answer, seed: int = SEED) -> None:
-    """Differential test against the reference on 40 inputs (see ``_clip_cases``).
+    """Differential test against the reference on 46 inputs (see ``_clip_cases`` and ``_clip_edge_cases``).
 
     A float32 result (from float32 input, or computed in float32) is compared at float32
     precision (relative 2e-6), any other at 1e-9.

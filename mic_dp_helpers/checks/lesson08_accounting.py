@@ -116,9 +116,23 @@ def check_training_epsilon(answer, seed: int = SEED) -> None:
 ADVANTAGE_TOLERANCE = 5e-7
 
 
+def _delta_term(eps: float, delta: float) -> float:
+    """``2 delta / (e^eps + 1)``, written with ``e^-eps`` so that it never overflows."""
+    shrink = _exp(-eps)
+    return 2 * delta * shrink / (1 + shrink)
+
+
+def _advantage_edge_cases(rng: np.random.Generator) -> list[tuple[float, float]]:
+    """Integer arguments, epsilon 100 and 700 (e^epsilon overflows float32 above 88), delta just below 1 (the
+    course's deltas lie in [0, 1): the bound approaches 1), epsilon 1e-12, and a delta just above 0."""
+    return [(3, 0), (0, 0.25), (100.0, 0.0), (700.0, 0.5), (float(rng.uniform(89, 600)), 1e-6), (0.2, 0.9999999),
+            (1e-12, 0.999999), (float(rng.uniform(0, 3)), 1e-300)]
+
+
 @exercise("08.4", title="The membership advantage that (epsilon, delta) allows", answer_name="max_advantage")
 def check_max_advantage(answer, seed: int = SEED) -> None:
-    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 55 (epsilon, delta).
+    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 63 (epsilon, delta): 55
+    drawn from ``seed`` and the edge cases of ``_advantage_edge_cases`` (integers, epsilon to 700, delta near 1).
 
     Parameters
     ----------
@@ -137,9 +151,10 @@ def check_max_advantage(answer, seed: int = SEED) -> None:
              (0.5, 0.2), (2.0, 0.05), (1e-6, 1e-3)]
     cases += [(_log_uniform(rng, 1e-4, 40.0), float(rng.choice([0.0, _log_uniform(rng, 1e-9, 0.5)])))
               for _ in range(44)]
+    cases += _advantage_edge_cases(rng)
     answers = [expect_number(answer(eps, delta), "an advantage") for eps, delta in cases]
     for (eps, delta), got in zip(cases, answers):
-        expected = min(1.0, _tanh(eps / 2) + 2 * delta / (_exp(eps) + 1))
+        expected = min(1.0, _tanh(eps / 2) + _delta_term(eps, delta))
         error = got - expected
         if abs(error) <= ADVANTAGE_TOLERANCE * max(1.0, expected):
             continue
@@ -157,7 +172,7 @@ def check_max_advantage(answer, seed: int = SEED) -> None:
         if delta > 0 and abs(got - _tanh(eps / 2)) < 1e-9:
             raise CheckFailed(f"{where} your bound is what delta = 0 gives: with delta > 0 a mechanism may do "
                               "better. Keep delta in both inequalities.")
-        if delta > 0 and abs(got - (_tanh(eps / 2) + delta / (_exp(eps) + 1))) < 1e-9:
+        if delta > 0 and abs(got - (_tanh(eps / 2) + _delta_term(eps, delta) / 2)) < 1e-9:
             raise CheckFailed(f"{where} your bound counts delta once: it appears in both inequalities, and adding "
                               "them counts it twice.")
         raise CheckFailed(f"{where} your bound is too small: some (epsilon, delta)-DP mechanism (randomized response, "

@@ -31,6 +31,7 @@ _isclose, _ceil, _sqrt = math.isclose, math.ceil, math.sqrt
 _default_rng, _array, _repeat, _arange, _concatenate = (np.random.default_rng, np.array, np.repeat, np.arange,
                                                         np.concatenate)
 _DataFrame, _frame_equal, _concat = pd.DataFrame, pd.DataFrame.equals, pd.concat
+_sort, _searchsorted = np.sort, np.searchsorted
 
 # The course's own answers refuse to run while the student's function runs.
 _core.FORBIDDEN["09.1"] = ("mic_dp_helpers.scale.pipeline:bound_contributions",)
@@ -410,7 +411,8 @@ def check_sum_noise_scale(answer) -> None:
 
     It is the Laplace scale for a per-partition sum with values clamped to ``[min_value, max_value]``:
     proportional to each bound, to the largest absolute value a clamped value can take (so negative lower
-    bounds count), and to 1/epsilon; tested on random arguments with epsilons of many digits, tiny and large.
+    bounds count), and to 1/epsilon; tested on random arguments with epsilons of many digits, tiny and large, and
+    on edges: integer arguments, |min_value| = max_value, min_value = max_value, tiny bounds, 10^11 contributions.
 
     Parameters
     ----------
@@ -429,6 +431,10 @@ def check_sum_noise_scale(answer) -> None:
         high = low + float(rng.uniform(0.5, 300))
         cases.append((_int(rng.integers(1, 20)), _int(rng.integers(1, 10)), low, high,
                       float(10 ** rng.uniform(-3, 1.5))))
+    # edges: integer bounds and epsilon, |min_value| = max_value (a tie), min_value = max_value (negative,
+    # positive), both bounds negative, tiny bounds, and a million partitions of 100,000 rows each
+    cases += [(3, 2, -5, 5, 1), (1, 4, -2.5, -2.5, 0.5), (2, 2, 7, 7, 2), (5, 1, -7.25, -2.0, 0.3),
+              (1, 1, -1e-9, 1e-12, 1e-3), (1_000_000, 100_000, -3.0, 1e6, 1e-6), (7, 3, 0, 12, 3)]
     for l0, linf, low, high, epsilon in cases:
         value = expect_number(answer(l0, linf, low, high, epsilon), "the noise scale")
         expected = l0 * linf * _max(_abs(low), _abs(high)) / epsilon
@@ -463,11 +469,37 @@ def _public_sample(rng: np.random.Generator) -> tuple[pd.DataFrame, str, str]:
 
 
 def _covering(counts: np.ndarray, quantile: float) -> int:
-    values = np.sort(counts)
-    for value in values:
-        if (counts <= value).mean() >= quantile:
-            return _int(value)
-    return _int(values[-1])
+    """The smallest count k with ``mean(counts <= k) >= quantile`` (the largest count if none: quantile > 1)."""
+    values = _sort(counts)
+    shares = _searchsorted(values, values, side="right") / _len(values)  # = mean(counts <= value), same rounding
+    reached = np.flatnonzero(shares >= quantile)
+    return _int(values[reached[0]] if reached.size else values[-1])
+
+
+def _edge_samples(rng: np.random.Generator) -> list[tuple[pd.DataFrame, str, str, float]]:
+    """The edge cases the exercise's text allows: keys holding separators (person "a_1" in partition "2" and
+    person "a" in partition "1_2" join to one text key; "c1"/"11" and "c11"/"1" without a separator), NaN and
+    None in the other columns (``count()`` or ``dropna`` undercount), integer person ids with int8 partitions and a
+    float32 column, one person with one row, and a sample of 2,000 people (9,000 rows)."""
+    keys = [("a_1", "2"), ("a", "1_2"), ("c1", "11"), ("c11", "1"), ("b", "2"), ("b", "3")]
+    keys += [(f"p{i}", str(i % 4)) for i in range(12)]
+    separators = _DataFrame(keys, columns=["who", "week"]).assign(spent=1.0)
+    separators = separators.iloc[rng.permutation(_len(separators))]
+    missing, person, partition = _public_sample(rng)
+    missing = missing.assign(spent=missing["spent"].where(rng.random(_len(missing)) > 0.4),
+                             note=_array([None, "x"], dtype=object)[rng.integers(0, 2, _len(missing))])
+    n = 40
+    ids = _repeat(_arange(n), rng.integers(1, 6, n))
+    typed = _DataFrame({"amount": rng.uniform(0, 9, ids.size).astype(np.float32), "member": ids,
+                        "day": rng.integers(-5, 6, ids.size).astype(np.int8)})
+    one = _DataFrame({"cid": ["only"], "date_key": [3], "spent": [2.5]})
+    people = 2_000  # rows per person rise with the id: the first 1,000 people are not a fair sample
+    big_ids = _repeat(_array([f"u{i}" for i in range(people)], dtype=object), 1 + _arange(people) // 250)
+    large = _DataFrame({"week": rng.integers(0, 30, big_ids.size), "spent": rng.uniform(0, 9, big_ids.size),
+                        "member": big_ids}).sample(frac=1.0, random_state=_int(rng.integers(1 << 30)))
+    return [(separators, "who", "week", 1.0), (missing, person, partition, 1.0), (missing, person, partition, 0.9),
+            (typed, "member", "day", 1.0), (typed, "member", "day", 0.75), (one, "cid", "date_key", 0.5),
+            (one, "cid", "date_key", 1.0), (large, "member", "week", 0.5)]
 
 
 @exercise("09.3", title="Contribution bounds from a public sample", answer_name="bounds_from_public_sample")
@@ -477,7 +509,9 @@ def check_bounds_from_public_sample(answer) -> None:
     ``L0`` is the smallest integer k such that at least ``quantile`` of the sample's people contribute to at
     most k distinct partitions; ``Linf`` likewise over (person, partition) cells. Both are ints; columns are
     taken by name (in any order, with extra columns); quantiles hit a share exactly (0.5 of an even count), have many digits, and include 1.0;
-    one sample repeats identical rows (a repeated purchase is a row, not a duplicate to drop).
+    one sample repeats identical rows (a repeated purchase is a row, not a duplicate to drop); and the edge
+    samples of ``_edge_samples`` (separators inside keys, NaN in other columns, integer and float32 columns,
+    one row, 2,000 people).
 
     Parameters
     ----------
@@ -503,6 +537,7 @@ def check_bounds_from_public_sample(answer) -> None:
     for _ in range(12):
         sample, person, partition = _public_sample(rng)
         cases.append((sample, person, partition, float(rng.choice([0.5, 0.9, 0.95, 1.0, rng.uniform(0.3, 0.99)]))))
+    cases += _edge_samples(rng)
     for sample, person, partition, quantile in cases:
         original = sample.copy()
         result = answer(sample, person, partition, quantile)

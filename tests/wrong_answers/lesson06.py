@@ -468,6 +468,26 @@ WRONG_ANSWERS = {
 }
 
 
+# ---- edge cases of the deterministic checks (issue: differential tests over edge-case inputs)
+def _delta_formula(eps, mu):
+    return norm.cdf(-eps / mu + mu / 2) - math.exp(eps) * norm.cdf(-eps / mu - mu / 2)
+
+
+WRONG_ANSWERS["06.1"].update({
+    "(parameters) groups_touched has no default": lambda l, sigma, dim, groups_touched: math.sqrt(
+        groups_touched * dim) / (l * sigma),
+    "(parameters) groups_touched capped at 64": lambda l, sigma, dim, g=1: math.sqrt(min(g, 64) * dim) / (l * sigma),
+    "(parameters) dim capped at 1,000": lambda l, sigma, dim, g=1: math.sqrt(g * min(dim, 1000)) / (l * sigma),
+})
+WRONG_ANSWERS["06.2"].update({
+    "(parameters) delta taken as 0 below mu = 0.05": lambda eps, mu: 0.0 if mu < 0.05 else _delta_formula(eps, mu),
+    "(parameters) an integer epsilon 0 read as no epsilon (delta 1)": lambda eps, mu: (
+        1.0 if isinstance(eps, int) and eps == 0 else _delta_formula(eps, mu)),
+})
+WRONG_ANSWERS["06.3"]["(parameters) dim capped at 1,000"] = lambda l, dim, eps, delta: math.sqrt(
+    min(dim, 1000)) / (l * _mu_by_bisection(eps, delta))
+
+
 # ---- honest variants: other valid ways to write the answers; each must pass
 def _sums_then_divide(X, l, sigma, rng):
     """Noise on the sums, scaled by each group's size, then divided: the same law as noise on the means."""

@@ -136,6 +136,30 @@ WRONG_ANSWERS = {
 }
 
 
+# Edge cases of 06.6's check (no value, one value, int8 values, 2,000 bins): each passed the check before them.
+def _in_input_dtype(values, lower, upper, n_bins):
+    values = np.asarray(values)
+    return np.clip((values - lower) * n_bins // (upper - lower), 0, n_bins - 1).astype(int)
+
+
+def _vectorized_bins(values, lower, upper, n_bins):
+    def one(value):
+        return min(max(int(np.floor((value - lower) / (upper - lower) * n_bins)), 0), n_bins - 1)
+    return np.vectorize(one)(values)
+
+
+def _floor_bins(values, lower, upper, n_bins):
+    return np.clip(np.floor((np.asarray(values, dtype=float) - lower) / (upper - lower) * n_bins), 0, n_bins - 1)
+
+
+WRONG_ANSWERS["06.6"].update({
+    "(data) arithmetic in the input's dtype (int8 overflows)": _in_input_dtype,
+    "(size) np.vectorize without otypes (fails on no value)": _vectorized_bins,
+    "(size) squeezed result (a 0-d array for one value)": lambda *a: np.squeeze(_floor_bins(*a).astype(int)),
+    "(parameters) bin indices stored as uint8 (wrap above 255 bins)": lambda *a: _floor_bins(*a).astype(np.uint8),
+})
+
+
 # The answers that try to pass without solving (frame reading, patching, shadowed builtins), each
 # wrapped around a wrong answer: every one must still be rejected.
 from wrong_answers._cheats import cheats as _cheats  # noqa: E402

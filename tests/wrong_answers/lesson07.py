@@ -167,6 +167,20 @@ WRONG_ANSWERS["07.1"]["cheat: calls the course's randomized_response"] = _calls_
 WRONG_ANSWERS["07.1"]["cheat: generalized randomized response with k = 2"] = _calls_forbidden(
     _local_dp.generalized_randomized_response,
     adapt=lambda helper, truth, epsilon, rng: helper(np.asarray(truth, dtype=int), 2, epsilon, rng) == 1)
+# Reports of integer and float dtypes (07.1's check accepts 0/1 arrays): each passed 07.2's check before them.
+def _from_share(y, n, epsilon):
+    p = 1 / (1 + math.exp(-epsilon))
+    return (y - (1 - p)) / (2 * p - 1), math.sqrt(p * (1 - p) / n) / (2 * p - 1)
+
+
+WRONG_ANSWERS["07.2"].update({
+    "(data) the share of no as mean(~reports) (wrong on 0/1 integers)": lambda r, e: _from_share(
+        1 - float(np.mean(~r)), len(r), e),
+    "(data) yes reports as len(reports[reports]) (fancy indexing on 0/1 integers)": lambda r, e: _from_share(
+        len(r[r]) / len(r), len(r), e),
+    "(data) bool reports only (any other dtype read as half yes)": lambda r, e: _from_share(
+        float(np.mean(r)) if r.dtype == bool else 0.5, len(r), e),
+})
 WRONG_ANSWERS["07.2"]["cheat: calls the course's rr_estimate"] = _calls_forbidden(
     _local_dp.rr_estimate, adapt=lambda helper, reports, epsilon: tuple(helper(reports, epsilon))[:2])
 WRONG_ANSWERS["07.3"]["cheat: calls the course's report_noisy_max"] = _calls_forbidden(_selection.report_noisy_max)

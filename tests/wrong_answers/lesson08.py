@@ -378,6 +378,12 @@ WRONG_ANSWERS["08.1"].update({
     "returns the input itself when nothing needs clipping": _alias_when_nothing_to_clip,
     "casts back to the input's dtype (integers truncated)": lambda g, c: _clip(g, c).astype(np.asarray(g).dtype),
     "computes in float16": lambda g, c: _clip(np.asarray(g, np.float16), np.float16(c)),
+    # edge cases (no example, int8/int32 gradients): each passed the check before them
+    "(data) squares summed in the input's dtype (int8, int32 overflow)": lambda g, c: np.asarray(g, float) * np.minimum(
+        1.0, c / np.maximum(np.sqrt((g ** 2).sum(axis=1, keepdims=True, dtype=g.dtype)), 1e-300)),
+    "(size) rows stacked with np.vstack (fails on no example)": lambda g, c: np.vstack([
+        row * min(1.0, c / max(np.linalg.norm(row), 1e-300)) for row in np.asarray(g, float)]),
+    "(shape) no example returned as shape (0,)": lambda g, c: _clip(g, c) if len(g) else np.zeros(0),
 })
 
 
@@ -420,6 +426,9 @@ WRONG_ANSWERS["08.4"].update({
     "forgets delta when epsilon > 5": lambda e, d: math.tanh(e / 2) + (0.0 if e > 5 else 2 * d / (math.exp(e) + 1)),
     "ignores delta above 0.1": lambda e, d: math.tanh(e / 2) + (0.0 if d > 0.1 else 2 * d / (math.exp(e) + 1)),
     "bisection stopped at 1e-4": lambda e, d: math.floor((math.tanh(e / 2) + 2 * d / (math.exp(e) + 1)) / 1e-4) * 1e-4,
+    # edge cases (epsilon to 700, integer arguments): each passed the check before them
+    "(parameters) the exp formula in float32 (NaN above epsilon 88)": lambda e, d: float(
+        (np.exp(np.float32(e)) - np.float32(1) + np.float32(2 * d)) / (np.exp(np.float32(e)) + np.float32(1))),
 })
 
 

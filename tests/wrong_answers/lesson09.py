@@ -426,6 +426,58 @@ WRONG_ANSWERS = {
 }
 
 
+# ---- edge cases of 09.2 and 09.3 (ties, equal bounds, 10^11 contributions; separators inside keys, NaN in
+# other columns, one person, 2,000 people): each passed the check before them
+def _smallest_covering(counts, quantile):
+    values = np.sort(np.asarray(counts))
+    for value in np.unique(values):
+        if np.mean(values <= value) >= quantile:
+            return int(value)
+    return int(values[-1])
+
+
+def _bounds_with(cells, *, people=None):
+    def answer(sample, person, partition, quantile):
+        kept = sample if people is None else people(sample, person)
+        return (_smallest_covering(kept.groupby(person)[partition].nunique(), quantile),
+                _smallest_covering(cells(kept, person, partition), quantile))
+    return answer
+
+
+def _joined(separator):
+    return lambda s, person, partition: (s[person].astype(str) + separator + s[partition].astype(str)).value_counts()
+
+
+def _counted(s, person, partition):
+    others = [c for c in s.columns if c not in (person, partition)]
+    grouped = s.groupby([person, partition])
+    return grouped[others[0]].count() if others else grouped.size()
+
+
+def _cells(s, person, partition):
+    return s.groupby([person, partition]).size()
+
+
+WRONG_ANSWERS["09.2"].update({
+    "(size) contributions multiplied as int32 (overflow past 2**31)": lambda l0, linf, lo, hi, eps: float(
+        np.int32(l0) * np.int32(linf)) * max(abs(lo), abs(hi)) / eps,
+    "(parameters) the interval's width when the bounds are equal in absolute value": lambda l0, linf, lo, hi, eps: (
+        l0 * linf * ((hi - lo) if abs(lo) == abs(hi) else max(abs(lo), abs(hi))) / eps),
+    "(parameters) zero when min_value equals max_value": lambda l0, linf, lo, hi, eps: (
+        0.0 if lo == hi else l0 * linf * max(abs(lo), abs(hi)) / eps),
+})
+WRONG_ANSWERS["09.3"].update({
+    "(data) cells keyed by person and partition joined with '_'": _bounds_with(_joined("_")),
+    "(data) cells keyed by person and partition joined without a separator": _bounds_with(_joined("")),
+    "(data) rows counted with groupby().count() (NaN in other columns not counted)": _bounds_with(_counted),
+    "(data) rows with NaN in any column dropped": _bounds_with(_cells, people=lambda s, person: s.dropna()),
+    "(size) a sample of one person answered (0, 0)": lambda s, *a: (0, 0) if s[a[0]].nunique() < 2 else _bounds_with(
+        _cells)(s, *a),
+    "(size) only the first 1,000 people counted": _bounds_with(_cells, people=lambda s, person: s[s[person].isin(
+        s[person].drop_duplicates().iloc[:1000])]),
+})
+
+
 # The answers that try to pass without solving (frame reading, patching, shadowed builtins), each
 # wrapped around a wrong answer: every one must still be rejected.
 from wrong_answers._cheats import cheats as _cheats  # noqa: E402
