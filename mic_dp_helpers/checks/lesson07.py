@@ -162,25 +162,34 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                 raise CheckFailed(f"{where} people in different positions are treated differently: every person "
                                   "must flip their own coin with the same probability.")
 
-    # Far above the largest case: one call on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected
+    # Far above the largest case: two calls on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected
     # flips). An answer exact above some size up to there keeps every answer (z above 500); the share of kept
     # answers, for true yes and true no and for each tenth of the positions, must be p within 5 standard errors.
     n = int(generator.integers(1_000_001, 1_200_000))
     truth = generator.random(n) < float(generator.uniform(0.2, 0.8))
     epsilon = 1.0
     where = f"For {n} answers at epsilon={epsilon:.3g}:"
-    (raw,) = call_repeatedly(answer, 1, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
-    kept = _reports(raw, n, where) == truth.astype(int)
+    # Two calls on the same people (referee redB: coins memoised or reused between calls only above the 150,000
+    # people of the distribution cases): the two calls' flips are uncorrelated, so corr * sqrt(n) is about
+    # standard normal (above 6.5 with probability 8e-11); reused coins give about 1,000, coins copied from the
+    # previous call for 1% of the people about 10.
+    pair = call_repeatedly(answer, 2, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+    kept, kept_next = (_reports(raw, n, where) == truth.astype(int) for raw in pair)
     p = _keep_probability(epsilon)
-    if kept.all():
-        raise CheckFailed(f"{where} every report is the true answer: nothing is randomized for this many people, so "
-                          "nothing is private. Flip every person's coin, however many people there are.")
-    for label, mask in (("true yes", truth), ("true no", ~truth)):
-        if _z_off(kept[mask].sum(), int(mask.sum()), p) > Z_LIMIT:
-            share = float(kept[mask].mean())
-            raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'} "
-                              f"({share:.4f}): every person, however many there are, must tell the truth with "
-                              "probability e^epsilon / (1 + e^epsilon).")
+    for call in (kept, kept_next):
+        if call.all():
+            raise CheckFailed(f"{where} every report is the true answer: nothing is randomized for this many people, "
+                              "so nothing is private. Flip every person's coin, however many people there are.")
+        for label, mask in (("true yes", truth), ("true no", ~truth)):
+            if _z_off(call[mask].sum(), int(mask.sum()), p) > Z_LIMIT:
+                share = float(call[mask].mean())
+                raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
+                                  f" ({share:.4f}): every person, however many there are, must tell the truth with "
+                                  "probability e^epsilon / (1 + e^epsilon), on every call.")
+    if abs(float(np.corrcoef(kept, kept_next)[0, 1])) * _sqrt(n) > 6.5:
+        raise CheckFailed(f"{where} two calls on the same people flipped correlated sets of answers: the coins of one "
+                          "call are reused in the next. Draw new coins from `rng` on every call, however many people "
+                          "there are.")
     for part in np.array_split(_arange(n), 10):
         if _z_off(kept[part].sum(), len(part), p) > Z_LIMIT:
             raise CheckFailed(f"{where} people in different positions are treated differently (positions "
