@@ -172,7 +172,7 @@ def _check_beyond_largest(answer, generator) -> None:
                           "exponential mechanism's. Use Gumbel noise of scale 2 * sensitivity / epsilon.")
     if _kstest(pit, "uniform").pvalue < P_LIMIT:
         raise CheckFailed(f"{where} all {BEYOND_CALLS} choices fell among the best candidates, which hold "
-                          f"{float(np.max(pit)):.2%} of the exponential mechanism's probability (a correct answer "
+                          f"{100 * float(np.max(pit)):.2g}% of the exponential mechanism's probability (a correct answer "
                           "spreads them over all of it). Add Gumbel noise of scale 2 * sensitivity / epsilon to every "
                           "score, however many candidates there are.")
     if len(set(chosen.tolist())) <= BEYOND_CALLS - 2:
