@@ -85,6 +85,13 @@ LESSON07_POWER = (
      "6.5 (a correct answer: 8e-11); reused coins give about 1,000 (1 by construction), coins copied from the "
      "previous call for a share c of the people about 1,000 c (seen from c about 0.7%)",
      "coins reused only after more calls than the check makes (about 6,000 in all) cannot be seen"),
+    ("07.1", "coins shared between person i and person i + d only at high epsilons (referee redB: i and i + n/2 "
+             "above epsilon 5; the lag test runs at epsilon 1, and flips are too rare for it at high epsilon)",
+     "one call each at epsilon 6 and 10 on the 1,000,001-1,200,000 people (about 2,700 and 50 flips): the pairs "
+     "of flips at each distance, against the 1e-11 upper quantile of Poisson(k^2 / n) (a correct answer: below "
+     "1e-5 over the 10^6 distances); shared coins give about k / 2 pairs at one distance (1,350 and 25): 1",
+     "sharing only between epsilon 1 and 6 or 6 and 10 is seen only where another case has enough flips "
+     "(the distribution cases at 0.5-4 and 6); above epsilon about 12 too few flips for any test"),
     ("07.3", "exact argmax, or noise reused between calls, above 100,000 candidates (referee redB: exact above "
              "100,000 passed; the largest case had 100,000)",
      "16 calls on 1,000,001 to 1,100,000 candidates (scores uniform on [0, 4], epsilon 1): the randomized PIT of "

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.stats import poisson
 
 from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._coins import independence_of_coins, lag_z_scores
@@ -22,6 +23,7 @@ from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, 
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
 _exp, _sqrt, _log, _asarray, _arange = math.exp, math.sqrt, math.log, np.asarray, np.arange
+_poisson_isf = poisson.isf
 _exp_array = np.exp
 _array_equal, _default_rng = np.array_equal, np.random.default_rng
 # The course functions that already solve 07.1 and 07.2 (the exercise names the first; the others give the
@@ -190,6 +192,27 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
         raise CheckFailed(f"{where} two calls on the same people flipped correlated sets of answers: the coins of one "
                           "call are reused in the next. Draw new coins from `rng` on every call, however many people "
                           "there are.")
+    # High epsilons (referee redB: coins shared between person i and i + n/2 only above epsilon 5 passed; the lag
+    # test runs at epsilon 1, and at high epsilon flips are too rare for it). One call each at epsilon 6 and 10 (about
+    # 2,700 and 50 flips): the pairs of flips at each distance d are Poisson((n - d) f^2) for independent coins (at
+    # most 7 and 0.003); more than its 1e-11 upper quantile at any of the 10^6 distances fails (a correct answer:
+    # below 1e-5). Coins shared at one distance give about k / 2 pairs there (1,350 and 25); a call with no flip
+    # where 25 or more are expected fails as exact.
+    for high in (6.0, 10.0):
+        where_high = f"For {n} answers at epsilon={high:.3g}:"
+        (raw,) = call_repeatedly(answer, 1, truth.copy(), high, _default_rng(int(generator.integers(2**31))))
+        flipped = np.flatnonzero(_reports(raw, n, where_high) != truth.astype(int))
+        if flipped.size == 0 and n * (1 - _keep_probability(high)) >= 25:
+            raise CheckFailed(f"{where_high} every report is the true answer: nothing is randomized at this epsilon "
+                              "and size, so nothing is private. Flip every person's coin, whatever epsilon is.")
+        if flipped.size >= 2:
+            rows, cols = np.triu_indices(flipped.size, 1)
+            counts = np.bincount(flipped[cols] - flipped[rows])
+            if counts.max() > _poisson_isf(1e-11, flipped.size**2 / n):
+                d = int(np.argmax(counts))
+                raise CheckFailed(f"{where_high} {int(counts.max())} pairs of people d = {d:,} apart both flipped, where "
+                                  "independent coins give about none: people share coins at this epsilon. Each person, "
+                                  "at every epsilon, must flip their own coin.")
     for part in np.array_split(_arange(n), 10):
         if _z_off(kept[part].sum(), len(part), p) > Z_LIMIT:
             raise CheckFailed(f"{where} people in different positions are treated differently (positions "
