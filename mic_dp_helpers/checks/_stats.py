@@ -87,7 +87,8 @@ LESSON07_POWER = (
      "coins reused only after more calls than the check makes (about 6,000 in all) cannot be seen"),
     ("07.1", "coins shared between person i and person i + d only at high epsilons (referee redB: i and i + n/2 "
              "above epsilon 5; the lag test runs at epsilon 1, and flips are too rare for it at high epsilon)",
-     "one call each at epsilon 6 and 10 on the 1,000,001-1,200,000 people (about 2,700 and 50 flips): the pairs "
+     "one call each at epsilon 6 and 10 on the 1,000,001-1,200,000 people and one fewer (one size odd, one even: "
+     "referee redB, persons 2i and 2i + 1 sharing a coin only for odd sizes passed too; about 2,700 and 50 flips): the pairs "
      "of flips at each distance, against the 1e-11 upper quantile of Poisson(k^2 / n) (a correct answer: below "
      "1e-5 over the 10^6 distances); shared coins give about k / 2 pairs at one distance (1,350 and 25): 1",
      "sharing only between epsilon 1 and 6 or 6 and 10 is seen only where another case has enough flips "
@@ -204,6 +205,10 @@ POWER_LESSON08 = (
      "band sweep (32 cases x 4 calls): the case in that stratum releases its centre", 1.0),
     ("08.2: half the noise for 2 < sigma < 10 (a fifth of the log range)", "band sweep, pooled amount test", 0.0),
     ("08.2/08.5: half the noise over more than about 58% of the range", "band sweep, pooled amount test (256 draws)", 0.5),
+    # Referee redB: a sum of 12 uniforms (bounded at 6 sd, excess kurtosis -0.1) passed the tail and KS tests.
+    ("08.2/08.5: noise from a sum of 12 uniforms", "excess-kurtosis test (check_vector_noise, 500,000 draws of the "
+     "20,000-coordinate cases): 14 sd against 6", 1.0),
+    ("08.2: noise truncated at 5 sd (excess kurtosis about -0.0004)", "excess-kurtosis test: 0.06 sd", 0.0),
 )
 # ===================================================================== lessons 02-06 (02.1, 02.4, 04.1, 04.4, 06.4)
 #: Power of the release checks of lessons 02-06 against the named non-private alternatives of issue 26:

@@ -198,17 +198,19 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
     # most 7 and 0.003); more than its 1e-11 upper quantile at any of the 10^6 distances fails (a correct answer:
     # below 1e-5). Coins shared at one distance give about k / 2 pairs there (1,350 and 25); a call with no flip
     # where 25 or more are expected fails as exact.
-    for high in (6.0, 10.0):
-        where_high = f"For {n} answers at epsilon={high:.3g}:"
-        (raw,) = call_repeatedly(answer, 1, truth.copy(), high, _default_rng(int(generator.integers(2**31))))
-        flipped = np.flatnonzero(_reports(raw, n, where_high) != truth.astype(int))
-        if flipped.size == 0 and n * (1 - _keep_probability(high)) >= 25:
+    # (n and n - 1 people: one odd, one even, so coins shared only for odd or even sizes show too)
+    for high, size in ((6.0, n), (10.0, n - 1)):
+        where_high = f"For {size} answers at epsilon={high:.3g}:"
+        part = truth[:size]
+        (raw,) = call_repeatedly(answer, 1, part.copy(), high, _default_rng(int(generator.integers(2**31))))
+        flipped = np.flatnonzero(_reports(raw, size, where_high) != part.astype(int))
+        if flipped.size == 0 and size * (1 - _keep_probability(high)) >= 25:
             raise CheckFailed(f"{where_high} every report is the true answer: nothing is randomized at this epsilon "
                               "and size, so nothing is private. Flip every person's coin, whatever epsilon is.")
         if flipped.size >= 2:
             rows, cols = np.triu_indices(flipped.size, 1)
             counts = np.bincount(flipped[cols] - flipped[rows])
-            if counts.max() > _poisson_isf(1e-11, flipped.size**2 / n):
+            if counts.max() > _poisson_isf(1e-11, flipped.size**2 / size):
                 d = int(np.argmax(counts))
                 raise CheckFailed(f"{where_high} {int(counts.max())} pairs of people d = {d:,} apart both flipped, where "
                                   "independent coins give about none: people share coins at this epsilon. Each person, "

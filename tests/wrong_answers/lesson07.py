@@ -532,6 +532,8 @@ WRONG_ANSWERS["07.1"].update({
     "non-private (calls): coins memoised per size above 150,000 people": _memoised_above(_CORRECT_RR, 150_000),
     "non-private (parameters): coins shared between person i and i + n/2 above epsilon 5":
         lambda t, e, rng: _rr_paired(t, e, rng) if e > 5 else _rr(t, e, rng),
+    "non-private (size): persons 2i and 2i + 1 share a coin when the number of people is odd":
+        lambda t, e, rng: _rr_paired(t, e, rng, adjacent=True) if len(t) % 2 else _rr(t, e, rng),
 })
 WRONG_ANSWERS["07.3"].update({
     "non-private (size): exact argmax above 100,000 candidates":

@@ -397,3 +397,5 @@ WRONG_ANSWERS["08.5"].update({
     "non-private (parameters): no noise for 5 < noise_multiplier < 40": lambda w, X, y, c, s, *a: _step(
         w, X, y, c, s, *a, noise_scale=lambda s_, c_, q, n: 0.0 if 5 < s_ < 40 else s_ * c_),
 })
+WRONG_ANSWERS["08.2"]["non-private (shape): noise from a sum of 12 uniforms (bounded at 6 sd)"] = (
+    lambda g, c, s, rng: _clip(g, c).sum(axis=0) + s * c * (rng.random((np.asarray(g).shape[1], 12)).sum(axis=1) - 6))
