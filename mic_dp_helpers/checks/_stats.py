@@ -79,6 +79,29 @@ LESSON07_POWER = (
      "80% of positions or fewer; candidates more than 1 Gumbel scale behind), about 0.5 at m = 0.11",
      "left-out candidates holding less than about 10% of the chance (the best 80,000 of 100,000, the first 90% "
      "of positions) are not seen; a wrong noise scale there is seen only as far as it moves 10% of the choices"),
+    ("07.1", "coins reused or memoised between calls only above a size (referee redB: coins cached per size above "
+             "150,000 people)",
+     "two calls on the same 1,000,001 to 1,200,000 people: corr(kept flags of call 1, call 2) x sqrt(n) against "
+     "6.5 (a correct answer: 8e-11); reused coins give about 1,000 (1 by construction), coins copied from the "
+     "previous call for a share c of the people about 1,000 c (seen from c about 0.7%)",
+     "coins reused only after more calls than the check makes (about 6,000 in all) cannot be seen"),
+    ("07.1", "coins shared between person i and person i + d only at high epsilons (referee redB: i and i + n/2 "
+             "above epsilon 5; the lag test runs at epsilon 1, and flips are too rare for it at high epsilon)",
+     "one call each at epsilon 6 and 10 on the 1,000,001-1,200,000 people and one fewer (one size odd, one even: "
+     "referee redB, persons 2i and 2i + 1 sharing a coin only for odd sizes passed too; about 2,700 and 50 flips): the pairs "
+     "of flips at each distance, against the 1e-11 upper quantile of Poisson(k^2 / n) (a correct answer: below "
+     "1e-5 over the 10^6 distances); shared coins give about k / 2 pairs at one distance (1,350 and 25): 1",
+     "sharing only between epsilon 1 and 6 or 6 and 10 is seen only where another case has enough flips "
+     "(the distribution cases at 0.5-4 and 6); above epsilon about 12 too few flips for any test"),
+    ("07.3", "exact argmax, or noise reused between calls, above 100,000 candidates (referee redB: exact above "
+             "100,000 passed; the largest case had 100,000)",
+     "16 calls on 1,000,001 to 1,100,000 candidates (scores uniform on [0, 4], epsilon 1): the randomized PIT of "
+     "each choice under the exponential mechanism, KS test at p 1e-6, and at most one repeated choice. The exact "
+     "argmax (PIT about 2e-6 each time) fails the KS test with p about 1e-14, the same noise every call the repeat "
+     "test (15 repeats; a correct answer repeats twice with probability below 1e-8): both 1 by construction",
+     "sampling among candidates holding more than half of the chance is not seen there (the 100,000-candidate "
+     "case sees them down to about 90%); an answer exact only above 1,100,000 candidates, or only after more calls "
+     "than the check makes (about 90,000), passes"),
     ("07.4", "a quantile range taken from the data (v.min() as its lower end)",
      "30 values in [50, 95], level 0.1: the DP quantile lands below the minimum about half the time; "
      "such an answer never does (KS and a share test)", "none at these sizes"),
@@ -174,6 +197,18 @@ POWER_LESSON08 = (
     # (7 relative standard errors or more; a correct answer: below 1e-9). Power 1 by construction (variance 0).
     ("08.2: noise rescaled to a fixed norm", "16 coordinates (3,000 calls) and every case with p >= 8", 1.0),
     ("08.5: noise rescaled to a fixed norm", "every gradient zero, 64 weights (1,500 calls)", 1.0),
+    # Referee redB: the fixed cases left noise multipliers 4.3-44 (08.2) and 2.3-50 (08.5) and sizes 47-100,000
+    # untried, so no noise for 5 < sigma < 40 passed both. _band_sweep: 32 cases, a Latin hypercube on log scales
+    # of sigma (0.05-50), C (1e-4-1e4), n (1-200,000) and, in 08.5, q (1e-3-0.999), 4 calls each; a case whose 8
+    # values all lie within 0.05 noise sd of the centre fails (a correct answer: 7e-12 per case).
+    ("08.2/08.5: no noise in a band of sigma wider than a factor 1.24, of C wider than 1.78 or of n wider than 1.47",
+     "band sweep (32 cases x 4 calls): the case in that stratum releases its centre", 1.0),
+    ("08.2: half the noise for 2 < sigma < 10 (a fifth of the log range)", "band sweep, pooled amount test", 0.0),
+    ("08.2/08.5: half the noise over more than about 58% of the range", "band sweep, pooled amount test (256 draws)", 0.5),
+    # Referee redB: a sum of 12 uniforms (bounded at 6 sd, excess kurtosis -0.1) passed the tail and KS tests.
+    ("08.2/08.5: noise from a sum of 12 uniforms", "excess-kurtosis test (check_vector_noise, 500,000 draws of the "
+     "20,000-coordinate cases): 14 sd against 6", 1.0),
+    ("08.2: noise truncated at 5 sd (excess kurtosis about -0.0004)", "excess-kurtosis test: 0.06 sd", 0.0),
 )
 # ===================================================================== lessons 02-06 (02.1, 02.4, 04.1, 04.4, 06.4)
 #: Power of the release checks of lessons 02-06 against the named non-private alternatives of issue 26:
@@ -220,6 +255,14 @@ LESSON02_06_POWER = (
              "k/n of the time, but not independently", "1 (window: 126 sd; every 4.3rd day: 38 sd, at 60 days; "
              "9 sd or more at 240 days)", "kept neighbour pairs in date and table order against a uniform k-of-n "
              "(_check_adjacent_pairs, 6 sd; 300 calls at 60 days, 100 at 240)"),
+    ("09.1", "the globally popular, the earliest or the latest days above a size of log (referee redB: popular "
+             "days above 5,000 rows passed; the uniformity tests used logs of at most 3,600 rows)",
+     "1 (6,000 on three days against 1,800 +- 35.5: over 110 sd); a nudge towards the popular days (a key "
+     "lowered by a constant for them) raising their keep rate from 0.3 to 0.318 puts their sum 6 sd above 5,400 "
+     "(power about 1/2; near 1 from 0.325, a key lowered by 0.03; a key lowered by 0.025, rate 0.319, passed once)",
+     "_check_choice_at_scale: one call on 126,000 rows (6,000 customers on the same 10 days, 22,000 on days 2, 5 "
+     "and 8), per-day counts and the popular days' sum at 6 sd; an answer switching only above 126,000 rows or "
+     "28,000 customers passes"),
     ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
     ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
      "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from scipy.stats import poisson
 
 from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._coins import independence_of_coins, lag_z_scores
@@ -22,6 +23,7 @@ from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, 
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
 _exp, _sqrt, _log, _asarray, _arange = math.exp, math.sqrt, math.log, np.asarray, np.arange
+_poisson_isf = poisson.isf
 _exp_array = np.exp
 _array_equal, _default_rng = np.array_equal, np.random.default_rng
 _count_nonzero = np.count_nonzero
@@ -163,25 +165,57 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                 raise CheckFailed(f"{where} people in different positions are treated differently: every person "
                                   "must flip their own coin with the same probability.")
 
-    # Far above the largest case: one call on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected
+    # Far above the largest case: two calls on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected
     # flips). An answer exact above some size up to there keeps every answer (z above 500); the share of kept
     # answers, for true yes and true no and for each tenth of the positions, must be p within 5 standard errors.
     n = int(generator.integers(1_000_001, 1_200_000))
     truth = generator.random(n) < float(generator.uniform(0.2, 0.8))
     epsilon = 1.0
     where = f"For {n} answers at epsilon={epsilon:.3g}:"
-    (raw,) = call_repeatedly(answer, 1, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
-    kept = _reports(raw, n, where) == truth.astype(int)
+    # Two calls on the same people (referee redB: coins memoised or reused between calls only above the 150,000
+    # people of the distribution cases): the two calls' flips are uncorrelated, so corr * sqrt(n) is about
+    # standard normal (above 6.5 with probability 8e-11); reused coins give about 1,000, coins copied from the
+    # previous call for 1% of the people about 10.
+    pair = call_repeatedly(answer, 2, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+    kept, kept_next = (_reports(raw, n, where) == truth.astype(int) for raw in pair)
     p = _keep_probability(epsilon)
-    if kept.all():
-        raise CheckFailed(f"{where} every report is the true answer: nothing is randomized for this many people, so "
-                          "nothing is private. Flip every person's coin, however many people there are.")
-    for label, mask in (("true yes", truth), ("true no", ~truth)):
-        if _z_off(kept[mask].sum(), int(mask.sum()), p) > Z_LIMIT:
-            share = float(kept[mask].mean())
-            raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'} "
-                              f"({share:.4f}): every person, however many there are, must tell the truth with "
-                              "probability e^epsilon / (1 + e^epsilon).")
+    for call in (kept, kept_next):
+        if call.all():
+            raise CheckFailed(f"{where} every report is the true answer: nothing is randomized for this many people, "
+                              "so nothing is private. Flip every person's coin, however many people there are.")
+        for label, mask in (("true yes", truth), ("true no", ~truth)):
+            if _z_off(call[mask].sum(), int(mask.sum()), p) > Z_LIMIT:
+                share = float(call[mask].mean())
+                raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
+                                  f" ({share:.4f}): every person, however many there are, must tell the truth with "
+                                  "probability e^epsilon / (1 + e^epsilon), on every call.")
+    if abs(float(np.corrcoef(kept, kept_next)[0, 1])) * _sqrt(n) > 6.5:
+        raise CheckFailed(f"{where} two calls on the same people flipped correlated sets of answers: the coins of one "
+                          "call are reused in the next. Draw new coins from `rng` on every call, however many people "
+                          "there are.")
+    # High epsilons (referee redB: coins shared between person i and i + n/2 only above epsilon 5 passed; the lag
+    # test runs at epsilon 1, and at high epsilon flips are too rare for it). One call each at epsilon 6 and 10 (about
+    # 2,700 and 50 flips): the pairs of flips at each distance d are Poisson((n - d) f^2) for independent coins (at
+    # most 7 and 0.003); more than its 1e-11 upper quantile at any of the 10^6 distances fails (a correct answer:
+    # below 1e-5). Coins shared at one distance give about k / 2 pairs there (1,350 and 25); a call with no flip
+    # where 25 or more are expected fails as exact.
+    # (n and n - 1 people: one odd, one even, so coins shared only for odd or even sizes show too)
+    for high, size in ((6.0, n), (10.0, n - 1)):
+        where_high = f"For {size} answers at epsilon={high:.3g}:"
+        part = truth[:size]
+        (raw,) = call_repeatedly(answer, 1, part.copy(), high, _default_rng(int(generator.integers(2**31))))
+        flipped = np.flatnonzero(_reports(raw, size, where_high) != part.astype(int))
+        if flipped.size == 0 and size * (1 - _keep_probability(high)) >= 25:
+            raise CheckFailed(f"{where_high} every report is the true answer: nothing is randomized at this epsilon "
+                              "and size, so nothing is private. Flip every person's coin, whatever epsilon is.")
+        if flipped.size >= 2:
+            rows, cols = np.triu_indices(flipped.size, 1)
+            counts = np.bincount(flipped[cols] - flipped[rows])
+            if counts.max() > _poisson_isf(1e-11, flipped.size**2 / size):
+                d = int(np.argmax(counts))
+                raise CheckFailed(f"{where_high} {int(counts.max())} pairs of people d = {d:,} apart both flipped, where "
+                                  "independent coins give about none: people share coins at this epsilon. Each person, "
+                                  "at every epsilon, must flip their own coin.")
     for part in np.array_split(_arange(n), 10):
         if _z_off(kept[part].sum(), len(part), p) > Z_LIMIT:
             raise CheckFailed(f"{where} people in different positions are treated differently (positions "

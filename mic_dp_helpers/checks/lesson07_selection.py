@@ -141,6 +141,46 @@ def _too_concentrated_hint(where: str, share: float, far: bool) -> str:
             "the exponential mechanism exactly: that is what the check compares with.)")
 
 
+#: Calls on the 1,000,001 to 1,100,000 candidates of :func:`_check_beyond_largest`.
+BEYOND_CALLS = 16
+
+
+def _check_beyond_largest(answer, generator) -> None:
+    """16 calls on 1,000,001 to 1,100,000 candidates (scores uniform on [0, 4], sensitivity 1, epsilon 1).
+
+    The other cases stop at 100,000 candidates (referee redB: an exact argmax above that passed). For each
+    call, the exponential mechanism's mass of the candidates scored above the chosen one plus a uniform share
+    of the chosen one's is uniform on [0, 1] (a randomized probability integral transform): a KS test at
+    p < 1e-6. The exact argmax (mass about 2e-6), or sampling among candidates holding half the mass or less,
+    puts every value below 0.5 (p about 1e-7 or less; the exact argmax 1e-14). Two or more repeated choices
+    fail too (a correct answer repeats one with probability below 1e-4, two below 1e-8): the same noise reused.
+    Noise on only part of the candidates holding more than half the mass is left to the 100,000-candidate case.
+    """
+    n = int(generator.integers(1_000_001, 1_100_000))
+    scores = generator.uniform(0.0, 4.0, n)
+    where = f"For {n:,} scores between 0 and 4, sensitivity=1, epsilon=1:"
+    given = scores.copy()
+    outputs = call_repeatedly(answer, BEYOND_CALLS, given, 1.0, 1.0, _default_rng(int(generator.integers(2**31))))
+    chosen = np.array([_index(o, n, where) for o in outputs])
+    probabilities = _exact_em(scores, 1.0, 1.0)  # only now, after the student's calls
+    order = np.argsort(-scores, kind="stable")
+    above = np.empty(n)
+    above[order] = _cumsum(probabilities[order]) - probabilities[order]
+    pit = above[chosen] + generator.random(BEYOND_CALLS) * probabilities[chosen]
+    if _kstest(pit, "uniform").pvalue < P_LIMIT and float(np.median(pit)) > 0.5:
+        raise CheckFailed(f"{where} the choices lean to the candidates far behind the best: more noise than the "
+                          "exponential mechanism's. Use Gumbel noise of scale 2 * sensitivity / epsilon.")
+    if _kstest(pit, "uniform").pvalue < P_LIMIT:
+        raise CheckFailed(f"{where} all {BEYOND_CALLS} choices fell among the best candidates, which hold "
+                          f"{100 * float(np.max(pit)):.2g}% of the exponential mechanism's probability (a correct answer "
+                          "spreads them over all of it). Add Gumbel noise of scale 2 * sensitivity / epsilon to every "
+                          "score, however many candidates there are.")
+    if len(set(chosen.tolist())) <= BEYOND_CALLS - 2:
+        raise CheckFailed(f"{where} {BEYOND_CALLS} calls chose only {len(set(chosen.tolist()))} different candidates: "
+                          "the noise of one call is reused in another. Draw fresh Gumbel noise on every call, however "
+                          "many candidates there are.")
+
+
 @exercise("07.3", title="Report-noisy-max with Gumbel noise", answer_name="report_noisy_max")
 def check_report_noisy_max(answer, seed: int = 7003) -> None:
     generator = _default_rng(seed)
@@ -215,6 +255,7 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
         p_same = float(((observed / calls) ** 2).sum())  # from the observed shares: this tests independence only
         if 0 < p_same < 1 and (calls - 1) * p_same * (1 - p_same) >= 25 and _z_off(same, calls - 1, p_same) > 6.0:
             raise CheckFailed(f"{where} consecutive choices depend on each other: draw fresh noise on every call.")
+    _check_beyond_largest(answer, generator)
 
 
 # --------------------------------------------------------------------------------------- 07.4

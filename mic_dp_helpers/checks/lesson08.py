@@ -54,6 +54,7 @@ _np_stack = np.stack
 _np_tile = np.tile
 _np_zeros = np.zeros
 _np_ones = np.ones
+_np_arange, _np_floor, _np_concatenate = np.arange, np.floor, np.concatenate
 _float32 = np.float32
 _float64 = np.float64
 _isinstance = isinstance
@@ -254,6 +255,59 @@ def _release_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float, fl
     return cases
 
 
+#: The band sweep (referee redB: no noise for 5 < sigma < 40 passed 08.2 and 08.5, whose cases left sigma
+#: from 4.3 to 44 and sizes from 47 to 100,000 untried): cases spread over every range, calls per case.
+BAND_CASES, BAND_CALLS = 32, 4
+
+
+def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
+    """32 cases, a Latin hypercube on log scales of the noise multiplier (0.05 to 50), the clipping norm (1e-4 to
+    1e4) and the number of examples (1 to 200,000), 4 calls each, 2 coordinates; for 08.5 (``step``) also the
+    sample rate (1e-3 to 0.999), with gradients 0.01 sigma C / sqrt(n) long so that the sampling's spread is
+    1e-4 of the noise's.
+
+    Each stratum (a factor 1.24 of sigma, 1.78 of C, 1.47 of n) holds one case: an answer without noise in a band
+    wider than that puts its 8 values within 0.05 noise sd of the centre there (a correct answer: 7e-12 per case;
+    caught at once, 1 by construction), and the pooled 128 standardised draws go through
+    :func:`check_vector_noise` (amount, shape, tails, independence, centre). Limits: noise only too small in a band
+    is seen by the pooled amount test only when the band is wide (half the noise over more than about 58% of the
+    range); a band of the sample rate with every example taken is not seen here (the sampling's spread is
+    hidden on purpose; the 1,000-example case at q 0.9-0.97 covers large rates).
+    """
+    strata = (_np_tile(_np_arange(BAND_CASES), (4, 1)) + rng.random((4, BAND_CASES))) / BAND_CASES
+    strata = _np_array([row[rng.permutation(BAND_CASES)] for row in strata])
+    sigmas = _np_exp(_log(0.05) + strata[0] * (_log(50.0) - _log(0.05)))
+    clips = _np_exp(_log(1e-4) + strata[1] * (_log(1e4) - _log(1e-4)))
+    sizes = _np_floor(_np_exp(strata[2] * _log(200_001.0))).astype(int)
+    rates = 1 - _np_exp(_log(0.001) + strata[3] * (_log(0.999) - _log(0.001)))
+    units = []
+    for sigma, clip_norm, n, q in zip(sigmas.tolist(), clips.tolist(), sizes.tolist(), rates.tolist()):
+        if step:
+            direction = rng.normal(0.0, 1.0, 2)
+            X = _np_tile(direction / _norm(direction) * 0.02 * sigma * clip_norm / _sqrt(n), (n, 1))
+            w, y, batch, lr = _np_zeros(2), _np_zeros(n), q * n * float(rng.uniform(0.5, 2.0)), float(rng.uniform(0.01, 1))
+            outs = call_repeatedly(answer, BAND_CALLS, w.copy(), X.copy(), y.copy(), clip_norm, sigma, q, batch, lr,
+                                   _default_rng(int(rng.integers(1 << 30))))
+            outs = _np_stack([_as_float_array(o, "the new weights", (2,)) for o in outs])
+            centre, released = q * _clip_reference(_logistic_grads(w, X, y), clip_norm).sum(axis=0), (w - outs) * batch / lr
+            where = (f"with {n} example(s), clip_norm={clip_norm:.3g}, noise_multiplier={sigma:.3g} and "
+                     f"sample_rate={q:.3g}:")
+        else:
+            grads = _random_gradients(rng, n, 2) * clip_norm * 2
+            released = _releases(answer, grads, clip_norm, sigma, BAND_CALLS, _default_rng(int(rng.integers(1 << 30))))
+            centre = _clip_reference(grads, clip_norm).sum(axis=0)
+            where = _release_where(grads, clip_norm, sigma, "one generator for every call")
+        unit = (released - centre) / (sigma * clip_norm)
+        if (_np_abs(unit) < 0.05).all():  # a correct answer: 0.04^8 = 7e-12 per case (sampling adds 0.005 sd at most)
+            raise CheckFailed(f"{where} the release has no noise. Add Gaussian noise of standard deviation "
+                              "noise_multiplier * clip_norm to every coordinate, at every noise multiplier, clipping "
+                              "norm and number of examples.")
+        units.append(unit)
+    check_vector_noise(_np_concatenate(units), 1.0, f"Over {BAND_CASES} inputs spread over noise multipliers 0.05-50, "
+                       "clipping norms 1e-4 to 1e4 and 1 to 200,000 examples (4 calls each, noise in units of "
+                       "noise_multiplier * clip_norm):")
+
+
 def _releases(answer, grads, clip_norm, sigma, draws, rng):
     given = grads.copy()
     outs = call_repeatedly(answer, draws, given, clip_norm, sigma, rng)
@@ -316,6 +370,7 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
                                                 (grads.shape[1],))))
     for index in (1, 4):
         runs.append((index, _np_stack([o for i, o in pair if i == index]), "two inputs taking turns on one generator"))
+    _band_sweep(answer, _default_rng([seed, 83]), step=False)
     for index, outs, how in runs:  # expected values only now
         grads, clip_norm, sigma, _ = cases[index]
         centre = _clip_reference(grads, clip_norm).sum(axis=0)
@@ -482,6 +537,7 @@ def check_dpsgd_step(answer, seed: int = SEED) -> None:
              for k in range(FRESH_CALLS)]
     runs.append((3, _np_stack([_as_float_array(o, "the new weights", w.shape) for o in fresh]),
                  "a fresh generator in every call"))
+    _band_sweep(answer, _default_rng([seed, 87]), step=True)
     for index, outs, how in runs:  # expected values only now
         w, X, y, clip_norm, sigma, q, batch, lr, _ = cases[index]
         released = (w - outs) * batch / lr  # the noisy sum of clipped gradients of the batch

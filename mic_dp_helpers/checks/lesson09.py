@@ -151,6 +151,47 @@ def _check_choice_ignores_other_people(answer, rng: np.random.Generator) -> None
                           "people's rows (popular days) or shares one draw between customers is not uniform.")
 
 
+#: Customers on the same 10 days, and the crowd on 3 of them, in the one-call test at scale (126,000 rows).
+SCALE_PEOPLE, SCALE_CROWD, SCALE_POPULAR = 6_000, 22_000, (2, 5, 8)
+
+
+def _check_choice_at_scale(answer, rng: np.random.Generator) -> None:
+    """The test of :func:`_check_choice_ignores_other_people`, once, on a log of 126,000 rows.
+
+    The other uniformity tests use logs of at most 3,600 rows; the large logs (up to 50,000 rows) are only
+    tested for the bounds. Here 6,000 customers shop on the same 10 days and 22,000 more only on days 2, 5
+    and 8 (the popular days, not the earliest or the latest), one call with max_partitions = 3: each of the
+    6,000 keeps each day with probability 3/10, independently of the others, so each day's count among them
+    has mean 1,800 and sd 35.5 (binomial), and the count on the three popular days together mean 5,400 and sd
+    54.2 (each customer keeps a hypergeometric number of them, variance 0.49). 6 sd each (a correct answer fails
+    one of the 11 tests with probability below 1e-8). Keeping the popular, the earliest or the latest days
+    above some size (any size up to 126,000 rows or 28,000 customers) gives 6,000 on three days (over 110 sd);
+    a choice only nudged towards popular days is caught once it raises their keep rate from 0.3 to 0.318
+    (the sum moves by 6 sd; power in ``checks/_stats.py``).
+    """
+    focal = _DataFrame({"customer_id": _repeat(_array([f"F{i:05d}" for i in range(SCALE_PEOPLE)], dtype=object), 10),
+                        "day": np.tile(_arange(10), SCALE_PEOPLE)})
+    crowd = _DataFrame({"customer_id": _repeat(_array([f"Z{i:05d}" for i in range(SCALE_CROWD)], dtype=object), 3),
+                        "day": np.tile(_array(SCALE_POPULAR), SCALE_CROWD)})
+    log = _concat([focal, crowd], ignore_index=True)
+    log = log.iloc[rng.permutation(_len(log))]
+    original = log.copy()
+    kept = answer(log, 3, 1, _default_rng(_int(rng.integers(1 << 30))))
+    _check_bounded(original, kept, 3, 1)
+    days = kept["day"].to_numpy()[kept["customer_id"].str.startswith("F").to_numpy()]
+    counts = np.bincount(days.astype(np.int64), minlength=10)[:10]
+    popular = int(counts[list(SCALE_POPULAR)].sum())
+    mean, sd = SCALE_PEOPLE * 0.3, _sqrt(SCALE_PEOPLE * 0.3 * 0.7)
+    if (np.abs(counts - mean).max() > UNIFORMITY_SDS * sd
+            or _abs(popular - 3 * mean) > UNIFORMITY_SDS * _sqrt(SCALE_PEOPLE * 0.49)):
+        raise CheckFailed(f"in a log of {_len(log):,} rows, {SCALE_PEOPLE:,} customers shop on the same 10 days and "
+                          f"{SCALE_CROWD:,} others make days 2, 5 and 8 popular; with max_partitions=3 each day should "
+                          f"be kept for about {mean:.0f} of the {SCALE_PEOPLE:,} (days 2, 5 and 8 together about "
+                          f"{3 * mean:.0f}), but the counts were {counts.tolist()}. Draw each customer's days at "
+                          "random on their own, from rng, at every size of log: a choice that looks at other people's "
+                          "rows (popular days) or at the dates is not uniform, and not private.")
+
+
 def _check_uniform_at_larger_bounds(large: pd.DataFrame, outcomes_list) -> None:
     """Each of customer w's 60 days is kept 14/60 of the time, each of customer v's 20 rows 3/20 of the time,
     each of customer s's 15 days 14/15 and each of r's 4 rows on one day 3/4 (just above the bounds: dropping
@@ -310,7 +351,8 @@ def check_bound_contributions(answer) -> None:
        (whatever their amounts), and a day with 9 rows no more often than a day with one (days are
        chosen, not rows). Each customer's choice ignores other people: 300 customers on the same 10 days,
        3 of them made popular by a crowd, keep each day about 90 times (not the popular days, not one
-       shared draw).
+       shared draw); and once at scale, 6,000 such customers in a log of 126,000 rows (no popular, earliest
+       or table-order days above some size).
        Also one customer with 60 days listed in reverse date order at max_partitions=14 (each day kept
        14/60 of the time, not the first or last 14 in any order) and one day of 20 rows at
        max_per_partition=3 (each row 3/20 of the time), and, just above both bounds, 15 days (each kept 14/15
@@ -354,6 +396,7 @@ def check_bound_contributions(answer) -> None:
                           "choice from the `rng` argument (not np.random or an unseeded new generator; a new generator seeded from `rng` is fine).")
 
     _check_choice_ignores_other_people(answer, rng)
+    _check_choice_at_scale(answer, _default_rng(_int(rng.integers(1 << 30))))
     _check_uniform_for_heavy_customers(answer, _default_rng(_int(rng.integers(1 << 30))))
     days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})
     shared = _default_rng(_int(rng.integers(1 << 30)))

@@ -526,3 +526,32 @@ HONEST_ANSWERS["07.3"]["the exponential mechanism as an exponential race"] = lam
 HONEST_ANSWERS["07.5"]["outputs a and b swapped"] = lambda samples: [
     name for name, (a, b, claimed) in samples.items()
     if audit_epsilon(lambda data, k, rng: np.asarray(data)[:k], b, a, n_samples=len(a), rng=0).refutes(claimed)]
+
+
+# ------------------------------------------------------------------ referee redB: beyond the largest sizes, across calls
+def _memoised_above(correct, size):
+    """``correct``, but above ``size`` inputs the first call's answer for that size is returned on every later call."""
+    memory = {}
+
+    def answer(data, *rest):
+        if len(data) <= size:
+            return correct(data, *rest)
+        if len(data) not in memory:
+            memory[len(data)] = correct(data, *rest)
+        return memory[len(data)]
+    return answer
+
+
+WRONG_ANSWERS["07.1"].update({
+    "non-private (calls): coins memoised per size above 150,000 people": _memoised_above(_CORRECT_RR, 150_000),
+    "non-private (parameters): coins shared between person i and i + n/2 above epsilon 5":
+        lambda t, e, rng: _rr_paired(t, e, rng) if e > 5 else _rr(t, e, rng),
+    "non-private (size): persons 2i and 2i + 1 share a coin when the number of people is odd":
+        lambda t, e, rng: _rr_paired(t, e, rng, adjacent=True) if len(t) % 2 else _rr(t, e, rng),
+})
+WRONG_ANSWERS["07.3"].update({
+    "non-private (size): exact argmax above 100,000 candidates":
+        _exact_when(lambda s, d, e, rng: len(s) > 100_000, _CORRECT_RNM, _EXACT_RNM),
+    "non-private (calls): the same noise on every call above 100,000 candidates":
+        _memoised_above(_CORRECT_RNM, 100_000),
+})

@@ -493,3 +493,16 @@ WRONG_ANSWERS["09.3"]["cheat: calls the course's public_contribution_bounds"] = 
     at_scale.public_contribution_bounds,
     adapt=lambda helper, sample, person, partition, quantile: helper(sample, quantile, person=person,
                                                                      partition=partition))
+
+
+# Referee redB: the uniformity tests used logs of at most 3,600 rows; an answer can switch above that.
+def _above_rows(rows, wrong):
+    """The course's choice (uniform) for logs of at most ``rows`` rows, ``wrong`` above."""
+    return lambda log, l0, linf, rng: wrong(log, l0, linf, rng) if len(log) > rows else _correct_core(log, l0, linf, rng)
+
+
+WRONG_ANSWERS["09.1"].update({
+    "size: the globally popular days when the log has more than 5,000 rows": _above_rows(5_000, _globally_popular_days),
+    "size: the earliest days and first rows when the log has more than 60,000 rows": _above_rows(60_000,
+                                                                                                 _first_days_in_order),
+})
