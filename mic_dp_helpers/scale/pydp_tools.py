@@ -32,7 +32,10 @@ Facts about python-dp 1.1.5 used here (checked by introspection and experiment, 
 * ``BoundedMean(epsilon)`` without ``dtype`` builds the integer version, which raises
   ``TypeError`` on float data: pass ``dtype="float"``;
 * without ``lower_bound``/``upper_bound``, Google's library spends half of epsilon on
-  estimating bounds from the data (``ApproxBounds``), and fails on small datasets;
+  estimating bounds from the data (``ApproxBounds``), and fails on small datasets. The split
+  is read from Google's source, ``cc/algorithms/bounded-mean.h`` (``GenerateResult``:
+  ``bounds_budget = privacy_budget / 2``, then the count gets half of the rest), at
+  google/differential-privacy commit 1b1dc66, not necessarily the C++ bundled in 1.1.5;
 * with bounds ``[L, U]``, ``BoundedMean`` spends epsilon/2 on a noisy count and epsilon/2 on
   a noisy sum of ``x - (L + U) / 2`` whose sensitivity is ``(U - L) / 2``; both Laplace
   scales are multiplied by ``l0_sensitivity * linf_sensitivity`` (the C++ library's
