@@ -3,8 +3,8 @@
 Measured while writing this test:
 
 * KIP on public data (section 9): on the lesson's split the AUC of logistic regression moved by
-  -0.009; on splits 1 to 6 (each with its own noise seed) by +0.034, +0.002, +0.017, +0.064, 0.000
-  and +0.008. The lesson says "a few hundredths, either way"; the test asserts |move| < 0.1.
+  +0.040; on splits 1 to 6 (each with its own noise seed) by +0.034, +0.002, +0.017, +0.064, 0.000
+  and +0.008. The lesson says "a few hundredths at most"; the test asserts |move| < 0.1.
 * Cluster centres on digits (section 6): whether some neighbour moves the matched centres past
   sqrt(C D)/l depends on the class and the k-means seed. Neighbours past the bound, of nine, for
   (digit, seed): (3, 0) 8, (3, 1) 3, (3, 2) 7, (5, 0) 0, (5, 1) 0, (5, 2) 3, (8, 0) 8, (8, 1) 0,

@@ -248,3 +248,86 @@ SEED_SHARED_WITH_DATA = {"05_mic_dp": "cell 43's release draws rng=SEED, the dat
 def test_no_release_seed_drawn_elsewhere(path):
     shared = release_seeds_drawn_elsewhere(_code_cells(path))
     assert not shared, f"{path.name}: a seed drawn by a charging cell is drawn elsewhere too (seed: cells): {shared}"
+
+
+# A release must not draw the noise stream of data it was made from, nor of another release: a seed that
+# generates data (a ``datasets.*`` call) or drives a charged release is refused in any other cell that
+# releases or generates data. Two data generators may share a seed (no noise is released).
+
+_RELEASES = {"mst", "independent_marginals", "private_relevance", "published_pipeline"}
+
+
+def _stream(value: ast.AST, generators: dict[str, str]) -> str:
+    """The seed an ``rng=`` value draws from: a generator's seed (built here or inline), else the expression."""
+    if isinstance(value, ast.Call) and _called_name(value) in {"default_rng", "Generator"} and value.args:
+        return ast.unparse(value.args[0])
+    if isinstance(value, ast.Name) and value.id in generators:
+        return generators[value.id]
+    return ast.unparse(value)
+
+
+def release_and_data_seeds(tree: ast.AST) -> list[tuple[str, str]]:
+    """(seed, kind) of every call in the cell that generates data (kind ``"data"``: a ``datasets.*`` call) or
+    makes a release (kind ``"release"``: a ``release*`` function, MST, the independent marginals, paid or
+    published relevance, or any call with ``accountant=``), for the calls that take ``rng=``."""
+    generators = {target.id: ast.unparse(node.value.args[0]) for node in ast.walk(tree)
+                  if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call) and node.value.args
+                  and _called_name(node.value) in {"default_rng", "Generator"}
+                  for target in node.targets if isinstance(target, ast.Name)}
+    found = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        keywords = {keyword.arg: keyword.value for keyword in node.keywords}
+        if "rng" not in keywords:
+            continue
+        name = _called_name(node)
+        if isinstance(node.func, ast.Attribute) and getattr(node.func.value, "id", "") == "datasets":
+            found.append((_stream(keywords["rng"], generators), "data"))
+        elif name.startswith("release") or name in _RELEASES or "accountant" in keywords:
+            found.append((_stream(keywords["rng"], generators), "release"))
+    return found
+
+
+def seeds_shared_with_data_or_charged_releases(cells) -> dict[str, list[int]]:
+    """Seeds of a data generator or of a release in a charging cell that another cell's release or data
+    generator also draws from (two data generators alone are allowed), with the cells, from
+    ``(index, tree)`` pairs."""
+    sources, users = defaultdict(set), defaultdict(set)
+    for index, tree in cells:
+        charging = _charges(tree)
+        for seed, kind in release_and_data_seeds(tree):
+            users[seed].add((index, kind))
+            if kind == "data" or charging:
+                sources[seed].add((index, kind))
+    shared = {}
+    for seed, origins in sources.items():
+        clashes = {(index, kind) for index, kind in users[seed] for origin, origin_kind in origins
+                   if index != origin and "release" in (kind, origin_kind)}
+        if clashes:
+            shared[seed] = sorted({index for index, _ in clashes} | {origin for origin, _ in origins})
+    return shared
+
+
+def test_data_seed_detector_sees_the_pattern():
+    def cells(*sources):
+        return [(index, ast.parse(source)) for index, source in enumerate(sources)]
+    data = "shop = datasets.coffee_shop_revenue(n=10, rng=SEED)\n"
+    charged = "r = release_table(shop, B, plan, accountant=led, rng=SEED)\n"
+    release = "base = synthetic.release_group_means(X, y, lo, hi, 10.0, D, rng=SEED)\n"
+    mst_charged = "led = Acc(1.0)\nr = marginals.mst(codes, sizes, 1.0, D, rng=SEED, accountant=led)\n"
+    own = "r = release_table(shop, B, plan, accountant=led, rng=np.random.default_rng([SEED, 43]))\n"
+    generator = "g = np.random.default_rng(SEED)\nr = release_table(shop, B, plan, rng=g)\n"
+    assert seeds_shared_with_data_or_charged_releases(cells(data, charged)) == {"SEED": [0, 1]}  # lesson 05, cell 43
+    assert seeds_shared_with_data_or_charged_releases(cells(release, mst_charged)) == {"SEED": [0, 1]}  # 06, cell 47
+    assert seeds_shared_with_data_or_charged_releases(cells(data, generator)) == {"SEED": [0, 1]}
+    assert seeds_shared_with_data_or_charged_releases(cells(data, own)) == {}
+    assert seeds_shared_with_data_or_charged_releases(cells(data, data.replace("shop", "toy"))) == {}
+    assert seeds_shared_with_data_or_charged_releases(cells(release, release)) == {}  # neither charged nor data
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_no_release_draws_the_seed_of_data_or_of_a_charged_release(path):
+    shared = seeds_shared_with_data_or_charged_releases(_code_cells(path))
+    assert not shared, (f"{path.name}: a release or data generator draws the seed of generated data or of a "
+                        f"charged release in another cell (seed: cells): {shared}")
