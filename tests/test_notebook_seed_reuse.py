@@ -162,3 +162,46 @@ def test_no_seed_expression_shared_by_two_charging_cells(path):
                 cells[rng].add(index)
     shared = {rng: sorted(indexes) for rng, indexes in cells.items() if len(indexes) > 1}
     assert not shared, f"{path.name}: the same seed expression in cells that charge a ledger: {shared}"
+
+
+def _seed_forms(seed: str, loop_names: set[str]) -> set[str]:
+    """``seed`` and the shorter seeds it equals: NumPy pads a seed list with zeros, so ``default_rng([SEED, 0])``
+    is ``default_rng(SEED)``, and ``[SEED, run]`` is ``SEED`` on the pass where the loop variable ``run`` is 0."""
+    node = ast.parse(seed, mode="eval").body
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        return {seed}
+    items, forms = list(node.elts), {seed}
+    while items:
+        forms.add(ast.unparse(items[0] if len(items) == 1 else ast.List(items, ast.Load())))
+        last = items[-1]
+        if not ((isinstance(last, ast.Constant) and last.value == 0)
+                or (isinstance(last, ast.Name) and last.id in loop_names)):
+            break
+        items.pop()
+    return forms
+
+
+def test_seed_forms_drop_trailing_zeros():
+    assert _seed_forms("[SEED, run_id]", {"run_id"}) == {"[SEED, run_id]", "SEED"}
+    assert _seed_forms("[SEED, 0]", set()) == {"[SEED, 0]", "SEED"}
+    assert _seed_forms("[SEED, 28, run_id]", {"run_id"}) == {"[SEED, 28, run_id]", "[SEED, 28]"}
+    assert _seed_forms("[SEED, run_id]", set()) == {"[SEED, run_id]"} and _seed_forms("SEED", set()) == {"SEED"}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_no_charged_seed_list_equal_to_another_cells_seed_once_trailing_zeros_drop(path):
+    """A charging cell's seed list, with trailing zeros dropped, is no seed of another cell (charging or not):
+    lesson 08's attack run 0 once drew ``default_rng([SEED, run_id])``, the stream of its audits and bootstrap."""
+    seen, hidden = defaultdict(set), []
+    for index, tree in _code_cells(path):
+        loop_names = {name.id for node in ast.walk(tree) if isinstance(node, (ast.For, ast.comprehension))
+                      for name in ast.walk(node.target) if isinstance(name, ast.Name)}
+        for rng, _ in _seed_calls(tree):
+            forms = _seed_forms(rng, loop_names)
+            for form in forms:
+                seen[form].add(index)
+            if _charges(tree):
+                hidden += [(rng, form, index) for form in forms - {rng}]
+    shared = [f"cell {index}: {rng} is {form}, as in cells {sorted(seen[form] - {index})}"
+              for rng, form, index in hidden if seen[form] - {index}]
+    assert not shared, f"{path.name}: a charged run's seed list equals another cell's seed: {shared}"
