@@ -333,3 +333,97 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
                           f"releases, where fresh noise gives about {expected:.2g}; property: independence). Draw "
                           "new noise from `rng` in every call: do not reuse a stored batch of draws or start a "
                           "new generator from a few seeds.")
+
+
+#: Windows (in noise scales) of :func:`check_near_answer`: a correct release lands within ``h`` of the true
+#: answer with probability ``1 - exp(-h)`` (Laplace) or ``erf(h / sqrt(2))`` (Gaussian).
+NEAR_WINDOWS = (1e-3, 1e-2)
+
+
+def check_near_answer(releases, centre, scale: float, law: str, where: str) -> None:
+    """Test that no more releases land within a hair of the true answer than the noise puts there.
+
+    For each window ``h`` of :data:`NEAR_WINDOWS` (in scales), the releases within ``h * scale`` of the
+    answer are compared with a Binomial(n, P(|noise| <= h * scale + r)), ``r`` twice the float spacing of the
+    releases (rounding moves a release by at most half of it): more than it gives with probability
+    1e-7 fail. An answer that returns the true answer plus a tiny jitter in 1% of its calls (a point mass
+    smeared over 1e-3 scales, which check_fresh_noise's exact test does not see) puts about 10 times the
+    expected count there. Power: see ``LESSON02_06_POWER``.
+
+    Parameters
+    ----------
+    releases : array_like
+        One value per call.
+    centre : float
+        The true answer.
+    scale : float
+        Laplace scale or Gaussian sigma.
+    law : {"laplace", "gaussian"}
+        The noise distribution.
+    where : str
+        Start of the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If a window holds too many releases.
+    """
+    values = _asarray(releases, dtype=float).ravel()
+    z = _abs((values - _float(centre)) / _float(scale))
+    n = z.size
+    if n == 0:
+        return
+    slack = 2 * _float(_max(_spacing(_abs(values)))) / _float(scale)  # float rounding of a large answer, in scales
+    for h in NEAR_WINDOWS:
+        p = 1.0 - _exp(-(h + slack)) if law == "laplace" else _erf((h + slack) / _sqrt(2.0))
+        hits = int((z <= h).sum())
+        if hits and _float(_binom_sf(hits - 1, n, p)) < 1e-7:
+            raise CheckFailed(f"{where} {hits} of {n} releases lie within {h:g} noise scales of the true answer, where "
+                              f"the noise puts about {n * p:.0f} (property: no near-noiseless output). Some calls "
+                              "return the true answer, or it plus a tiny jitter: every call must add the full noise.")
+
+
+def check_no_mirrors(releases, centre, scale: float, where: str) -> None:
+    """Test that no release mirrors another about the true answer (two calls whose noises cancel).
+
+    A pair of releases whose average is the true answer within ``t`` happens by chance with probability
+    at most ``2 t * integral(f^2)`` (``f`` the noise density; ``1 / (4 scale)`` for Laplace, which bounds the
+    Gaussian's ``1 / (2 sqrt(pi) sigma)`` too when ``scale`` is the Laplace scale or sigma), with ``t`` the
+    float error of the sum (1e-9 scales, 1e-10 of the answer, and 8 spacings of the releases). More pairs
+    than 3 times that expectation plus 10 fail: an answer that negates the noise of the call ``d`` before,
+    at any lag ``d`` (not only the lags ``check_independent_calls`` tests), or that keeps a buffer of draws
+    and reuses them negated, does, so the average of the two releases is the true answer.
+
+    Parameters
+    ----------
+    releases : array_like
+        One value per call (a constant true answer).
+    centre : float
+        The true answer.
+    scale : float
+        Laplace scale or Gaussian sigma.
+    where : str
+        Start of the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If too many pairs mirror each other.
+    """
+    values = np.sort(_asarray(releases, dtype=float).ravel())
+    n, centre, scale = values.size, _float(centre), _float(scale)
+    if n < 2 or not scale > 0:
+        return
+    tolerance = 1e-9 * scale + 1e-10 * _abs(centre) + 8 * _float(_max(_spacing(_abs(values))))
+    targets = 2.0 * centre - values
+    matches = np.searchsorted(values, targets + tolerance, side="right") - np.searchsorted(
+        values, targets - tolerance, side="left")
+    selves = int((_abs(values - centre) <= tolerance / 2).sum())
+    pairs = (_float(matches.sum()) - selves) / 2
+    expected = n * n / 2 * 2 * tolerance * 1.0 / (2.0 * scale * _sqrt(math.pi))
+    expected = _larger(expected, n * n / 2 * 2 * tolerance / (4.0 * scale))
+    if pairs > 3 * expected + 10:
+        raise CheckFailed(f"{where} {int(pairs)} pairs of releases average to the true answer (their noises cancel "
+                          f"exactly, where fresh noise gives about {expected:.2g} such pairs; property: "
+                          "independence). Draw fresh noise from `rng` in every call; never reuse an earlier draw "
+                          "negated.")

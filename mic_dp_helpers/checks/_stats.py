@@ -16,6 +16,8 @@ from mic_dp_helpers.checks._noise_tests import (  # noqa: F401  (re-exported: th
     check_fresh_noise,
     check_gaussian_noise,
     check_laplace_noise,
+    check_near_answer,
+    check_no_mirrors,
     gaussian_tail_threshold,
     laplace_tail_threshold,
 )
@@ -333,6 +335,37 @@ LESSON02_06_POWER = (
     ("06.4", "half the noise for some feature counts",
      "high when the range holds a tenth of log(65) (1.52x); not measured",
      "the scale test of the stratified case with that many features (4,000 values, or fewer for large n)"),
+    # Referee redA (2026-11-27): mirrors at any lag, near-exact outputs, far sizes, Python ints.
+    ("02.1, 02.4, 04.1, 06.4", "half the calls (or groups) mirroring the noise of another call at any lag d, "
+     "not only the lags check_independent_calls tests (referee: d = 5, 8, 25; 06.4: group i and i + k/2)",
+     "1 (by construction: thousands of mirrored pairs against a chance expectation below 60 + 10)",
+     "check_no_mirrors: pairs of releases averaging to the true answer within 1e-9 scales + 1e-10 of it (fresh "
+     "noise: at most n^2/2 x 2t x 1/(4 scale) such pairs; more than 3 times that plus 10 fail)"),
+    ("02.1, 02.4, 06.4", "the true answer plus a jitter of at most 1e-3 (1e-2) scales in 1% (0.5%) of calls",
+     "1 (1%: about 396 within 1e-3 scales of 36,000, against Binomial(36,000, 1e-3), 36 expected; 0.5% within "
+     "1e-2: 533 against 358 +- 19; 24,000 draws in 02.4: 263 against 24)",
+     "check_near_answer on every statistical case (windows 1e-3 and 1e-2 scales, Binomial tail 1e-7 each)"),
+    ("02.1", "no noise for a Python int value (the exercise's example passes 16)", "1 (by construction)",
+     "two of the four extreme cases pass their value as a Python int"),
+    ("02.4", "exact, or half the noise, above some size up to 800,000 values (referee: above 150,000)",
+     "1 (exact: check_fresh_noise; half the noise: mean |z| 0.5 against [0.62, 1.38], a correct answer fails "
+     "with probability 3e-8)", "a case of 800,000-1,000,000 values (250 releases, own generator [seed, 25])"),
+    ("04.1", "exact above some size up to 800,000 values (referee: above 300,000)", "1 (by construction)",
+     "a case of 800,000-1,000,000 sorted values, 3 runs (never all equal)"),
+    ("04.1", "the mean of a part of the values above a size (the first 100,000, every other value)",
+     "1 (a prefix of the sorted values, or every other one of the interleaved halves, is hundreds of noise sd "
+     "off; other subsets, a random sample say, are not caught)", "the centre of the 150,000-250,000 value case "
+     "(sorted) and the 800,000-1,000,000 one (lower half on even positions, upper half on odd), 10 noise sd"),
+    ("04.1", "bounds narrowed to the data above a size (referee: above 100,000 values)",
+     "1 (0.05 noise scales against a floor of 0.12; a correct answer: Gamma(10, 1/10) below 0.12, 6e-7)",
+     "the 150,000-250,000 values lie in the middle twentieth of the bounds (10 runs, mean |z|)"),
+    ("06.4", "no noise (or less) above some size up to 1,000,000 records, or beyond some number of groups up to "
+             "50,000 (referee: above 150,000 records)", "1 (by construction: every output tested)",
+     "2 calls on 1,000,000 constant records of one feature in groups of 10 to 20"),
+    ("02.1", "exact after the k-th call for k beyond the check's about 325,000 calls", "0 (a black-box limit)",
+     "no check can call more often than it does; stated, not caught"),
+    ("04.1", "exact only for epsilon in a band between the cases (referee: 25 to 90)", "0",
+     "the cases sit at epsilon 0.3-20, 100 and 200-1,000; a band sweep of PyDP calls would cost seconds"),
 )
 
 
@@ -390,4 +423,9 @@ LESSON05_POWER = (
      "a black-box limit: the confidence leaves no trace in the calls, and 0.8 raises a bound by about half its "
      "SD; a case that caught it would need honest columns at the claim, where a correct audit errs about once "
      "in 1,500 per column, beyond the 1 in 1,000 allowed per check"),
+    ("confidence 0.05, 0.2 or 0.5 (alpha taken for the confidence), or 0.99 (referee redA; n_bins 200, a valid "
+     "audit, passes too)", "none: pass at 505 (n_candidates 1, n_bins 2 or 5 and delta 0.05 fail)",
+     "the same black-box limit as 0.8-0.9: a lower confidence raises every bound by under 2 SDs and the honest "
+     "columns' bounds sit lower than that below the claim; catching it would take honest columns at the claim "
+     "with tight events, where a correct audit errs 5% of the time per column"),
 )

@@ -81,8 +81,8 @@ def _laplace_cases(seed: int):
     cases = []
     for kind in range(4):
         sign = _float(rng.choice([-1.0, 1.0]))
-        value = [sign * _float(round(_log_uniform(rng, 1e8, 1e12))), _float(rng.uniform(-50, 50)), 0.0,
-                 sign * _log_uniform(rng, 1e-3, 1e3)][kind]
+        value = [int(sign * round(_log_uniform(rng, 1e8, 1e12))), _float(rng.uniform(-50, 50)), 0,
+                 sign * _log_uniform(rng, 1e-3, 1e3)][kind]  # Python ints too, as in the exercise's example
         sensitivity = _log_uniform(rng, 1e-3, 1e3) if kind < 3 else _log_uniform(rng, 1e2, 1e4)
         epsilon = [_log_uniform(rng, 1e-3, 0.1), _log_uniform(rng, 0.1, 10), _log_uniform(rng, 10, 1e3),
                    _log_uniform(rng, 1e3, 1e6)][kind]
@@ -110,7 +110,10 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     centred, right scale, reaching the Laplace tails, independent from call to call, never the exact
     value, never the same release twice, and passing a KS test against the exact law, for values (0 to
     1e12 either side of 0), sensitivities (1e-3 to 1e4) and epsilons (1e-3 to 1e6; every corner of
-    sensitivity x epsilon 1e-2 to 20), many digits, drawn afresh from ``seed``, and one release at each of
+    sensitivity x epsilon 1e-2 to 20), many digits (two values given as Python ints, as in the exercise's
+    example), drawn afresh from ``seed``, with no more releases within 1e-3 or 1e-2 scales of the value than
+    Laplace noise puts there and no pairs of releases averaging to it (a call mirroring any earlier one fails,
+    whatever the lag: ``_stats.check_near_answer`` and ``check_no_mirrors``), and one release at each of
     300 (value, sensitivity, epsilon) drawn across the whole range (:func:`_sweeps.band_sweep`: never the
     exact value, at most 4 within 1e-3 scales, Laplace pooled; an answer exact in a band of epsilon fails). Over all 9 cases
     together (324,000 releases) the noise reaches beyond 10 scales (noise clipped at 10 scales fails)
@@ -141,6 +144,8 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
         _stats.check_laplace_noise(z, where, inverted=(epsilon / sensitivity) / scale,
                                    centre_hint="Add noise to the value; do not return the noise alone or shift it.")
         _stats.check_fresh_noise(releases, value, scale, "laplace", where)
+        _stats.check_near_answer(releases, value, scale, "laplace", where)
+        _stats.check_no_mirrors(releases, value, scale, where)
         z_all.append(z)
     _sweeps.check_independent_calls(z_all, "Over every case,")
     _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
@@ -150,6 +155,7 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     where = f"With a new generator for every call (value={value:g}, sensitivity={sensitivity:.6g}, epsilon={epsilon:.6g}):"
     _stats.check_laplace_noise((releases - value) / (sensitivity / epsilon), where)
     _stats.check_fresh_noise(releases, value, sensitivity / epsilon, "laplace", where)
+    _stats.check_no_mirrors(releases, value, sensitivity / epsilon, where)
     _check_laplace_bands(answer, seed)
 
 
@@ -335,6 +341,15 @@ def _sum_cases(seed: int):
         values = rng.uniform(lower / 10, upper / 10, int(_log_uniform(rng, low_n, high_n)))
         cases.append((values, _float(lower), _float(upper), _log_uniform(rng, 0.1, 10), int(rng.integers(1, 2**31)),
                       "inside"))
+    # Far beyond the sweep's sizes (800,000 to 1,000,000 values, from its own generator so the other cases stay
+    # as they were): an answer exact, or with less noise, above some size up to 800,000 fails here.
+    # "huge": every value inside a tenth of the bounds (a scale read from the data shrinks); "huge clip": values
+    # beyond both bounds, 3 releases (values not clipped above a size move the centre by thousands of scales).
+    far = _default_rng([seed, 25])
+    for kind, spread in (("huge", 0.1), ("huge clip", 1.5)):
+        lower, upper = -_log_uniform(far, 0.1, 100), _log_uniform(far, 0.1, 100)
+        cases.append((far.uniform(spread * lower, spread * upper, int(far.integers(800_000, 1_000_000))),
+                      _float(lower), _float(upper), _log_uniform(far, 0.01, 20), int(far.integers(1, 2**31)), kind))
     for number, case in enumerate(_sweeps.corner_sweep(rng, {"n": _sweeps.SIZES, "epsilon": _sweeps.EPSILONS})):
         lower, upper = -_log_uniform(rng, 0.1, 100), _log_uniform(rng, 0.1, 100)
         values = rng.uniform(1.5 * lower, 1.5 * upper, case["n"])
@@ -342,6 +357,13 @@ def _sum_cases(seed: int):
             values = np.round(values).astype(np.int64)
         cases.append((values, _float(lower), _float(upper), case["epsilon"], int(rng.integers(1, 2**31)), "sweep"))
     return cases
+
+
+#: Releases of the case of 800,000 to 1,000,000 values (each call clips them all). Their mean |noise| / scale
+#: (1 for Laplace, standard error 1 / sqrt(250) = 0.063) must lie within [0.62, 1.38] (6 standard errors; a
+#: correct answer fails with probability below 1e-7): half the noise (0.5) fails; no noise fails
+#: check_fresh_noise.
+HUGE_DRAWS, HUGE_BAND = 250, 6 / math.sqrt(250)
 
 
 def _sum_draws(n: int) -> int:
@@ -359,7 +381,12 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     the larger, and a neighbouring pair adds one person far beyond), Laplace tails, independent draws, never
     the exact sum, never the same release twice, no grid anchored at the sum, and a KS fit, on 14 cases drawn
     from ``seed``: negative, positive and mixed bounds, values exactly on the bounds, integer values, and
-    every corner of n 1 to 120,000 x epsilon 1e-2 to 20. Over all cases the noise reaches the pooled tails
+    every corner of n 1 to 120,000 x epsilon 1e-2 to 20, plus 250 releases on 800,000 to 1,000,000 values
+    (inside a tenth of the bounds; mean |noise| within [0.62, 1.38] scales: exact, half the noise or a scale
+    from the data above a size fails) and 3 on as many beyond both bounds (centre within 20 scales: values
+    not clipped above a size fail), no more releases
+    within 1e-3 or 1e-2 scales of the sum than Laplace noise puts there and no pairs of releases averaging to
+    it (mirrors at any lag). Over all cases the noise reaches the pooled tails
     (noise clipped below 9.5 scales fails) and no call's noise predicts a later call's; 100 releases from
     new generators pass the same tests. Then one release at each of 300 (n, epsilon) drawn across the whole
     box (:func:`_sweeps.band_sweep`): never the exact sum, at most 4 within 1e-3 scales of it, Laplace
@@ -386,6 +413,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
         if not _array_equal(given, values):
             raise CheckFailed(f"{where} your function changed the `values` array it was given; clip a copy.")
         draws = 3_000 if kind == "inside" and _len(values) > 1_000 else _sum_draws(_len(values))  # spread only
+        draws = {"huge": HUGE_DRAWS, "huge clip": 3}.get(kind, draws)
         releases = _releases("02.4", answer, (given, lower, upper, epsilon), draw_seed, where, draws=draws)
         values, lower, upper, epsilon, _, kind = _sum_cases(seed)[index]
         centre = _fsum(_clip(values.astype(float), lower, upper))
@@ -402,8 +430,21 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
                                   "data-independent scale). The sensitivity comes from the declared bounds, "
                                   "never from the data's own minimum or maximum.")
         z = (releases - centre) / scale
+        if kind == "huge clip":  # 3 releases: noise, and a centre within 20 scales (Laplace: beyond w.p. 2e-9)
+            if _float(np.ptp(z)) == 0:
+                raise CheckFailed(f"{where} every release is the same number: no noise is added above some size.")
+            if _abs(_float(np.median(z))) > 20:
+                raise CheckFailed(f"{where} the releases are {_float(np.median(z)):+.3g} scales from the sum of the "
+                                  "clipped values (property: centre, at every size). " + hint)
+            continue
+        if kind == "huge" and _float(np.ptp(z)) > 0 and _abs(_float(np.mean(np.abs(z))) - 1) > HUGE_BAND:
+            raise CheckFailed(f"{where} the releases vary by {_float(np.mean(np.abs(z))):.2f} Laplace scales on "
+                              "average, where the noise gives 1 (property: scale, at every size). The noise scale "
+                              "is max(|lower|, |upper|) / epsilon whatever the number of values.")
         _stats.check_laplace_noise(z, where, centre_hint=hint)
         _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
+        _stats.check_near_answer(releases, centre, scale, "laplace", where)
+        _stats.check_no_mirrors(releases, centre, scale, where)
         z_all.append(z)
     _sweeps.check_independent_calls(z_all, "Over every case,")
     _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
@@ -415,6 +456,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     where = f"With a new generator for every call ({len(values)} values, epsilon={epsilon:.6g}):"
     _stats.check_laplace_noise((releases - centre) / scale, where)
     _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
+    _stats.check_no_mirrors(releases, centre, scale, where)
     _check_sum_bands(answer, seed)
 
 

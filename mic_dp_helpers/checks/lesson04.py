@@ -87,22 +87,39 @@ def _mean_bank(seed: int):
 
 #: Cases where only the absence of noise is tested (few runs): an answer exact in a size or epsilon range
 #: that the statistical cases do not reach fails there.
-EXACTNESS_KINDS = ("huge", "gap", "huge epsilon")
+EXACTNESS_KINDS = ("huge", "gap", "huge epsilon", "vast")
+#: The exactness cases of 150,000-250,000 and 800,000-1,000,000 values (sorted; 10 and 3 runs): their centre is
+#: tested too (10 noise sd), so an answer that reads only a part of the values there fails.
+LARGE_KINDS = ("huge", "vast")
+#: The 150,000-250,000 values lie in the middle twentieth of the bounds: the mean |noise| of their 10 answers in
+#: noise scales (1 for Laplace) below 0.12 fails. Laplace noise stays below with probability 3e-7 (Gamma(10,
+#: 1/10)); bounds narrowed to the data give 0.05 noise scales (fails surely).
+HUGE_SPREAD_FLOOR = 0.12
 
 
 def _exactness_mean_cases(seed: int):
-    """150,000-250,000 values (epsilon 0.5-5); 2,000-9,000 values (epsilon 0.5-20), between the 300-1,500 of
+    """150,000-250,000 values (epsilon 0.5-5; sorted, in the middle twentieth of the bounds); 800,000-1,000,000
+    values (epsilon 0.5-20; sorted); 2,000-9,000 values (epsilon 0.5-20), between the 300-1,500 of
     the statistical cases and the large corner's 10,000; epsilon 200-1,000 (300-3,000 values), beyond the
     large corner's 100. Values strictly inside the bounds."""
     rng = _default_rng([seed, 41])
     cases = []
     for kind, (low_n, high_n), (low_e, high_e) in (("huge", (150_000, 250_000), (0.5, 5.0)),
                                                    ("gap", (2_000, 9_000), (0.5, 20.0)),
-                                                   ("huge epsilon", (300, 3_000), (200.0, 1_000.0))):
+                                                   ("huge epsilon", (300, 3_000), (200.0, 1_000.0)),
+                                                   ("vast", (800_000, 1_000_000), (0.5, 20.0))):
         lower = _float(rng.uniform(-20, 20))
         upper = lower + _log_uniform(rng, 2, 200)
         width = upper - lower
-        values = rng.uniform(lower + width / 10, upper - width / 10, int(_log_uniform(rng, low_n, high_n)))
+        size = int(_log_uniform(rng, low_n, high_n))
+        if kind == "huge":  # inside the middle twentieth of the bounds: bounds narrowed to the data shrink the noise
+            values = rng.uniform((lower + upper) / 2 - width / 40, (lower + upper) / 2 + width / 40, size)
+        else:
+            values = rng.uniform(lower + width / 10, upper - width / 10, size)
+        if kind in LARGE_KINDS:  # sorted (and for "vast", the lower half on the even positions, the upper half on
+            values = np.sort(values)  # the odd ones): the mean of a prefix, or of every other value, is off
+            if kind == "vast":
+                values = np.ravel(np.column_stack([values[: size // 2], values[size // 2: 2 * (size // 2)]]))
         cases.append((values.tolist(), lower, upper, _log_uniform(rng, low_e, high_e), kind))
     return cases
 
@@ -156,7 +173,8 @@ def _sweep_mean_cases(seed: int):
 
 
 MEAN_RUNS_BY_KIND = {"outside": MEAN_RUNS, "inside": MEAN_RUNS, "negative": MEAN_RUNS, "large": 300, "tiny": 300,
-                    "single": MEAN_RUNS, "middle": 300, "huge": 10, "gap": 20, "huge epsilon": 20}
+                    "single": MEAN_RUNS, "middle": 300, "huge": 10, "gap": 20, "huge epsilon": 20,
+                    "vast": 3}
 #: Lags of the pooled independence test (every lag up to 20, and half the run).
 MEAN_LAGS = tuple(range(1, 21))
 #: The pooled tail test fails a correct answer with probability at most this (PyDP's share of draws beyond
@@ -224,9 +242,12 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     (about 0.2 at c = 6.2, 0.01 at c = 6.5). Three more cases, 10 or 20 runs each, test only the absence of
     noise (never all equal; at most 3 answers within 1e-3 scales of the exact mean): 150,000 to 250,000
     values (epsilon 0.5 to 5), 2,000 to 9,000 values (epsilon 0.5 to 20) and epsilon 200 to 1,000 (300 to
-    3,000 values), so an answer exact above 40,000 values, between 1,500 and 10,000, or above epsilon 100
-    fails. It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Limits: an answer exact only for 9,000-10,000 values, 40,000-150,000
-    values or epsilon 100-200 (between the cases of a seed), or with noise of a wrong size only in the
+    3,000 values) and 800,000 to 1,000,000 values (3 runs), so an answer exact above 40,000 values, between
+    1,500 and 10,000, or above epsilon 100 fails; the two large cases are sorted (the second with its halves
+    interleaved) and their centre is tested (10 sd: the mean of a prefix, or of every other value, fails), and
+    the first lies in the middle twentieth of the bounds (mean |z| of its 10 runs at least 0.12: bounds
+    narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Limits: an answer exact only for 9,000-10,000 values, 40,000-150,000
+    values or epsilon 20-100 and 100-200 (between the cases of a seed), or with noise of a wrong size only in the
     exactness cases, passes; noise truncated beyond about 6.5 scales is rarely seen.
 
     Parameters
@@ -262,7 +283,8 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         where = f"With {_len(values)} values, bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}"
         where += {"outside": " (some values beyond both bounds)", "inside": " (every value well inside the bounds)",
                   "negative": " (the values span most of the bounds)", "large": "", "tiny": "", "middle": "",
-                  "single": " (one value, on the upper bound)", "huge": "", "gap": "", "huge epsilon": ""}[kind]
+                  "single": " (one value, on the upper bound)", "huge": "", "gap": "", "huge epsilon": "",
+                  "vast": ""}[kind]
         if answers.min() < lower or answers.max() > upper:
             raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
                               "inside them. Did you use it with the bounds you were given?")
@@ -274,6 +296,16 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
             sd = _noise_std(lower, upper, epsilon, _len(values), mean=clamped_mean)
             # |z| <= 1e-3 has probability about 1e-3 for Laplace-like noise (2e-3 allowed); more such answers
             # than Binomial(runs, 2e-3) gives with probability 1e-7 fail: 4 of 10 or of 20 do.
+            if kind in LARGE_KINDS and _abs(_float(_mean(answers)) - clamped_mean) > 10 * sd:
+                raise CheckFailed(f"{where} your answers are centred {_float(_mean(answers)) - clamped_mean:+.3g} from the "
+                                  "mean of all the values clamped to the bounds, more than 10 noise standard deviations "
+                                  "(property: centre, at every size): release the mean of every value, not of a part.")
+            spread = _float(_mean(_abs(answers - clamped_mean))) / (sd / _sqrt(2))
+            if kind == "huge" and spread < HUGE_SPREAD_FLOOR:
+                raise CheckFailed(f"{where} (every value in the middle twentieth of the bounds): your answers vary by "
+                                  f"{spread:.2f} noise scales on average, where PyDP's noise gives about 1 (property: "
+                                  "data-independent noise). The bounds must be the ones declared, never the data's "
+                                  "own minimum and maximum.")
             near = int((_abs((answers - clamped_mean) / (sd / _sqrt(2))) <= 1e-3).sum())
             if near and _float(_binom_sf(near - 1, runs, 2e-3)) < 1e-7:
                 raise CheckFailed(f"{where} {near} of {runs} answers are the exact mean or within a hair of it "
@@ -316,6 +348,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"{where} your answers are centred on the wrong value (property: centre): release "
                               "the mean of the values, with PyDP's noise.")
         _stats.check_fresh_noise(answers, clamped_mean, sd / _sqrt(2), "laplace", where + ":")
+        _stats.check_no_mirrors(answers, clamped_mean, sd / _sqrt(2), where + ":")
         z = (answers - clamped_mean) / (sd / _sqrt(2))
         # Near-exact answers (the exact mean plus a tiny jitter): |z| <= 1e-3 has probability about 1e-3 for
         # Laplace-like noise (2e-3 allowed); more such answers than Binomial(runs, 2e-3) gives with probability

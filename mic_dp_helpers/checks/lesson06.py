@@ -266,7 +266,9 @@ def _noise_cases(seed: int):
     l >= 100, a single group, and 500 records with sigma 1e-6 to 1e-5 and 1e3 to 1e4), then ten drawn
     from ``seed``, one in each tenth of the log ranges (a factor 2.35): n from 2 to 10,000, l from 1 to
     10,000 (at most n) and, in shuffled orders, 1 to 64 features and sigma from 1e-6 to 1e4 (one case in
-    every decade); calls enough for 4,000 values, or as many as 300,000 record-features allow (3 at least)."""
+    every decade); calls enough for 4,000 values, or as many as 300,000 record-features allow (3 at least); last,
+    2 calls on 1,000,000 records of one feature in groups of 10 to 20 (an answer exact, or short of noise,
+    above some size or beyond some number of groups up to 50,000 fails there)."""
     rng = _default_rng([seed, 5])
     large_l = int(rng.integers(100, 400))
     single = int(rng.integers(2, 300))
@@ -285,6 +287,8 @@ def _noise_cases(seed: int):
         dim = min(64, int(_exp((dims[stratum] + rng.random()) / strata * _log(65))))
         calls = max(3, min(math.ceil(4_000 / ((n // l) * dim)), 300_000 // (n * dim)))
         cases.append((n, dim, l, 10.0 ** (decades[stratum] - 6 + rng.random()), calls))
+    far = _default_rng([seed, 14])  # far beyond the other sizes: 1,000,000 records, 50,000 to 500,000 groups
+    cases.append((1_000_000, 1, int(far.integers(10, 21)), _log_uniform(far, 1e-3, 1.0), 2))
     return cases
 
 
@@ -361,8 +365,10 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     2 to 300; sigma 0.01 to 10), of 500 records with sigma 1e-6 to 1e-5 and 1e3 to 1e4, and ten drawn from
     ``seed``, one in each tenth of the log ranges of n (2 to 10,000), l (1 to n) and the features (1 to 64)
     and one in each decade of sigma from 1e-6 to 1e4, so that noise skipped or shrunk beyond some feature,
-    or for n, l or sigma in a range of a factor 2.35 (10 for sigma), fails): no release repeated across
-    calls, no noisy mean shared by two groups,
+    or for n, l or sigma in a range of a factor 2.35 (10 for sigma), fails), and 2 calls on 1,000,000 records
+    of one feature (l = 10 to 20: no noise above a size fails): no release repeated across
+    calls, no noisy mean shared by two groups, no two outputs averaging to 0.5 (mirrored noise, any lag or
+    group), no more outputs within 1e-3 or 1e-2 sigma of 0.5 than Gaussian noise puts there,
     no output exactly on 0 or 1 (an output clipped to the data's range, valid post-processing, gets a
     hint asking for the unclipped means) and no value taken 5 times or more (a point mass, which
     continuous noise never has: clipping the noise at 3.5 sigma or less piles values on the bounds);
@@ -500,6 +506,8 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         _sweeps.check_coordinate_correlation(noise, where)
         _sweeps.check_independent_calls([noise.ravel()], where, lags=(1, dim, (n // l) * dim))
         _stats.check_fresh_noise(releases, 0.5, sigma, "gaussian", where)
+        _stats.check_near_answer(releases, 0.5, sigma, "gaussian", where)
+        _stats.check_no_mirrors(releases, 0.5, sigma, where)
         z_all.append(noise)
     _sweeps.check_pooled_tails(z_all, "gaussian", "Over every case,")
 

@@ -100,6 +100,15 @@ def check_marginal_noise(answer) -> None:
         relation = "replace one record" if replace_one else "add or remove one record"
         other_l2 = 1.0 if replace_one else 2.0
         if _isclose(n_marginals * other_l2 / (2 * sigma * sigma), rho, rel_tol=1e-7):
+            # A swap, or one relation treated as the other, errs differently under the other relation; the same
+            # factor under both (rho read as 2 rho, n_marginals for its square root at n_marginals = 2) does not.
+            other = expect_number(answer(rho, n_marginals, not replace_one), "the noise standard deviation")
+            ratio_here = sigma * sigma * 2 * rho / (n_marginals * l2_squared)
+            ratio_other = other * other * 2 * rho / (n_marginals * other_l2)
+            if _isclose(ratio_here, ratio_other, rel_tol=1e-7):
+                raise CheckFailed(f"for rho={rho:.3g}, n_marginals={n_marginals} your noise is off by a factor "
+                                  "sqrt(2) under both neighbour relations, so the relation is not the error: check "
+                                  "the zCDP formula rho = Delta^2 / (2 sigma^2) and how the histograms add up.")
             raise CheckFailed(f"with replace_one={replace_one} ({relation}) your noise is off by a factor sqrt(2): "
                               "it would fit the other neighbour relation. How many cells of one histogram change "
                               "when one record is replaced, and when one is added? And where does the 2 of "

@@ -246,3 +246,69 @@ WRONG_ANSWERS = {
                  forbidden=_sum_with_library),
     },
 }
+
+
+# ---- referee redA (2026-11-27): mirrors beyond the tested lags, near-exact answers, Python ints, far sizes
+def _mirrors_at_lag(correct, exact, lag):
+    """Half the calls (per argument set) return the mirror of the call ``lag`` before about the exact answer."""
+    history = {}
+
+    def answer(*args):
+        key = tuple(id(a) if isinstance(a, np.ndarray) else a for a in args[:-1])
+        past = history.setdefault(key, [])
+        i = len(past)
+        release = (2 * exact(*args) - past[i - lag] if i >= lag and i % (2 * lag) >= lag
+                   else correct(*args))
+        past.append(release)
+        return release
+    return answer
+
+
+def _near_exact_sometimes(correct, exact, scale, share, width):
+    """The exact answer plus a jitter of at most ``width`` scales in ``share`` of the calls."""
+    def answer(*args):
+        rng = args[-1]
+        if rng.random() < share:
+            return exact(*args) + rng.uniform(-width, width) * scale(*args)
+        return correct(*args)
+    return answer
+
+
+def _exact_for_python_ints(value, sensitivity, epsilon, rng):  # the exercise's own example passes an int
+    return value if isinstance(value, int) else _correct_laplace(value, sensitivity, epsilon, rng)
+
+
+def _scale_from_clipped_data_above(limit):  # the largest |clipped value| as the sensitivity above `limit` values
+    def answer(values, lower, upper, epsilon, rng):
+        clipped = np.clip(values, lower, upper)
+        largest = float(np.abs(clipped).max()) if len(values) > limit else _largest(lower, upper)
+        return float(clipped.sum() + rng.laplace(0.0, largest / epsilon))
+    return answer
+
+
+WRONG_ANSWERS["02.1"].update({
+    "non-private (calls): half the calls mirror the call 5 before (redA)":
+        _mirrors_at_lag(_correct_laplace, _exact_value, 5),
+    "non-private (calls): half the calls mirror the call 8 before (redA)":
+        _mirrors_at_lag(_correct_laplace, _exact_value, 8),
+    "non-private (shape): the value plus a 1e-3-scale jitter in 1% of calls (redA)":
+        _near_exact_sometimes(_correct_laplace, _exact_value, _laplace_scale, 0.01, 1e-3),
+    "non-private (shape): the value plus a 1e-2-scale jitter in 0.5% of calls (redA)":
+        _near_exact_sometimes(_correct_laplace, _exact_value, _laplace_scale, 0.005, 1e-2),
+    "non-private (data): no noise when the value is a Python int (redA)": _exact_for_python_ints,
+})
+WRONG_ANSWERS["02.4"].update({
+    "non-private (calls): half the calls mirror the call 5 before (redA)": _mirrors_at_lag(_correct_sum, _exact_sum, 5),
+    "non-private (size): the exact sum above 150,000 values (redA)":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: len(values) > 150_000),
+    "non-private (size): half the noise above 150,000 values (redA)": lambda values, lower, upper, epsilon, rng:
+        _exact_sum(values, lower, upper, epsilon, rng) + rng.laplace(
+            0.0, _sum_scale(values, lower, upper, epsilon, rng) * (0.5 if len(values) > 150_000 else 1.0)),
+    "non-private (data): sensitivity from the clipped data above 130,000 values (redA)":
+        _scale_from_clipped_data_above(130_000),
+    "non-private (data): values not clipped above 150,000 values (redA)": lambda values, lower, upper, epsilon, rng:
+        (float(np.sum(values)) if len(values) > 150_000 else _exact_sum(values, lower, upper, epsilon, rng))
+        + rng.laplace(0.0, _sum_scale(values, lower, upper, epsilon, rng)),
+    "non-private (shape): the sum plus a 1e-3-scale jitter in 1% of calls (redA)":
+        _near_exact_sometimes(_correct_sum, _exact_sum, _sum_scale, 0.01, 1e-3),
+})

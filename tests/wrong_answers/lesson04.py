@@ -720,3 +720,26 @@ WRONG_ANSWERS["04.4"].update({
     "non-private (parameters): exact from epsilon 5 (referee 020409)": _exact_when(lambda i, kind, eps, n: eps >= 5),
     "size: queries run on the first 10,000 values only (referee 020409)": _first_values_only(10_000),
 })
+
+
+# ---- referee redA (2026-11-27): far sizes, a part of the values above a size, mirrors beyond lag 20
+def _mean_exact_above(limit):  # the exact clamped mean above `limit` values
+    def answer(values, lower, upper, epsilon):
+        if len(values) > limit:
+            return float(np.mean(np.clip(np.asarray(values, dtype=float), lower, upper)))
+        return _pydp_mean(values, lower, upper, epsilon)
+    return answer
+
+
+def _mean_of_part_above(limit, part):  # PyDP's mean of part(values) above `limit` values (2 epsilon: a shift)
+    def answer(values, lower, upper, epsilon):
+        return _pydp_mean(part(list(values)) if len(values) > limit else values, lower, upper, epsilon)
+    return answer
+
+
+WRONG_ANSWERS["04.1"].update({
+    "non-private (size): the exact mean above 300,000 values (redA)": _mean_exact_above(300_000),
+    "size: the mean of the first 100,000 values only (redA)": _mean_of_part_above(100_000, lambda v: v[:100_000]),
+    "size: the mean of every other value above 100,000 values (redA)": _mean_of_part_above(100_000, lambda v: v[::2]),
+    "non-private (calls): half the calls mirror the call 25 before (redA)": _mirrors_at_lag(25),
+})

@@ -526,3 +526,40 @@ HONEST_ANSWERS = {
         "noise first, indices shuffled in place, larger groups last": _noise_first_shuffle_in_place,
     },
 }
+
+
+# ---- referee redA (2026-11-27): far sizes, near-exact outputs, mirrored noise between calls or groups
+def _random_groups_means(X, l, rng):
+    X = np.asarray(X, dtype=float)
+    parts = np.array_split(rng.permutation(len(X)), len(X) // l)
+    return np.stack([X[part].mean(axis=0) for part in parts])
+
+
+def _exact_above_records(limit):  # random groups, but no noise above `limit` records
+    def release(X, l, sigma, rng):
+        means = _random_groups_means(X, l, rng)
+        return means if len(X) > limit else means + rng.normal(0.0, sigma, means.shape)
+    return release
+
+
+def _near_exact_outputs(X, l, sigma, rng):  # 1% of the outputs get a 1e-3 sigma jitter instead of the noise
+    means = _random_groups_means(X, l, rng)
+    z = rng.standard_normal(means.shape)
+    small = rng.random(means.shape) < 0.01
+    z[small] = rng.uniform(-1e-3, 1e-3, int(small.sum()))
+    return means + sigma * z
+
+
+def _mirrored_groups(X, l, sigma, rng):  # the last half of the groups get the first half's noise, negated
+    means = _random_groups_means(X, l, rng)
+    noise = rng.normal(0.0, sigma, means.shape)
+    half = len(means) // 2
+    noise[len(means) - half:] = -noise[:half]
+    return means + noise
+
+
+WRONG_ANSWERS["06.4"].update({
+    "non-private (size): no noise above 150,000 records (redA)": _exact_above_records(150_000),
+    "non-private (shape): 1% of the outputs within 1e-3 sigma of the mean (redA)": _near_exact_outputs,
+    "non-private (people): the second half of the groups mirror the first half's noise (redA)": _mirrored_groups,
+})

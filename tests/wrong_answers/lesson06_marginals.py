@@ -86,6 +86,8 @@ def _quantile_bins_when_long(values, lower, upper, n_bins):  # referee: public b
 
 WRONG_ANSWERS = {
     "06.5": {
+        "rho read as 2 rho: sqrt(2) too much noise under both relations (redA)": lambda rho, n, replace_one:
+            math.sqrt(n * (2.0 if replace_one else 1.0) / rho),
         "right only below 600 marginals (referee)": lambda rho, n, replace_one: (
             _sigma(rho, n, replace_one) if n < 600 else 1.0),
         "ignores the neighbour relation": lambda rho, n, replace_one: math.sqrt(n / (2 * rho)),
