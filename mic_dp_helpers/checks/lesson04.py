@@ -462,7 +462,38 @@ def _bound_cases(seed: int):
 
 @functools.lru_cache(maxsize=4)
 def _bound_bank(seed: int):
-    return tuple(_spread_bound_cases(seed) + _dense_bound_cases(seed))
+    return tuple(_spread_bound_cases(seed) + _dense_bound_cases(seed) + _edge_bound_cases(seed))
+
+
+def _edge_bound_cases(seed: int):
+    """The edge cases the text allows: integer values (int64 and int32) with candidates between them, the
+    data's maximum itself a candidate (the bias vanishes there), integer candidates, float32 values (a unique
+    best by a relative 1e-3, so float32 rounding cannot decide) and 200,000 values."""
+    rng = _default_rng([seed, 44])
+    cases = []
+    for kind in range(5):
+        while True:
+            n = 200_000 if kind == 4 else int(rng.integers(20, 3000))
+            lower = 0 if kind < 2 else _float(rng.choice([0.0, rng.uniform(-30, 30)]))
+            values = np.round(rng.lognormal(rng.uniform(1, 4), rng.uniform(0.3, 1.2), n), 2)
+            if kind < 2:
+                values = np.round(values).astype([np.int64, np.int32][kind])
+                candidates = [_float(c) + 0.5 for c in rng.choice(np.unique(values), size=4)]
+                candidates += [int(values.max()), int(values.max()) + int(rng.integers(1, 20))]
+            else:
+                values = lower + (values.astype(np.float32) if kind == 3 else values)
+                top = _float(values.max())
+                candidates = [top, top * 1.5 + 1] + [_float(lower + c) for c in np.unique(np.round(
+                    np.exp(rng.uniform(0, _log(_max([top - lower, 2.0])), int(rng.integers(2, 7)))), 3))]
+            candidates = [candidates[i] for i in rng.permutation(_len(candidates))]
+            if _len(set(candidates)) < _len(candidates):
+                continue
+            epsilon = _log_uniform(rng, 0.01, 20)
+            errors = sorted(_rmse(values, lower, c, epsilon, include_count_noise=False) for c in candidates)
+            if errors[1] - errors[0] > (1e-3 if kind == 3 else 1e-6) * errors[1]:
+                cases.append((rng.permutation(values), lower, candidates, epsilon))
+                break
+    return cases
 
 
 def _dense_bound_cases(seed: int):
@@ -521,8 +552,10 @@ def check_best_upper_bound(answer, seed: int = SEED) -> None:
     """A correct answer returns the candidate with the smallest sqrt(bias^2 + noise_sd^2), bias being the
     clamping bias on [lower, upper] and noise_sd = sqrt(2) (upper - lower) / (epsilon n), without changing
     ``values``, for 12 cases from ``seed``: 1 to 4,000 values, zero or non-zero lower bounds (with values
-    below it sometimes), 2 to 8 unsorted candidates, epsilons 0.01 to 20 with many digits; each case's
-    best candidate is unique by a relative 1e-6.
+    below it sometimes), 2 to 8 unsorted candidates, epsilons 0.01 to 20 with many digits; 4 dense cases
+    (30 to 60 candidates); and the edge cases: int64 and int32 values with candidates between them, the
+    data's maximum as a candidate, integer candidates, float32 values, 200,000 values. Each case's best
+    candidate is unique by a relative 1e-6 (1e-3 for float32 values).
 
     Parameters
     ----------

@@ -720,3 +720,16 @@ WRONG_ANSWERS["04.4"].update({
     "non-private (parameters): exact from epsilon 5 (referee 020409)": _exact_when(lambda i, kind, eps, n: eps >= 5),
     "size: queries run on the first 10,000 values only (referee 020409)": _first_values_only(10_000),
 })
+
+
+def _skips_the_data_maximum(values, lower, candidates, epsilon):  # a candidate at the data's maximum is left out
+    values = np.asarray(values, dtype=float)
+
+    def error(upper):
+        bias = np.clip(values, lower, upper).mean() - values.mean()
+        return math.hypot(bias, math.sqrt(2) * (upper - lower) / (epsilon * len(values)))
+
+    return min([c for c in candidates if c != values.max()] or candidates, key=error)
+
+
+WRONG_ANSWERS["04.3"]["(data) leaves out a candidate equal to the data's maximum"] = _skips_the_data_maximum
