@@ -197,7 +197,8 @@ def _sensitivity_cases(seed: int):
 def _sensitivity_edge_cases(rng):
     """(lower, upper, n) at the edges the text allows: a bound exactly 0 (upper 0, lower 0), |lower| equal
     to |upper|, bounds a hair apart, tiny (1e-9 to 1e-3) and huge (1e6 to 1e12) bounds, n = 1 and n up to
-    1e12, and Python int, NumPy int32/int64 and float32 bounds (the text's own example is in integers)."""
+    1e12, and Python int and NumPy int32/int64 bounds (the text's own example is in integers). No float32
+    bounds: a mean computed from them in float32 is off by a relative 1e-8, above the check's 1e-9."""
     tiny, huge = _log_uniform(rng, 1e-9, 1e-3), _log_uniform(rng, 1e6, 1e12)
     width = _log_uniform(rng, 1, 100)
     return [
@@ -207,7 +208,6 @@ def _sensitivity_edge_cases(rng):
         (-5, 3, 100), (int(rng.integers(-90, -10)), int(rng.integers(1, 9)), int(rng.integers(2, 30))),
         (np.int64(rng.integers(-9, 0)), np.int64(rng.integers(10, 99)), np.int64(rng.integers(3, 40))),
         (np.int32(rng.integers(-999, -100)), np.int32(rng.integers(-99, -1)), int(rng.integers(3, 40))),
-        (np.float32(-rng.uniform(1, 10)), np.float32(rng.uniform(10, 100)), int(rng.integers(3, 40))),
     ]
 
 
@@ -222,7 +222,7 @@ def check_sensitivity(answer, seed: int = SEED) -> None:
     sum and that divided by the public n for a mean, for bounds drawn from ``seed`` covering both signs,
     a positive lower bound, both bounds negative and |lower| > |upper|, and n from 1 to 100,000; and the
     edge cases: a bound exactly 0, |lower| = |upper|, bounds a hair apart, tiny (1e-9) and huge (1e12)
-    bounds, n = 1 and n = 1e12, Python int, NumPy int32/int64 and float32 bounds (to a relative 1e-9).
+    bounds, n = 1 and n = 1e12, Python int and NumPy int32/int64 bounds (to a relative 1e-9).
 
     Parameters
     ----------
