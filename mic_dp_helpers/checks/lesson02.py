@@ -197,19 +197,38 @@ def _sensitivity_cases(seed: int):
         elif shape == 3:
             a, b = _float(rng.uniform(-1000, -100)), _float(rng.uniform(-99, -1))  # both negative
         cases.append((_float(a), _float(b), int(rng.integers(1, 100_000))))
-    return cases
+    return cases + _sensitivity_edge_cases(_default_rng([seed, 22]))
+
+
+def _sensitivity_edge_cases(rng):
+    """(lower, upper, n) at the edges the text allows: a bound exactly 0 (upper 0, lower 0), |lower| equal
+    to |upper|, bounds a hair apart, tiny (1e-9 to 1e-3) and huge (1e6 to 1e12) bounds, n = 1 and n up to
+    1e12, and Python int and NumPy int32/int64 bounds (the text's own example is in integers). No float32
+    bounds: a mean computed from them in float32 is off by a relative 1e-8, above the check's 1e-9."""
+    tiny, huge = _log_uniform(rng, 1e-9, 1e-3), _log_uniform(rng, 1e6, 1e12)
+    width = _log_uniform(rng, 1, 100)
+    return [
+        (-width, 0.0, int(rng.integers(2, 1000))), (0.0, width, 1), (-width, width, int(rng.integers(2, 1000))),
+        (-tiny, tiny / 3, int(rng.integers(1, 50))), (tiny / 4, tiny, int(rng.integers(1, 50))),
+        (-huge, -huge / 7, int(rng.integers(1, 10**6))), (width, width * (1 + 1e-12), 10**12),
+        (-5, 3, 100), (int(rng.integers(-90, -10)), int(rng.integers(1, 9)), int(rng.integers(2, 30))),
+        (np.int64(rng.integers(-9, 0)), np.int64(rng.integers(10, 99)), np.int64(rng.integers(3, 40))),
+        (np.int32(rng.integers(-999, -100)), np.int32(rng.integers(-99, -1)), int(rng.integers(3, 40))),
+    ]
 
 
 def _expected_sensitivity(query: str, lower: float, upper: float, n: int) -> float:
-    largest = _max(_abs(lower), _abs(upper))
-    return {"count": 1.0, "sum": largest, "mean": largest / n}[query]
+    largest = _max(_abs(_float(lower)), _abs(_float(upper)))
+    return {"count": 1.0, "sum": largest, "mean": largest / _float(n)}[query]
 
 
 @exercise("02.2", title="Sensitivity of a count, a bounded sum and a bounded mean", answer_name="sensitivity")
 def check_sensitivity(answer, seed: int = SEED) -> None:
     """A correct answer returns, for add/remove neighbours, 1 for a count, max(|lower|, |upper|) for a
     sum and that divided by the public n for a mean, for bounds drawn from ``seed`` covering both signs,
-    a positive lower bound, both bounds negative and |lower| > |upper|, and n from 1 to 100,000.
+    a positive lower bound, both bounds negative and |lower| > |upper|, and n from 1 to 100,000; and the
+    edge cases: a bound exactly 0, |lower| = |upper|, bounds a hair apart, tiny (1e-9) and huge (1e12)
+    bounds, n = 1 and n = 1e12, Python int and NumPy int32/int64 bounds (to a relative 1e-9).
 
     Parameters
     ----------
@@ -237,6 +256,7 @@ def check_sensitivity(answer, seed: int = SEED) -> None:
             if query == "count":
                 raise CheckFailed(f"{where} the count's sensitivity is off. By how much can a count change when "
                                   "one person is added or removed? The bounds and n do not matter.")
+            lower, upper = _float(lower), _float(upper)
             replace_one = (upper - lower) if query == "sum" else (upper - lower) / n
             if _isclose(got, replace_one, rel_tol=1e-9):
                 raise CheckFailed(f"{where} that would be right if neighbours differed by *replacing* one person "
@@ -245,6 +265,9 @@ def check_sensitivity(answer, seed: int = SEED) -> None:
             if query == "mean" and _isclose(got, _expected_sensitivity("sum", lower, upper, n), rel_tol=1e-9):
                 raise CheckFailed(f"{where} you returned the sum's sensitivity; how does the (public) n enter "
                                   "the mean?")
+            if _isclose(got, _float(np.float32(expected)), rel_tol=1e-12) or _abs(got - expected) <= 1e-6 * expected:
+                raise CheckFailed(f"{where} the sensitivity is off by a rounding (property: exact): compute it in "
+                                  "double precision, without rounding it (the bounds may be tiny or huge).")
             raise CheckFailed(f"{where} the sensitivity is off. Find the largest amount the answer can move when "
                               "one person with any value in [lower, upper] is added or removed (the bounds may "
                               "both be negative, or both positive).")
@@ -258,14 +281,32 @@ def _epsilon_cases(seed: int):
         confidence = [_float(rng.uniform(0.01, 0.5)), _float(rng.uniform(0.5, 0.99)),
                       1 - _log_uniform(rng, 1e-9, 1e-2)][int(rng.integers(0, 3))]
         cases.append((_log_uniform(rng, 1e-3, 1e5), _log_uniform(rng, 1e-3, 1e5), confidence))
-    return cases
+    return cases + _epsilon_edge_cases(_default_rng([seed, 23]))
+
+
+def _epsilon_edge_cases(rng):
+    """(sensitivity, max_error, confidence) at the edges the text allows: confidences from 1e-8 to 1e-3 and
+    exactly 0.5, sensitivities and errors of 1e-8 and 1e8, max_error equal to the sensitivity, Python int and
+    NumPy int64 sensitivities and errors (the text's own example is in integers) and float32 ones."""
+    return [
+        (1.0, _log_uniform(rng, 1, 100), _log_uniform(rng, 1e-8, 1e-3)),
+        (_log_uniform(rng, 1e-3, 10), _log_uniform(rng, 1e-3, 10), _log_uniform(rng, 1e-8, 1e-5)),
+        (_log_uniform(rng, 1e-9, 1e-7), _log_uniform(rng, 1e7, 1e9), 0.5),
+        (_log_uniform(rng, 1e7, 1e9), _log_uniform(rng, 1e-9, 1e-7), _float(rng.uniform(0.5, 0.999))),
+        (3.25, 3.25, 1 - _log_uniform(rng, 1e-6, 1e-2)),
+        (1, 5, 0.95), (int(rng.integers(1, 20)), int(rng.integers(1, 200)), _float(rng.uniform(0.01, 0.99))),
+        (np.int64(rng.integers(1, 20)), np.int64(rng.integers(1, 200)), _float(rng.uniform(0.01, 0.99))),
+        (np.float32(rng.uniform(0.1, 10)), np.float32(rng.uniform(0.1, 10)), _float(rng.uniform(0.5, 0.99))),
+    ]
 
 
 @exercise("02.3", title="The smallest epsilon that meets an accuracy goal", answer_name="smallest_epsilon")
 def check_smallest_epsilon(answer, seed: int = SEED) -> None:
     """A correct answer returns sensitivity * ln(1 / (1 - confidence)) / max_error (to 1e-6), the
     epsilon at which P(|Laplace| <= max_error) is exactly ``confidence``, for sensitivities and
-    errors from 1e-3 to 1e5 and confidences from 0.01 to 1 - 1e-9 drawn from ``seed``.
+    errors from 1e-3 to 1e5 and confidences from 0.01 to 1 - 1e-9 drawn from ``seed``, and the edge
+    cases: confidences from 1e-8 to 1e-3 and 0.5, sensitivities and errors of 1e-8 and 1e8, max_error
+    equal to the sensitivity, Python int, NumPy int64 and float32 sensitivities and errors.
 
     Parameters
     ----------
@@ -283,6 +324,7 @@ def check_smallest_epsilon(answer, seed: int = SEED) -> None:
         sensitivity, max_error, confidence = _epsilon_cases(seed)[index]
         got = expect_number(_call("02.3", answer, sensitivity, max_error, confidence), "an epsilon")
         sensitivity, max_error, confidence = _epsilon_cases(seed)[index]
+        sensitivity, max_error = _float(sensitivity), _float(max_error)
         expected = sensitivity * -_log1p(-confidence) / max_error
         if _isclose(got, expected, rel_tol=1e-6):
             continue

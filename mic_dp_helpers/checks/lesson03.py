@@ -13,6 +13,7 @@ below 1e-10 per case. The student's function is called positionally under
 from __future__ import annotations
 
 import copy
+import functools
 import math
 import numbers
 import sys
@@ -33,6 +34,8 @@ _abs = abs
 _max = max
 _len = len
 _isinstance = isinstance
+_any = any
+_repr = repr
 _deepcopy = copy.deepcopy
 SEED = 303
 
@@ -59,6 +62,12 @@ def _plan_cost(plan) -> float:
         else:
             total.append(step)
     return math.fsum(total)
+
+
+def _short(plan) -> str:
+    """The plan as text, cut to 300 characters (the edge plans hold 1,000 steps)."""
+    text = _repr(plan)
+    return text if _len(text) <= 300 else text[:300] + f"... ({_len(_flat(plan))} epsilons)"
 
 
 def _flat(plan) -> list[float]:
@@ -100,8 +109,38 @@ def _random_plan(rng: np.random.Generator) -> list:
 
 
 def _plans(seed: int) -> list:
+    """Fresh copies of the plans of ``seed``: the fixed plans, 40 random ones, then the edge plans."""
+    return _deepcopy(list(_plan_bank(seed)))
+
+
+def _plan(seed: int, index: int) -> list:
+    """A fresh copy of plan ``index`` of ``seed`` (copying only that one: the edge plans are long)."""
+    return _deepcopy(_plan_bank(seed)[index])
+
+
+@functools.lru_cache(maxsize=4)
+def _plan_bank(seed: int) -> tuple:
     rng = _default_rng(seed)
-    return [_deepcopy(p) for p in FIXED_PLANS] + [_random_plan(rng) for _ in range(40)]
+    return tuple([_deepcopy(p) for p in FIXED_PLANS] + [_random_plan(rng) for _ in range(40)]
+                 + _edge_plans(_default_rng([seed, 31])))
+
+
+def _edge_plans(rng) -> list:
+    """The edge cases the text allows: epsilons as Python ints, NumPy int64 and float32 (dyadic, so a sum in
+    float32 is exact), a step of one part and a part of one query, parts that tie for the most expensive,
+    only parallel steps, and long plans (1,000 steps; a step of 500 parts; a part of 500 queries)."""
+    whole = [float(v) for v in rng.uniform(0.01, 1, 1_000)]
+    parts = [[float(v) for v in rng.uniform(0.01, 1, int(rng.integers(1, 4)))] if rng.random() < 0.5
+             else float(rng.uniform(0.01, 1)) for _ in range(500)]
+    return [
+        [1, [2, 3], [[1, 1], 2]],                            # the text's example in integers: 1 + 3 + 2
+        [int(rng.integers(1, 5)), [[int(rng.integers(1, 5)), 1], int(rng.integers(1, 9))], 2],
+        [np.int64(2), [np.int64(1), [np.int64(1), np.int64(2)]]],
+        [np.float32(0.25), [np.float32(0.5), [np.float32(0.125), np.float32(0.375)]], np.float32(0.75)],
+        [[0.3]], [[[0.2]]], [[[0.1, 0.2], 0.3, [0.15, 0.15]]],  # one part; one query; three parts tied at 0.3
+        [[0.2, [0.05, 0.1]], [[0.3, 0.3], 0.6, 0.1]],            # only parallel steps, ties again
+        whole, [whole[:3], parts], [[whole[:500], 0.5]],
+    ]
 
 
 FIXED_PLANS = (
@@ -122,7 +161,8 @@ def check_total_epsilon(answer, seed: int = SEED) -> None:
     composition); a step of disjoint parts costs its most expensive part (parallel composition), and a
     part holding several queries costs their sum; an empty plan costs 0. Tested on fixed plans and 40
     plans from ``seed`` (some empty) with unsorted, repeated, tiny and large epsilons of many digits
-    (compared to a relative 1e-9).
+    (compared to a relative 1e-9), and the edge plans: epsilons as Python ints, NumPy int64 and float32,
+    one part, one query, parts tied for the most expensive, only parallel steps, 1,000 steps, 500 parts.
 
     Parameters
     ----------
@@ -136,10 +176,10 @@ def check_total_epsilon(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(len(_plans(seed))):
-        given = _plans(seed)[index]
+    for index in range(_len(_plan_bank(seed))):
+        given = _plan(seed, index)
         got = expect_number(_call("03.1", answer, given), "the total epsilon")
-        plan = _plans(seed)[index]
+        plan = _plan(seed, index)
         if given != plan:
             raise CheckFailed("your function changed the query plan it was given; read it without modifying it.")
         expected = _plan_cost(plan)
@@ -149,22 +189,26 @@ def check_total_epsilon(answer, seed: int = SEED) -> None:
         if not plan:
             raise CheckFailed("an empty plan asks nothing, so it spends nothing.")
         if all(not isinstance(step, list) for step in plan):
-            raise CheckFailed(f"for the plan {plan}, every query runs on the whole data set: how do their "
+            raise CheckFailed(f"for the plan {_short(plan)}, every query runs on the whole data set: how do their "
                               "epsilons combine (sequential composition)?")
         if math.isclose(got, math.fsum(flat), rel_tol=1e-9):
-            raise CheckFailed(f"for the plan {plan} you added up every epsilon. Queries on disjoint parts of the "
+            raise CheckFailed(f"for the plan {_short(plan)} you added up every epsilon. Queries on disjoint parts of the "
                               "data do not add up: one person is in only one part (parallel composition).")
         part_max = math.fsum(max(max(p) if isinstance(p, list) else p for p in s) if isinstance(s, list) else s
                              for s in plan)
         if math.isclose(got, part_max, rel_tol=1e-9):
-            raise CheckFailed(f"for the plan {plan}: when a part holds several queries, they all run on the "
+            raise CheckFailed(f"for the plan {_short(plan)}: when a part holds several queries, they all run on the "
                               "same people, so within a part they add up.")
         max_first = _fsum(_max((_fsum(p) if _isinstance(p, list) else p) for p in s[:1]) if _isinstance(s, list)
                           else s for s in plan if not _isinstance(s, list) or s)
         if _isclose(got, max_first, rel_tol=1e-9):
-            raise CheckFailed(f"for the plan {plan} you took the first part of a step, not its most expensive one "
+            raise CheckFailed(f"for the plan {_short(plan)} you took the first part of a step, not its most expensive one "
                               "(property: order). The parts are not sorted.")
-        raise CheckFailed(f"for the plan {plan} your total is not right. Go step by step: what does a step over "
+        if _any(not _isinstance(x, float) for x in flat):
+            raise CheckFailed(f"for the plan {_short(plan)} your total is not right; its epsilons are not all Python "
+                              "floats (ints, NumPy numbers): tell a step that is a list from one that is a number "
+                              "by whether it is a list, and add numbers of any type.")
+        raise CheckFailed(f"for the plan {_short(plan)} your total is not right. Go step by step: what does a step over "
                           "disjoint parts cost, and what does a part with several queries cost?")
 
 
@@ -218,6 +262,35 @@ def _barely_infeasible(rng: np.random.Generator, low: float, high: float):
     return need / (1 + float(rng.uniform(low, high))), sensitivities, max_errors
 
 
+def _large_allocation(rng, slack: float):
+    """1,000 queries, with a budget of ``slack`` times their minimum epsilons."""
+    sensitivities = [float(v) for v in rng.lognormal(0.0, 1.5, 1_000)]
+    max_errors = [float(v) for v in rng.lognormal(1.5, 1.0, 1_000)]
+    return _fsum(_minimum_epsilons(sensitivities, max_errors)) * slack, sensitivities, max_errors
+
+
+def _integer_allocation(rng):
+    """Four queries in integers, with an integer total above their minimum epsilons."""
+    sensitivities, max_errors = [int(v) for v in rng.integers(1, 9, 4)], [int(v) for v in rng.integers(4, 40, 4)]
+    return int(math.ceil(_fsum(_minimum_epsilons(sensitivities, max_errors)))) + 1, sensitivities, max_errors
+
+
+def _edge_allocations(rng) -> list:
+    """Feasible edge cases the text allows: its own example in integers (and an integer total), one query with
+    slack, equal queries (ties), tiny and huge sensitivities and errors (1e-8, 1e8), a budget exactly enough
+    in integers, and 1,000 queries."""
+    return [
+        (1.0, [1, 1, 1], [2, 5, 10]),
+        _integer_allocation(rng),
+        (2, [2, 1], [2, 1]),                                                  # exactly enough, in integers
+        (float(rng.uniform(1, 5)), [float(rng.uniform(0.5, 2))], [float(rng.uniform(5, 10))]),
+        (1.5, [2.0] * 5, [10.0] * 5),
+        (float(rng.uniform(3.5, 5)), [1e-8, 1e8, 1.0], [1e-8, 1e8, 1.0]),
+        (float(rng.uniform(2e-6, 1e-5)), [1e-8, 3e-8], [1e-2, 1e-1]),
+        _large_allocation(rng, float(rng.uniform(1.001, 2))),
+    ]
+
+
 def _allocation_cases(seed: int):
     rng = _default_rng(seed)
     feasible = list(FEASIBLE_CASES) + [_random_feasible(rng) for _ in range(16)] + [_random_exact(rng) for _ in range(4)]
@@ -225,6 +298,9 @@ def _allocation_cases(seed: int):
     near = _default_rng([seed, 32])
     infeasible += [_barely_infeasible(near, 2e-6, 8e-6), _barely_infeasible(near, 1e-3, 2e-2),
                    _barely_infeasible(near, 1e-8, 2e-8)]
+    edge = _default_rng([seed, 33])
+    feasible += _edge_allocations(edge)
+    infeasible += [(2, [1, 3], [1, 2]), _large_allocation(edge, 0.999)]  # integers needing 2.5; 1,000 queries
     return [(t, list(s), list(e)) for t, s, e in feasible], [(t, list(s), list(e)) for t, s, e in infeasible]
 
 
@@ -234,7 +310,7 @@ def _check_allocation(answer, index, seed) -> None:
         got = _call("03.2", answer, total, given_sens, given_err)
     except ValueError:
         total, sensitivities, max_errors = _allocation_cases(seed)[0][index]
-        raise CheckFailed(f"with total_epsilon={total!r}, sensitivities {sensitivities} and targets {max_errors} "
+        raise CheckFailed(f"with total_epsilon={total!r}, sensitivities {_short(sensitivities)} and targets {_short(max_errors)} "
                           "every target can be met (the minimum epsilons add up to at most the total, perhaps "
                           "exactly), but you raised ValueError (property: refuse only what does not fit). Refuse "
                           "only when the minimum epsilons add up to more than the total; allow for float rounding "
@@ -267,7 +343,9 @@ def _check_allocation(answer, index, seed) -> None:
 def check_allocate(answer, seed: int = SEED) -> None:
     """A correct answer leaves its inputs unchanged and, when the minimum epsilons s_i / e_i fit in the
     budget, returns one positive epsilon per query, each at least s_i / e_i, adding up to the total (to a
-    relative 1e-9); otherwise it raises ValueError. Tested on fixed cases, 16 random feasible cases
+    relative 1e-9); otherwise it raises ValueError. Tested on the edge cases (the text's example in integers,
+    an integer total, one query, equal queries, sensitivities and errors of 1e-8 and 1e8, 1,000 queries,
+    exactly enough and not enough in integers), fixed cases, 16 random feasible cases
     (1 to 7 queries, many digits, slack from 0.01% to 200%), 4 with exactly enough budget (in
     numbers whose sums are exact, so no rounding decides) and 7 random infeasible ones, from ``seed``
     (short of the need by 0.1% to 200%, by 1e-3 to 2e-2, by a relative 2e-6 to 8e-6: a tolerance as
@@ -303,7 +381,7 @@ def check_allocate(answer, seed: int = SEED) -> None:
             raise
         except Exception as error:  # noqa: BLE001 - any other error type is a wrong answer here
             raise CheckFailed(f"when the targets cannot all be met, raise a ValueError, not {type(error).__name__}.")
-        raise CheckFailed(f"with total_epsilon={total:.6g}, sensitivities {sensitivities} and targets {max_errors} "
+        raise CheckFailed(f"with total_epsilon={total:.6g}, sensitivities {_short(sensitivities)} and targets {_short(max_errors)} "
                           "the targets cannot all be met, but you returned an allocation (property: refuse what "
                           "does not fit). Raise a ValueError instead.")
 
@@ -446,7 +524,12 @@ def _sigma_cases(seed: int):
         delta = float(math.exp(rng.uniform(math.log(1e-12), math.log(1e-3))))
         sensitivity = float(math.exp(rng.uniform(math.log(1e-3), math.log(1e3))))
         cases.append((k, epsilon, delta, sensitivity))
-    return cases
+    edge = _default_rng([seed, 34])
+    return cases + [  # the edges: Python int and NumPy int64 inputs, k = 1e6 and 1e7, epsilon and delta at the ends
+        (1, 1, 1e-5, 1), (np.int64(edge.integers(2, 1_000)), 2, 1e-6, np.int64(edge.integers(1, 9))),
+        (10**6, float(edge.uniform(1, 10)), 1e-9, 1.0), (10**7, 1000.0, 1e-12, float(edge.uniform(0.1, 10))),
+        (int(edge.integers(2, 50)), 0.01, 1e-3, 1e-3), (int(edge.integers(2, 50)), 1000.0, 1e-3, 1e3),
+    ]
 
 
 @exercise("03.4", title="Gaussian noise for k queries under zCDP", answer_name="sigma_for_k_queries")
@@ -454,7 +537,8 @@ def check_sigma_for_k_queries(answer, seed: int = SEED) -> None:
     """A correct answer returns the smallest sigma whose k Gaussian queries, composed under zCDP and
     converted to (epsilon, delta)-DP, stay within the budget: the total it implies is at most
     total_epsilon and sigma is not larger than needed (both to a relative 1e-6), for fixed cases and 14
-    from ``seed``: k = 1, 2, up to 100,000; epsilon 0.01 to 1000; delta 1e-12 to 1e-3; sensitivity 1e-3 to 1e3.
+    from ``seed``: k = 1, 2, up to 100,000; epsilon 0.01 to 1000; delta 1e-12 to 1e-3; sensitivity 1e-3 to 1e3;
+    and the edges: Python int and NumPy int64 inputs, k of 1e6 and 1e7, epsilon and delta at both ends.
 
     Parameters
     ----------

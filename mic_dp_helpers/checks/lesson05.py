@@ -144,6 +144,25 @@ def _budget_cases(seed: int = SEED) -> list[tuple[pd.Series, float, float]]:
         (pd.Series({"only": 0.42}), 2.0, 0.5),
         (pd.Series(rng.uniform(0, 0.2, 5), index=names[::-1]), 7.0, 1.0),  # floor 1: uniform
         _rounding_case(seed),  # the float proportional split overspends by one unit in the last place
+    ] + _budget_edge_cases(_default_rng([seed, 53]))
+
+
+def _budget_edge_cases(rng) -> list[tuple[pd.Series, float, float]]:
+    """The edge cases the text allows: every score negative (all count as 0: equal weights), integer
+    scores, a tie at the top (float32 scores are left out: a split computed in float32 is off by a
+    relative 2e-8, above the check's 1e-9), integer feature labels in shuffled order (a positional
+    read s[i] picks the wrong feature), an integer total, and 2,000 features."""
+    k = int(rng.integers(2, 7))
+    labels = [int(v) for v in rng.permutation(np.arange(10, 10 + k))]
+    tied = rng.uniform(0, 1, 6)
+    tied[int(rng.integers(0, 6))] = tied.max()
+    return [
+        (pd.Series(-rng.uniform(0.01, 1, k), index=[f"n{i}" for i in range(k)]), _float(rng.uniform(0.5, 5)), 0.3),
+        (pd.Series(rng.integers(0, 10, 5), index=list("vwxyz")), 2, _float(rng.uniform(0.05, 1))),
+        (pd.Series(tied, index=[f"t{i}" for i in range(6)]), _float(rng.uniform(0.5, 5)), 0.2),
+        (pd.Series(rng.uniform(-0.2, 1, k), index=labels), 1, _float(rng.uniform(0.05, 0.9))),
+        (pd.Series(rng.uniform(-0.1, 1, 2000), index=[f"g{i}" for i in range(2000)]), _float(rng.uniform(1, 50)),
+         _float(rng.uniform(0.001, 0.5))),
     ]
 
 
@@ -184,7 +203,9 @@ def check_split_budget(answer, seed: int = SEED) -> None:
     fitting the total exactly (a ledger holding ``total`` accepts every part, added exactly) and short of it
     by at most a relative 1e-9; it leaves the scores unchanged. Cases from
     ``seed``: 1 to 7 features, negative scores, ties at the top, all zeros, floors from 0.001 to 1
-    (never 0, outside the exercise's (0, 1]), totals 0.01 to 100 with many digits.
+    (never 0, outside the exercise's (0, 1]), totals 0.01 to 100 with many digits; and the edge cases:
+    every score negative, integer scores, integer feature labels in shuffled order, an integer
+    total, 2,000 features.
 
     Parameters
     ----------
@@ -224,6 +245,9 @@ def check_split_budget(answer, seed: int = SEED) -> None:
         expected = allocation.plan_budget(scores, total, floor=floor)
         if not np.allclose(values, expected[scores.index].to_numpy(), rtol=1e-9, atol=1e-12):
             raw_top = scores.max()
+            if not raw_top > 0:
+                raise CheckFailed("the split is off on scores that are all 0 or negative: a negative score counts as "
+                                  "0, so here every score is 0 and all weights are equal.")
             if (scores < 0).any() and raw_top > 0:
                 raw = floor + (1 - floor) * scores.to_numpy() / raw_top
                 if np.allclose(values, total * raw / raw.sum(), rtol=1e-9):
@@ -250,6 +274,12 @@ def _factor_cases(seed: int = SEED) -> list[tuple[pd.Series, float]]:
         (pd.Series({"x": 5.0, "y": 5.0}), 0.1),
         (pd.Series({"top": 0.0, "mid": 2.5, "low": 0.25, "last": 4.0}), 2.0),
         (pd.Series({"tiny": 1e-12, "small": 1e-5, "under": 9e-4, "zero": 0.0, "huge": 1e6}), 0.3),
+        # The edges: integer factors (0 among them) and an integer epsilon, integer feature labels in shuffled
+        # order (a positional read f[i] picks the wrong feature), one feature of factor 0, 2,000 features.
+        (pd.Series(rng.integers(0, 4, 6), index=[f"i{i}" for i in range(6)]), 2),
+        (pd.Series(rng.uniform(0.1, 5, 5), index=[int(v) for v in rng.permutation(np.arange(3, 8))]), 0.7),
+        (pd.Series({"alone": 0.0}), 1.5),
+        (pd.Series(np.exp(rng.uniform(_log(1e-6), _log(1e3), 2000)), index=[f"g{i}" for i in range(2000)]), 0.4),
     ]
 
 
@@ -257,7 +287,9 @@ def _factor_cases(seed: int = SEED) -> list[tuple[pd.Series, float]]:
 def check_effective_epsilon(answer, seed: int = SEED) -> None:
     """A correct answer returns epsilon * (1 + f) / f per feature (math.inf where f = 0), indexed and ordered
     like the factors, to a relative 1e-9, without changing them; factors from ``seed`` between 1e-12 and
-    1e6 with many digits (and a fixed case with 1e-12, 1e-5 and 9e-4), some exactly 0, epsilons 0.01 to 50.
+    1e6 with many digits (and a fixed case with 1e-12, 1e-5 and 9e-4), some exactly 0, epsilons 0.01 to 50;
+    and the edges: integer factors and epsilon, integer feature labels in shuffled order, one feature of
+    factor 0, 2,000 features.
 
     Parameters
     ----------

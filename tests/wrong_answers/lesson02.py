@@ -35,6 +35,17 @@ def _count_is_n(query, lower, upper, n):
     return {"count": float(n), "sum": _largest(lower, upper), "mean": _largest(lower, upper) / n}[query]
 
 
+def _floor_divided_mean(query, lower, upper, n):  # integer bounds: 5 // 100 is 0
+    largest = _largest(lower, upper)
+    integral = isinstance(largest, (int, np.integer))
+    return {"count": 1.0, "sum": largest, "mean": largest // n if integral else largest / n}[query]
+
+
+def _floor_divided_epsilon(s, m, c):  # integer sensitivity and error: 1 // 5 is 0
+    ratio = s // m if isinstance(s, (int, np.integer)) and isinstance(m, (int, np.integer)) else s / m
+    return ratio * math.log(1 / (1 - c))
+
+
 def _correct_laplace(value, sensitivity, epsilon, rng):
     return value + rng.laplace(0.0, sensitivity / epsilon)
 
@@ -206,6 +217,11 @@ WRONG_ANSWERS = {
         "returns a string": lambda query, lower, upper, n: "1",
         "largest bound without abs": lambda query, lower, upper, n: {"count": 1.0, "sum": max(lower, upper),
                                                                      "mean": max(lower, upper) / n}[query],
+        "(data) a sum's sensitivity of at least 1 (tiny bounds)": lambda query, lower, upper, n: {
+            "count": 1.0, "sum": max(1.0, _largest(lower, upper)), "mean": max(1.0, _largest(lower, upper)) / n}[query],
+        "(data) integer bounds: the mean by floor division": _floor_divided_mean,
+        "(data) rounded to float32": lambda query, lower, upper, n: float(np.float32(
+            {"count": 1.0, "sum": _largest(lower, upper), "mean": _largest(lower, upper) / n}[query])),
         **cheats(lambda query, lower, upper, n: 1.0),
     },
     "02.3": {
@@ -217,6 +233,9 @@ WRONG_ANSWERS = {
         "Gaussian quantile": lambda s, m, c: s * 2.0 / m,
         "error over sensitivity": lambda s, m, c: s / m,
         "log(1 - c) sign lost, rounded confidence": lambda s, m, c: s * math.log(1 / (1 - round(c, 3))) / m,
+        "(parameters) confidence below 1% raised to 1%": lambda s, m, c: s * math.log(1 / (1 - max(c, 0.01))) / m,
+        "(data) 1 - confidence in float32": lambda s, m, c: s * float(-np.log(np.float32(1 - c))) / m,
+        "(data) integer sensitivity over integer error by floor division": _floor_divided_epsilon,
         **cheats(lambda s, m, c: 1.0),
     },
     "02.4": {

@@ -275,3 +275,73 @@ def _mean_of_first_hundred(noisy_query, n_queries):
 WRONG_ANSWERS["03.2"]["feasibility to a relative 1e-7"] = _feasible_with_1e7_tolerance
 WRONG_ANSWERS["03.3"]["mean of the second half of the answers"] = _mean_of_second_half
 WRONG_ANSWERS["03.3"]["mean of the first 100 answers"] = _mean_of_first_hundred
+
+
+# Edge cases (ints, NumPy numbers, long inputs): each passed the checks before they generated that edge.
+def _tells_numbers_by_float(plan):  # an integer epsilon is taken for a list of parts
+    total = 0.0
+    for step in plan:
+        if isinstance(step, float):
+            total += step
+        else:
+            total += max(part if isinstance(part, float) else sum(part) for part in step)
+    return total
+
+
+def _tells_numbers_by_int_or_float(plan):  # a NumPy number is taken for a list of parts
+    total = 0.0
+    for step in plan:
+        if isinstance(step, (int, float)):
+            total += step
+        else:
+            total += max(part if isinstance(part, (int, float)) else sum(part) for part in step)
+    return total
+
+
+def _first_hundred_steps(plan):  # long plans cut to their first 100 steps and parts
+    total = 0.0
+    for step in plan[:100]:
+        if isinstance(step, list):
+            total += max(sum(part[:100]) if isinstance(part, list) else part for part in step[:100])
+        else:
+            total += step
+    return total
+
+
+def _allocation_in_zeros_like(total, sensitivities, max_errors):  # an int array when the inputs are ints
+    needed = [s / e for s, e in zip(sensitivities, max_errors)]
+    if sum(needed) > total * (1 + 1e-12):
+        raise ValueError("the targets need more than the budget")
+    allocation = np.zeros_like(sensitivities)
+    for i, need in enumerate(needed):
+        allocation[i] = need + (total - sum(needed)) / len(needed)
+    return allocation
+
+
+def _minimums_for_an_integer_total(total, sensitivities, max_errors):  # an integer total left unspent
+    needed = np.asarray(sensitivities, dtype=float) / np.asarray(max_errors, dtype=float)
+    if needed.sum() > total * (1 + 1e-12):
+        raise ValueError("the targets need more than the budget")
+    return list(needed) if isinstance(total, int) else total * needed / needed.sum()
+
+
+def _equal_split_above_100_queries(total, sensitivities, max_errors):
+    needed = np.asarray(sensitivities, dtype=float) / np.asarray(max_errors, dtype=float)
+    if needed.sum() > total * (1 + 1e-12):
+        raise ValueError("the targets need more than the budget")
+    return np.full(len(needed), total / len(needed)) if len(needed) > 100 else total * needed / needed.sum()
+
+
+def _k_capped_at_100_000(k, total_epsilon, delta, sensitivity=1.0):
+    log_term = math.log(1 / delta)
+    rho = (math.sqrt(log_term + total_epsilon) - math.sqrt(log_term)) ** 2 / min(k, 100_000)
+    return sensitivity / math.sqrt(2 * rho)
+
+
+WRONG_ANSWERS["03.1"]["(data) tells numbers from lists with isinstance(x, float)"] = _tells_numbers_by_float
+WRONG_ANSWERS["03.1"]["(data) tells numbers from lists with isinstance(x, (int, float))"] = _tells_numbers_by_int_or_float
+WRONG_ANSWERS["03.1"]["(size) reads the first 100 steps and parts only"] = _first_hundred_steps
+WRONG_ANSWERS["03.2"]["(data) np.zeros_like(sensitivities) truncates to integers"] = _allocation_in_zeros_like
+WRONG_ANSWERS["03.2"]["(data) an integer total: returns the minimum epsilons"] = _minimums_for_an_integer_total
+WRONG_ANSWERS["03.2"]["(size) an equal split above 100 queries"] = _equal_split_above_100_queries
+WRONG_ANSWERS["03.4"]["(size) k capped at 100,000"] = _k_capped_at_100_000

@@ -743,3 +743,16 @@ WRONG_ANSWERS["04.1"].update({
     "size: the mean of every other value above 100,000 values (redA)": _mean_of_part_above(100_000, lambda v: v[::2]),
     "non-private (calls): half the calls mirror the call 25 before (redA)": _mirrors_at_lag(25),
 })
+
+
+def _skips_the_data_maximum(values, lower, candidates, epsilon):  # a candidate at the data's maximum is left out
+    values = np.asarray(values, dtype=float)
+
+    def error(upper):
+        bias = np.clip(values, lower, upper).mean() - values.mean()
+        return math.hypot(bias, math.sqrt(2) * (upper - lower) / (epsilon * len(values)))
+
+    return min([c for c in candidates if c != values.max()] or candidates, key=error)
+
+
+WRONG_ANSWERS["04.3"]["(data) leaves out a candidate equal to the data's maximum"] = _skips_the_data_maximum

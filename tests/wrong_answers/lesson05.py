@@ -9,6 +9,7 @@ from sklearn.feature_selection import mutual_info_regression
 from mic_dp_helpers.micdp import allocation
 from mic_dp_helpers.micdp import published as micdp
 from mic_dp_helpers.micdp import relevance
+from mic_dp_helpers.accounting.ledger import split_epsilon
 from mic_dp_helpers.attacks.audit import audit_epsilon
 from wrong_answers._cheats import cheats
 
@@ -427,3 +428,23 @@ WRONG_ANSWERS = {
         **cheats(lambda release, dataset_a, dataset_b, claimed: []),
     },
 }
+
+
+# Edge cases (every score negative, integer factors): each passed the checks before they generated that edge.
+def _divides_by_a_negative_top(relevance, total_epsilon, floor):  # negative / negative top: a positive weight
+    top = relevance.max()
+    normalized = (relevance / top).clip(lower=0.0) if top != 0 else relevance * 0.0 + 1.0
+    weights = floor + (1 - floor) * normalized
+    return pd.Series(split_epsilon(total_epsilon, weights.tolist()), index=relevance.index)
+
+
+def _written_into_a_copy_of_the_factors(factors, epsilon):  # integer factors: inf does not fit an int Series
+    out = factors.copy()
+    for name in factors.index:
+        f = factors[name]
+        out[name] = math.inf if f == 0 else epsilon * (1 + f) / f
+    return out
+
+
+WRONG_ANSWERS["05.2"]["(data) scores divided by a negative largest score"] = _divides_by_a_negative_top
+WRONG_ANSWERS["05.3"]["(data) epsilons written into a copy of integer factors"] = _written_into_a_copy_of_the_factors
