@@ -83,6 +83,7 @@ def _honest_answers():
     return {**lesson06.HONEST_ANSWERS, **lesson06_marginals.HONEST_ANSWERS}
 
 
+@pytest.mark.slow  # each runs a whole check (seconds); CI runs them with the slow tests
 @pytest.mark.parametrize(("exercise_id", "name"), [(ex, name) for ex, answers in _honest_answers().items()
                                                    for name in answers])
 def test_honest_variant_passes(exercise_id, name):
