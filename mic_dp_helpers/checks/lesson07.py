@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import poisson
+from scipy.stats import binom, poisson
 
 from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._coins import independence_of_coins, lag_z_scores
@@ -24,6 +24,7 @@ from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
 _exp, _sqrt, _log, _asarray, _arange = math.exp, math.sqrt, math.log, np.asarray, np.arange
 _poisson_isf = poisson.isf
+_binom_sf, _binom_cdf = binom.sf, binom.cdf
 _exp_array = np.exp
 _array_equal, _default_rng = np.array_equal, np.random.default_rng
 _count_nonzero = np.count_nonzero
@@ -208,6 +209,13 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
         if flipped.size == 0 and size * (1 - _keep_probability(high)) >= 25:
             raise CheckFailed(f"{where_high} every report is the true answer: nothing is randomized at this epsilon "
                               "and size, so nothing is private. Flip every person's coin, whatever epsilon is.")
+        # The number of flips is Binomial(size, 1 - keep): outside its 1e-10 tails, flips are too rare or too
+        # common at this epsilon (and a count far above it would also make the pair count below too costly).
+        flip_rate = 1 - _keep_probability(high)
+        if (_binom_sf(flipped.size - 1, size, flip_rate) < 1e-10 or _binom_cdf(flipped.size, size, flip_rate) < 1e-10):
+            raise CheckFailed(f"{where_high} {flipped.size:,} reports differ from the truth, where randomized response "
+                              f"flips about {size * flip_rate:,.0f}: the chance of keeping the true answer is wrong at "
+                              "this epsilon and size. Keep it with probability e^epsilon / (1 + e^epsilon).")
         if flipped.size >= 2:
             rows, cols = np.triu_indices(flipped.size, 1)
             counts = np.bincount(flipped[cols] - flipped[rows])
