@@ -239,9 +239,6 @@ def test_release_seed_detector_sees_the_pattern():
 # finding with this table. Each is a simulation, a public split or a data-preparation step, not a second
 # release of the same noise; each is said in the lesson or listed as left in the closing notes.
 SEED_SHARING_ACCEPTED = {
-    # 05: the allocation simulations of section 6 (cell 54) and the top-k runs (cell 64) draw SEED, the data's
-    # seed, and cell 64 reuses cell 54's draws on purpose (paired comparison); neither is ever published.
-    "05_mic_dp": {"SEED": [2, 8, 11, 20, 23, 54, 64]},
     # 06: "0" is the one public train/test split (split_real(rng=0)) every section uses; "SEED" is MST's
     # release (cell 51) beside the lesson's generator (cell 2) and audits on constructed data (28, 30, 35).
     "06_synthetic_data": {"0": [16, 20, 23, 32, 32, 44, 44, 47, 51], "SEED": [2, 28, 30, 35, 35, 51]},
