@@ -9,8 +9,9 @@ change the declared bounds allow), with the lesson's MIC plan at epsilon = 1 (th
 log-likelihood-ratio statistic, computed in floats so that it keeps the outputs' last bits.
 
 Measured while writing this test (200,000 outputs per side, 95% confidence): on the raw outputs the bound
-is 3.0 with seed [1, 1] and 3.4 with seed [7, 3], from an event that one table never produces (an exact
-output value); with the outputs rounded to 1e-6 it is 0.80, within the claim. Each audit takes about
+is 3.4, 3.3 and 3.3 with seeds [1, 1], [7, 3] and [3, 3], from an event that one table never produces (the
+statistic above 1, its largest value in exact arithmetic: about 210 outputs against 0); with the outputs
+rounded to 1e-6 it is 0.81 and 0.78 with seeds [1, 1] and [7, 3], within the claim. Each audit takes about
 0.3 s (1.7 s for the file, imports included).
 """
 
@@ -27,7 +28,7 @@ from mic_dp_helpers.micdp import allocation
 BOUNDS = datasets.COFFEE_SHOP_BOUNDS
 COLUMNS = list(BOUNDS)
 # Lesson 05 cell 40, plans["MIC"] at EPSILON = 1 (the columns in BOUNDS order).
-MIC_PLAN = pd.Series([0.235, 0.155, 0.082, 0.088, 0.104, 0.085, 0.250], index=COLUMNS)
+MIC_PLAN = pd.Series([0.221, 0.145, 0.092, 0.099, 0.106, 0.087, 0.250], index=COLUMNS)
 MIC_PLAN = MIC_PLAN / MIC_PLAN.sum()
 LOW = np.array([BOUNDS[c][0] for c in COLUMNS], dtype=float)
 HIGH = np.array([BOUNDS[c][1] for c in COLUMNS], dtype=float)
