@@ -253,9 +253,6 @@ def test_release_seed_detector_sees_the_pattern():
 # finding with this table. Each is a simulation, a public split or a data-preparation step, not a second
 # release of the same noise; each is said in the lesson or listed as left in the closing notes.
 SEED_SHARING_ACCEPTED = {
-    # 05: the allocation simulations of section 6 (cell 54) and the top-k runs (cell 64) draw SEED, the data's
-    # seed, and cell 64 reuses cell 54's draws on purpose (paired comparison); neither is ever published.
-    "05_mic_dp": {"SEED": [2, 8, 11, 20, 23, 54, 64]},
     # 06: "0" is the one public train/test split (split_real(rng=0), scikit-learn's random_state: cells 16, 20,
     # 44, 47 and 51), k-means seeds (cells 23 and 32: their k-means++ starts take at most 15 outputs of
     # default_rng(0), whose first 929 outputs the charged release spends on its class permutations, before its

@@ -516,7 +516,10 @@ def limit_contributions(df: pd.DataFrame, person_column: str, k: int, rng=None) 
 
     After this, adding or removing one person changes a row count by at most ``k``, so a
     row-level count has sensitivity ``k`` (pass ``linf_sensitivity=k`` to PyDP). Each
-    person's choice depends only on their own rows. The rows keep their original index and order.
+    person's kept rows are a uniform choice among their own rows, independent across people.
+    This holds in distribution, not draw by draw: the sort keys come from one stream by row
+    position, so adding a person shifts the keys the others get. The rows keep their original
+    index and order.
 
     Parameters
     ----------
