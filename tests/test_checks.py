@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
+import nbformat
 import pytest
 
 from conftest import solution_namespace
-from wrong_answers import collect_wrong_answers
+from wrong_answers import COSTLY_CHECKS, collect_wrong_answers
 from mic_dp_helpers.checks import EXERCISES, check, run_check
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -16,6 +18,15 @@ ROOT = Path(__file__).resolve().parent.parent
 def _solutions_for(lesson: str) -> dict:
     (notebook,) = sorted((ROOT / "solutions").glob(f"{lesson}_*.ipynb"))
     return solution_namespace(notebook.name)
+
+
+def _root_conftest():
+    """The repository's root conftest.py (its rules for solution notebooks), loaded by path: the name
+    ``conftest`` is this folder's."""
+    spec = importlib.util.spec_from_file_location("course_run_rules", ROOT / "conftest.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def _skip_without_minepy(exercise_id: str) -> None:
@@ -56,6 +67,32 @@ def test_every_registered_exercise_has_wrong_answers_here():
         assert len(non_private) >= 2, f"{exercise_id} needs at least 2 non-private wrong answers"
 
 
+def test_every_check_is_called_in_its_solution_notebook():
+    """The default run relies on the solution notebooks' check cells (the root conftest.py fails a cell whose
+    check does not print a pass), so every registered exercise must be checked there."""
+    run_rules = _root_conftest()
+    called = {exercise_id for notebook in (ROOT / "solutions").glob("*.ipynb")
+              for cell in nbformat.read(notebook, as_version=4).cells if cell.cell_type == "code"
+              for exercise_id in run_rules.CHECK_CALL.findall(cell.source)}
+    assert set(EXERCISES) <= called, sorted(set(EXERCISES) - called)
+
+
+@pytest.mark.parametrize("source, printed, problems", [
+    ('check("02.1", f)', "✅ Exercise 02.1: passed.\n", 0),
+    ('x = 1\ncheck("02.1", f)\ncheck("02.4", g)', "✅ Exercise 02.1: passed\n✅ Exercise 02.4: passed\n", 0),
+    ('check("02.1", f)', "❌ Exercise 02.1: the noise is too small.\n", 2),
+    ('check("02.1", f)', "⏳ Exercise 02.1: not done yet.\n", 2),
+    ('check("02.1", f)', "", 1),
+    ('check("02.1", f)', "✅ Exercise 02.4: passed\n", 1),
+    ('check("02.1", f)\ncheck("02.4", g)', "✅ Exercise 02.1: passed\n", 1),
+    ("print('hello')", "❌ Exercise 02.1: wrong\n", 1),
+])
+def test_a_solution_cell_fails_unless_each_of_its_checks_printed_a_pass(source, printed, problems):
+    assert len(_root_conftest().solution_check_verdicts(source, printed)) == problems
+
+
+#: The same check on the same reference solution runs in the default run inside solutions/*.ipynb.
+@pytest.mark.slow
 @pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
 def test_reference_solution_passes(exercise_id, capsys):
     _skip_without_minepy(exercise_id)
@@ -69,22 +106,25 @@ def test_reference_solution_passes(exercise_id, capsys):
 #: Wrong answers by class (issue 26: hidden in a size, parameter, shape, call pattern or data corner) often
 #: fail only at a check's last case, so they cost the whole check's time: they run with the slow tests.
 HIDDEN_CLASSES = ("(size", "(parameters", "(shape", "(calls", "(data", "(state")
-#: Exercises whose check takes 1-8 s per answer (thousands of calls, PyDP, Spark-sized logs) and 0.2-0.5 s:
-#: the default run tries one in every 8 of their wrong answers, in file order, and none hidden in a class
-#: (those often pass every case but the last, so they cost the whole check), and the slow run the others,
-#: to keep ``./course test`` under its 5 minutes; CI runs both.
-COSTLY_CHECKS = {ex: 8 for ex in ("04.4", "07.3", "07.4", "08.2", "08.3", "08.5", "09.1",
-                                  "02.1", "02.4", "04.1", "06.4", "07.1", "07.5")}
+#: A costly check (``COSTLY_CHECKS``) gets this many of its wrong answers in the default run: spread over the
+#: file, none hidden in a class (those often pass every case but the last, so they cost the whole check);
+#: the slow run tries the others, to keep ``./course test`` under its 5 minutes; CI runs both.
+COSTLY_IN_DEFAULT_RUN = 2
 _HIDDEN_IN_NAME = ("size", "parameters", "shape", "calls", "data", "state", "redA", "redB")
+
+
+def _hidden_in_a_class(name: str) -> bool:
+    return any(f"non-private {kind}" in name for kind in HIDDEN_CLASSES)
 
 
 def _wrong_answer_params():
     for ex, answers in WRONG_ANSWERS.items():
-        for index, name in enumerate(answers):
-            costly = ex in COSTLY_CHECKS
-            slow = (any(f"non-private {kind}" in name for kind in HIDDEN_CLASSES)
-                    or (costly and (index % COSTLY_CHECKS[ex] != 0 or any(word in name for word in _HIDDEN_IN_NAME))))
-            yield pytest.param(ex, name, marks=pytest.mark.slow) if slow else (ex, name)
+        in_default = [name for name in answers if not _hidden_in_a_class(name)]
+        if ex in COSTLY_CHECKS:
+            plain = [name for name in in_default if not any(word in name for word in _HIDDEN_IN_NAME)]
+            in_default = plain[::max(1, -(-len(plain) // COSTLY_IN_DEFAULT_RUN))][:COSTLY_IN_DEFAULT_RUN]
+        for name in answers:
+            yield (ex, name) if name in in_default else pytest.param(ex, name, marks=pytest.mark.slow)
 
 
 @pytest.mark.parametrize("exercise_id, mistake", list(_wrong_answer_params()))

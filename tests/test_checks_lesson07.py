@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mic_dp_helpers.checks import run_check
+from wrong_answers import COSTLY_CHECKS
 from wrong_answers.lesson07 import HONEST_ANSWERS
 
 
@@ -13,7 +14,8 @@ SLOW_VARIANTS = {("07.4", "Laplace as a difference of exponentials")}
 
 
 @pytest.mark.parametrize("exercise_id, name", [
-    pytest.param(ex, name, marks=pytest.mark.slow) if (ex, name) in SLOW_VARIANTS else (ex, name)
+    pytest.param(ex, name, marks=pytest.mark.slow) if (ex, name) in SLOW_VARIANTS or ex in COSTLY_CHECKS
+    else (ex, name)
     for ex, answers in HONEST_ANSWERS.items() for name in answers])
 def test_honest_variant_passes(exercise_id, name):
     result = run_check(exercise_id, HONEST_ANSWERS[exercise_id][name])

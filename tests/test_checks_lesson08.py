@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mic_dp_helpers.checks import run_check
-from wrong_answers import lesson08, lesson08_noise
+from wrong_answers import COSTLY_CHECKS, lesson08, lesson08_noise
 
 HONEST_ANSWERS = {**lesson08.HONEST_ANSWERS, **lesson08_noise.HONEST_ANSWERS}
 
@@ -17,7 +17,8 @@ SLOW_VARIANTS = {("08.2", "a loop over rows"), ("08.3", "PLD with the default gr
 
 
 @pytest.mark.parametrize("exercise_id, variant", [
-    pytest.param(ex, name, marks=pytest.mark.slow) if (ex, name) in SLOW_VARIANTS else (ex, name)
+    pytest.param(ex, name, marks=pytest.mark.slow) if (ex, name) in SLOW_VARIANTS or ex in COSTLY_CHECKS
+    else (ex, name)
     for ex, answers in HONEST_ANSWERS.items() for name in answers])
 def test_an_honest_variant_passes(exercise_id, variant):
     result = run_check(exercise_id, HONEST_ANSWERS[exercise_id][variant])

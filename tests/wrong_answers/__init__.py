@@ -5,6 +5,12 @@ from __future__ import annotations
 import importlib
 import pkgutil
 
+#: Exercises whose check takes 1-8 s for a correct answer (thousands of calls, PyDP, Spark-sized logs, a
+#: Python loop per call): the default run tries only a few of their wrong answers and none of their honest
+#: variants (the reference solution is checked in solutions/*.ipynb); the slow run tries them all.
+COSTLY_CHECKS = frozenset({"02.1", "02.4", "04.1", "04.4", "06.4", "07.1", "07.3", "07.4", "07.5", "08.2", "08.3",
+                           "08.5", "09.1"})
+
 
 def collect_wrong_answers() -> dict[str, dict]:
     """Merge the ``WRONG_ANSWERS`` of every lesson module: {exercise id: {mistake: function}}."""
