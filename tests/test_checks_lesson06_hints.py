@@ -56,7 +56,7 @@ def test_the_rank_shift_audit_alone_refutes_a_sorted_round_robin_grouping():
 
     from mic_dp_helpers import synthetic
     from mic_dp_helpers.attacks.audit import audit_epsilon
-    from mic_dp_helpers.checks.lesson06 import _rank_shift_pair
+    from mic_dp_helpers.checks.lesson06_grouping import _rank_shift_pair
 
     A, B = _rank_shift_pair()
     sigma = synthetic.group_mean_sigma(48, 2, 1.0, 1e-5)

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from conftest import solution_namespace
-from mic_dp_helpers.checks import lesson09
+from mic_dp_helpers.checks import lesson09_parameters
 from mic_dp_helpers.scale import pipeline
 
 SOLUTIONS = solution_namespace("09_dp_at_scale_solutions.ipynb")
@@ -61,11 +61,12 @@ def test_09_3_solution_agrees_with_reference(sample, quantile):
     assert got == pipeline.public_contribution_bounds(sample, quantile, person="who", partition="when")
     per_person = sample.groupby("who")["when"].nunique().to_numpy()
     per_cell = sample.groupby(["who", "when"]).size().to_numpy()
-    assert got == (lesson09._covering(per_person, quantile), lesson09._covering(per_cell, quantile))
+    assert got == (lesson09_parameters._covering(per_person, quantile),
+                   lesson09_parameters._covering(per_cell, quantile))
 
 
 def test_edge_samples_of_the_check_agree():
     """The check's own edge samples (2,000 people included)."""
-    for sample, person, partition, quantile in lesson09._edge_samples(np.random.default_rng(903)):
+    for sample, person, partition, quantile in lesson09_parameters._edge_samples(np.random.default_rng(903)):
         assert SOLUTIONS["bounds_from_public_sample"](sample.copy(), person, partition, quantile) == \
             pipeline.public_contribution_bounds(sample, quantile, person=person, partition=partition)
