@@ -17,7 +17,9 @@ consumed in turn; the seed it was built from counts as a seed expression below):
   that cell: by another release, a simulation, an audit (``audit_epsilon(..., rng=SEED)``) or the
   data generator (``datasets.medical(rng=SEED)``), so that the release's noise would repeat draws
   made elsewhere (lesson 03's old ``rng=SEED`` everywhere: two answer sets whose noise differed by a
-  factor of 600 gave every count exactly).
+  factor of 600 gave every count exactly);
+- a seed passed to a data generator (``datasets.*(rng=SEED)``) and drawn by any other call, in any cell: an
+  ``rng=`` argument or a generator built from it (lesson 04's tuning once drew the private log's stream).
 
 A cell charges a ledger if it passes ``accountant=``, calls ``.spend(``, or builds a
 ``PrivateDatabase`` with a budget (``budget=``, ``accountant=`` or a second positional argument).
