@@ -17,7 +17,9 @@ consumed in turn; the seed it was built from counts as a seed expression below):
   that cell: by another release, a simulation, an audit (``audit_epsilon(..., rng=SEED)``) or the
   data generator (``datasets.medical(rng=SEED)``), so that the release's noise would repeat draws
   made elsewhere (lesson 03's old ``rng=SEED`` everywhere: two answer sets whose noise differed by a
-  factor of 600 gave every count exactly).
+  factor of 600 gave every count exactly);
+- a seed passed to a data generator (``datasets.*(rng=SEED)``) and drawn by any other call, in any cell: an
+  ``rng=`` argument or a generator built from it (lesson 04's tuning once drew the private log's stream).
 
 A cell charges a ledger if it passes ``accountant=``, calls ``.spend(``, or builds a
 ``PrivateDatabase`` with a budget (``budget=``, ``accountant=`` or a second positional argument).
@@ -402,3 +404,91 @@ def test_no_charged_seed_list_equal_to_another_cells_seed_once_trailing_zeros_dr
     shared = [f"cell {index}: {rng} is {form}, as in cells {sorted(seen[form] - {index})}"
               for rng, form, index in hidden if seen[form] - {index}]
     assert not shared, f"{path.name}: a charged run's seed list equals another cell's seed: {shared}"
+
+
+def _generated_data(call: ast.Call) -> bool:
+    return isinstance(call.func, ast.Attribute) and getattr(call.func.value, "id", "") == "datasets"
+
+
+def data_seeds_drawn_elsewhere(cells) -> dict[str, list[tuple[int, str]]]:
+    """Seeds passed to a data generator (a ``datasets.*`` call's ``rng=``, or the seed of a generator built
+    inline there) that a call other than a data generator also draws, in any cell, as ``{seed: [(cell, call),
+    ...]}``: an ``rng=`` argument (of a release, an audit, ``limit_contributions`` or any other tuning step) or
+    a generator built from it (``default_rng(SEED)``, also as ``default_rng([SEED, 0])`` or ``[SEED, run]``
+    on a loop's pass 0, see ``_seed_forms``). Such a call repeats the private data's draws: lesson 04's tuning
+    once drew the private log's stream. A name bound to a generator is consumed in turn and not counted."""
+    cells = list(cells)
+    generators = {target.id for _, tree in cells for node in ast.walk(tree)
+                  if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call)
+                  and _called_name(node.value) in {"default_rng", "Generator"}
+                  for target in node.targets if isinstance(target, ast.Name)}
+    data, users = set(), []
+    for index, tree in cells:
+        loop_names = {name.id for node in ast.walk(tree) if isinstance(node, (ast.For, ast.comprehension))
+                      for name in ast.walk(node.target) if isinstance(name, ast.Name)}
+        inside_data = set()
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Call):
+                continue
+            keywords = {keyword.arg: keyword.value for keyword in node.keywords}
+            value = keywords.get("rng")
+            built = isinstance(value, ast.Call) and _called_name(value) in {"default_rng", "Generator"} and value.args
+            if _generated_data(node):
+                if value is not None and not (isinstance(value, ast.Name) and value.id in generators):
+                    data.add(ast.unparse(value.args[0] if built else value))
+                    inside_data |= {id(child) for child in ast.walk(value)}
+                continue
+            if _called_name(node) in {"default_rng", "Generator"} and node.args and id(node) not in inside_data:
+                users.append((index, ast.unparse(node), _seed_forms(ast.unparse(node.args[0]), loop_names)))
+            if value is not None and not built and not (isinstance(value, ast.Name) and value.id in generators):
+                users.append((index, f"{_called_name(node)}(rng={ast.unparse(value)})",
+                              _seed_forms(ast.unparse(value), loop_names)))
+    shared = defaultdict(list)
+    for index, call, forms in users:
+        for seed in sorted(forms & data):
+            shared[seed].append((index, call))
+    return dict(shared)
+
+
+def test_data_seed_rule_sees_the_pattern():
+    def cells(*sources):
+        return [(index, ast.parse(source)) for index, source in enumerate(sources)]
+    data = "private_log = datasets.purchases(n_customers=3000, rng=SEED)\n"
+    lesson_wide = "rng = np.random.default_rng(SEED)\n"
+    tuning = "bounded = limit_contributions(public_log, 'customer_id', K, rng=rng)\n"
+    assert data_seeds_drawn_elsewhere(cells(lesson_wide, data, tuning)) == {"SEED": [(0, "np.random.default_rng(SEED)")]}
+    assert data_seeds_drawn_elsewhere(cells(data, "a = audit_epsilon(m, x, y, rng=SEED)")) == \
+        {"SEED": [(1, "audit_epsilon(rng=SEED)")]}
+    padded = "for run in range(3):\n    g = np.random.default_rng([SEED, run])\n"
+    assert data_seeds_drawn_elsewhere(cells(data, padded)) == {"SEED": [(1, "np.random.default_rng([SEED, run])")]}
+    inline = "toy = datasets.medical(n=10, rng=np.random.default_rng(SEED))\n"
+    assert data_seeds_drawn_elsewhere(cells(inline, lesson_wide)) == {"SEED": [(1, "np.random.default_rng(SEED)")]}
+    own = "rng = np.random.default_rng([SEED, 2])\n"
+    assert data_seeds_drawn_elsewhere(cells(own, data, tuning, inline, data.replace("SEED", "SEED + 1"))) == {}
+
+
+# Known and accepted, each with the exact calls, compared whole so that any new sharing fails.
+DATA_SEED_ACCEPTED = {
+    # 02 (found when this rule was added, not yet fixed): the lesson charges no ledger, but its generator
+    # (cell 2's default_rng(SEED), which draws the demonstration releases of cells 14-42) and the audits of
+    # cells 35 and 37 draw the stream that generated the patients (cell 4's datasets.medical(rng=SEED)).
+    "02_laplace_mechanism": {"SEED": [(2, "np.random.default_rng(SEED)"), (35, "audit_epsilon(rng=SEED)"),
+                                      (35, "audit_epsilon(rng=SEED)"), (37, "audit_epsilon(rng=SEED)"),
+                                      (37, "audit_epsilon(rng=SEED)")]},
+    # 05: cells 54 and 64 pass SEED to release_utility.compare_allocations, which never draws SEED's own stream:
+    # it takes each run's noise from default_rng([SEED, s, round(1000 epsilon)]), the real clusters' k-means
+    # seed from default_rng([SEED, 2]) and the evaluation's from default_rng([SEED, s, 3]). Giving the two
+    # calls seeds of their own would redraw the 400- and 240-run simulations that cells 57-68 quote, and the
+    # two must share one (cell 63: the top-k runs reuse section 6's noise draws, k = 6 is its MIC release).
+    "05_mic_dp": {"SEED": [(54, "compare_allocations(rng=SEED)"), (64, "compare_allocations(rng=SEED)")]},
+    # 07: cell 22's data generator and its contribution limiting draw the same seed (a preparation step, as
+    # SEED_SHARING_ACCEPTED says).
+    "07_selection_and_local_dp": {"seed": [(22, "limit_contributions(rng=seed)")]},
+}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda path: path.stem)
+def test_no_call_draws_the_data_generators_seed(path):
+    shared = data_seeds_drawn_elsewhere(_code_cells(path))
+    assert shared == DATA_SEED_ACCEPTED.get(path.stem, {}), \
+        f"{path.name}: a call other than a data generator draws a data generator's seed (seed: cells): {shared}"

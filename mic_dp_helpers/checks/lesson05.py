@@ -238,7 +238,7 @@ def check_split_budget(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"the epsilons add up to more than the total budget {total!r} (exactly, as the ledger "
                               f"adds them; by {(_fsum(values) - total) / total:+.2e} relative): a ledger holding "
                               "the total would refuse the last feature (property: the parts fit exactly). Split "
-                              "with parts that fit, as lesson 04 teaches (split_epsilon rounds each part down).")
+                              "with parts that fit, as lesson 03 teaches (split_epsilon rounds each part down).")
         if not _isclose(_fsum(values), total, rel_tol=1e-9):
             raise CheckFailed(f"the epsilons sum to {_fsum(values)!r}, not to the total budget {total!r} (relative "
                               f"difference {(_fsum(values) - total) / total:+.2e}; property: the whole budget).")
