@@ -67,7 +67,7 @@ def groupings(tasks: list[str], n_seeds: int) -> None:
         data = load_task(task)
         rows = []
         for seed in range(n_seeds):
-            rows += compare_groupings(data, (1.0, 10.0), DELTA, seed)[0]
+            rows += compare_groupings(task, (1.0, 10.0), DELTA, seed, task=data)[0]
         results = pd.DataFrame(rows)
         metric = "ROC AUC" if task == "breast_cancer" else "accuracy"
         print(f"\n## {task}, section 7: TSTR {metric}, mean and 95% interval over {n_seeds} seeds\n")

@@ -249,7 +249,7 @@ def test_compare_groupings_releases_every_grouping_or_says_none_fits():
     from mic_dp_helpers.synthetic.evaluation import load_task
     from mic_dp_helpers.synthetic.comparison import GROUPING_RELEASES, compare_groupings
 
-    rows, releases = compare_groupings(load_task("breast_cancer"), (10.0,), 1e-6, 0)
+    rows, releases = compare_groupings("breast_cancer", (10.0,), 1e-6, 0, task=load_task("breast_cancer"))
     assert {label for _, label in releases} == set(GROUPING_RELEASES)
     assert {r["release"] for r in rows} == {"real data", *GROUPING_RELEASES}
     assert releases[(10.0, "random groups")].metadata["differentially_private"]

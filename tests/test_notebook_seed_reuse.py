@@ -160,9 +160,10 @@ def test_loop_detector_sees_the_pattern():
 
 
 # Known and accepted, compared whole as SEED_SHARING_ACCEPTED below is. 06: cell 39 makes split 0 of each task
-# (digits, then breast_cancer) with compare_groupings(rng=0), the seed the stored split 0 was made with; the two
-# passes release different datasets, so reusing the seed across them puts no noise twice on one dataset, and
-# only digits' random-groups release is charged.
+# (digits, then breast_cancer) with compare_groupings(rng=0), the seed the stored split 0 was made with. That 0
+# fixes the split and the models only: every release draws its own noise stream, keyed by (seed, dataset,
+# release, epsilon) (comparison.release_stream), so the two passes share no noise draw, and only digits'
+# random-groups release is charged.
 LOOP_SEED_ACCEPTED = {"06_synthetic_data": {39: ["rng=0 does not change with [['name', 'task']]"]}}
 
 
@@ -256,11 +257,10 @@ def test_release_seed_detector_sees_the_pattern():
 # release of the same noise; each is said in the lesson or listed as left in the closing notes.
 SEED_SHARING_ACCEPTED = {
     # 06: "0" is the one public train/test split (split_real(rng=0), scikit-learn's random_state: cells 16, 20,
-    # 44, 47 and 51), k-means seeds (cells 23 and 32: their k-means++ starts take at most 15 outputs of
-    # default_rng(0), whose first 929 outputs the charged release spends on its class permutations, before its
-    # noise) and cell 39's compare_groupings, which makes split 0 and the charged digits release (noise from
-    # default_rng(0); the other releases it makes of split 0 draw that stream too, simulations cells 19, 38
-    # and 55 disclose).
+    # 44, 47 and 51), k-means seeds (cells 23 and 32: default_rng(0), on which no release draws) and cell 39's
+    # compare_groupings, whose rng=0 makes split 0 and seeds the models; the charged digits release and every
+    # other release it makes draw their own noise streams, default_rng([0, dataset, release, epsilon's bits])
+    # (comparison.release_stream), never default_rng(0) nor one another's (cells 19, 38 and 55 say so).
     "06_synthetic_data": {"0": [16, 20, 23, 32, 32, 39, 44, 47, 51]},
     # 07: cell 22's data generator and its contribution limiting draw the same seed (a preparation step).
     "07_selection_and_local_dp": {"seed": [22, 22]},

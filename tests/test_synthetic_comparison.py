@@ -42,7 +42,8 @@ def test_reproduction_gap_checks_its_keys(keys, error, match):
 
 
 @pytest.mark.parametrize("kwargs, error, match", [
-    (dict(task=None), TypeError, r"task must be \(X, y, lower, upper\)"),
+    (dict(name=None), TypeError, r"name \(the task\) must be one of"),
+    (dict(name="digit"), ValueError, "unknown task 'digit'"),
     (dict(task="breast_cancer"), TypeError, r"task must be \(X, y, lower, upper\)"),
     (dict(epsilons=None), TypeError, "epsilons must be a list of positive numbers"),
     (dict(epsilons=[-1.0]), ValueError, r"epsilons\[0\] must be > 0"),
@@ -55,7 +56,7 @@ def test_compare_groupings_checks_its_arguments_before_skipping_anything(kwargs,
     # a bad argument must not read as "no group size met the noise limit" (a skipped release)
     from mic_dp_helpers.synthetic.comparison import compare_groupings
 
-    arguments = dict(task=(None,) * 4, epsilons=[1.0], delta=1e-6, rng=0) | kwargs
+    arguments = dict(name="breast_cancer", task=(None,) * 4, epsilons=[1.0], delta=1e-6, rng=0) | kwargs
     with pytest.raises(error, match=match):
         compare_groupings(**arguments)
 
@@ -94,3 +95,38 @@ def test_reproduction_gap_needs_numeric_results():
 
     with pytest.raises(TypeError, match=r"stored\['score'\] must hold numbers"):
         reproduction_gap(pd.DataFrame({"seed": [0], "score": [0.9]}), pd.DataFrame({"seed": [0], "score": ["x"]}))
+
+
+def test_no_two_releases_of_the_stored_sweeps_draw_one_noise_stream():
+    """Every (split seed, dataset, release, epsilon) of both sweeps draws its own stream, none of them the split
+    seed's ``default_rng(seed)``; only "3A, random groups" (section 10) draws the stream of "random groups"
+    (section 7), because it is the same release (an alias, so that re-making it is not a second release)."""
+    import numpy as np
+
+    from mic_dp_helpers.synthetic.comparison import GROUPING_RELEASES, METHODS, SWEEPS, release_stream
+
+    same = {"3A, random groups": "random groups"}
+    keys = {(seed, data, release, eps) for sweep in SWEEPS.values() for seed in range(sweep.n_seeds)
+            for data in sweep.tasks for eps in sweep.epsilons
+            for release in (*GROUPING_RELEASES, *METHODS) if release != "real data"}
+    first = {key: release_stream(*key).random(4).tobytes() for key in keys}
+    by_release = {}
+    for (seed, data, release, eps), draws in first.items():
+        by_release.setdefault(draws, set()).add((seed, data, same.get(release, release), eps))
+    assert all(len(releases) == 1 for releases in by_release.values())
+    assert len(by_release) == len({(s, d, same.get(r, r), e) for s, d, r, e in keys})
+    split_seeds = {np.random.default_rng(seed).random(4).tobytes() for seed in range(max(s for s, *_ in keys) + 1)}
+    assert not split_seeds & set(first.values())
+
+
+@pytest.mark.parametrize("kwargs, error, match", [
+    (dict(name="digit"), ValueError, "name \\(the task\\) must be one of"),
+    (dict(release="real data"), ValueError, "release must be one of"),
+    (dict(epsilon=0.0), ValueError, "epsilon must be > 0"),
+    (dict(seed=-1), ValueError, "seed must be"),
+])
+def test_release_stream_checks_its_key(kwargs, error, match):
+    from mic_dp_helpers.synthetic.comparison import release_stream
+
+    with pytest.raises(error, match=match):
+        release_stream(**(dict(seed=0, name="digits", release="MST", epsilon=1.0) | kwargs))

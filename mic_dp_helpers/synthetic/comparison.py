@@ -20,6 +20,13 @@ the independent marginals are charged with exact Gaussian DP (Gaussian noise onl
 Canonne, Kamath & Steinke's zCDP conversion, the one its authors use (its selection step is not
 Gaussian; that conversion is not shown to be the tightest for MST). The real hold-out is used only to
 score; it is not released.
+
+**Noise streams.** No two releases share one: every release draws its own generator,
+:func:`release_stream` of (split seed, dataset, release, epsilon). The split seed also fixes the
+75/25 split (scikit-learn's ``random_state``) and the models; neither is a release. The one
+exception is by design: the section-10 release "3A, random groups" is the section-7 release
+"random groups" (same grouping, same rule for ``l``), so on the same split and epsilon it is the same
+release, re-made, not a second one.
 """
 
 from __future__ import annotations
@@ -50,8 +57,8 @@ from mic_dp_helpers.synthetic.group_means import SyntheticRelease, release_group
 from mic_dp_helpers.synthetic.binning import discretize, equal_width_bins, undiscretize
 from mic_dp_helpers.synthetic.marginals import independent_marginals, mst
 
-__all__ = ["METHODS", "GROUPING_RELEASES", "compare_once", "compare_methods", "compare_groupings", "Sweep", "SWEEPS",
-           "run_sweep", "stored_sweep", "reproduction_gap"]
+__all__ = ["METHODS", "GROUPING_RELEASES", "release_stream", "compare_once", "compare_methods", "compare_groupings",
+           "Sweep", "SWEEPS", "run_sweep", "stored_sweep", "reproduction_gap"]
 
 #: The methods compared, in the order of the lesson's figure.
 METHODS = ("real data", "3A, random groups", "MST", "independent marginals")
@@ -63,6 +70,51 @@ GROUPING_RELEASES = {
     "random groups": ("random", 1),
     "random mixing x4": ("random", 4),
 }
+
+# The keys of the noise streams (release_stream): one per dataset and one per release. "3A, random groups"
+# (section 10) is "random groups" (section 7): the same release, so the same stream.
+_DATASET_KEYS = {"breast_cancer": 1, "digits": 2}
+_RELEASE_KEYS = {"ClustMix (paper)": 1, "k-d groups": 2, "random groups": 3, "random mixing x4": 4,
+                 "3A, random groups": 3, "MST": 5, "independent marginals": 6}
+
+
+def release_stream(seed: int, name: str, release: str, epsilon: float) -> np.random.Generator:
+    """The noise generator of one release: its own for every (split seed, dataset, release, epsilon).
+
+    It is ``default_rng([seed, dataset key, release key, the 64 bits of epsilon])``: two releases
+    that differ in any of the four draw different streams, none of them ``default_rng(seed)``
+    (the list never ends in a zero word, so NumPy's zero padding makes it equal to no shorter seed).
+
+    Parameters
+    ----------
+    seed : int
+        The split seed (non-negative).
+    name : str
+        The dataset, a task of :func:`load_task`.
+    release : str
+        A release of :data:`GROUPING_RELEASES` or :data:`METHODS` (not ``"real data"``).
+    epsilon : float
+        The release's epsilon (> 0).
+
+    Returns
+    -------
+    numpy.random.Generator
+        A fresh generator.
+
+    Examples
+    --------
+    >>> a = release_stream(0, "digits", "random groups", 10.0).normal()
+    >>> a == release_stream(0, "digits", "3A, random groups", 10.0).normal()  # the same release
+    True
+    >>> a == release_stream(0, "breast_cancer", "random groups", 10.0).normal()
+    False
+    """
+    seed = as_seed(check_int_at_least(seed, "seed", 0), "seed")
+    name = check_choice(name, "name (the task)", sorted(_DATASET_KEYS))
+    release = check_choice(release, "release", sorted(_RELEASE_KEYS))
+    epsilon = check_positive_float(epsilon, "epsilon")
+    bits = int(np.float64(epsilon).view(np.uint64))  # exact: every epsilon its own key
+    return np.random.default_rng([seed, _DATASET_KEYS[name], _RELEASE_KEYS[release], bits])
 
 
 def _group_size(y, dim, epsilon, delta, max_sigma) -> int:
@@ -93,9 +145,10 @@ def compare_once(name: str, epsilon: float, delta: float, rng: int | np.random.G
     delta : float
         Delta of every release, in (0, 1).
     rng : int, Generator or None
-        Source of the one seed of the split, the noise and the models
+        Source of the one seed of the split and the models
         (:func:`~mic_dp_helpers._validation.as_seed`: an int is used as it is); the rows record it
-        as ``seed``, which reproduces them.
+        as ``seed``, which reproduces them. Each release's noise draws its own stream of it
+        (:func:`release_stream`).
     n_bins : int, default 3
         Equal-width bins per feature.
     max_sigma : float, default 0.3
@@ -126,15 +179,16 @@ def compare_once(name: str, epsilon: float, delta: float, rng: int | np.random.G
         return np.column_stack([discretize(features, edges), np.searchsorted(classes, labels)])
 
     test_codes = codes_of(X_test, y_test)
-    rng = np.random.default_rng(seed)
     releases = {"real data": (X_train, y_train, codes_of(X_train, y_train))}
     l = _group_size(np.searchsorted(classes, y_train), X.shape[1], epsilon, delta, max_sigma)
-    groups = release_group_means(X_train, y_train, lower, upper, epsilon, delta, l=l, rng=rng)
+    groups = release_group_means(X_train, y_train, lower, upper, epsilon, delta, l=l,
+                                 rng=release_stream(seed, name, "3A, random groups", epsilon))
     releases["3A, random groups"] = (groups.X, groups.y, codes_of(groups.X, groups.y))
     train_codes = codes_of(X_train, y_train)
     for method, release in (("MST", mst), ("independent marginals", independent_marginals)):
-        codes = release(train_codes, sizes, epsilon, delta, neighbours="replace", rng=rng).codes
-        releases[method] = (undiscretize(codes[:, :-1], edges, rng), classes[codes[:, -1]], codes)
+        stream = release_stream(seed, name, method, epsilon)  # the release, then its values inside the bins
+        codes = release(train_codes, sizes, epsilon, delta, neighbours="replace", rng=stream).codes
+        releases[method] = (undiscretize(codes[:, :-1], edges, stream), classes[codes[:, -1]], codes)
     rows = []
     for method, (features, labels, codes) in releases.items():
         tv = two_way_tv(codes, test_codes, sizes)
@@ -190,12 +244,12 @@ def compare_methods(name: str, epsilons: Sequence[float], delta: float, n_seeds:
     return pd.DataFrame(rows)
 
 
-def compare_groupings(task, epsilons: Sequence[float], delta: float, rng: int | np.random.Generator | None, *,
+def compare_groupings(name: str, epsilons: Sequence[float], delta: float, rng: int | np.random.Generator | None, *,
                       max_sigma: float = 0.3, hgb_rounds: int = 10, cluster_n_init: int = 2, models: Sequence[str] = ("hgb", "logreg"),
-                      ) -> tuple[list[dict], dict[tuple, SyntheticRelease]]:
+                      task=None) -> tuple[list[dict], dict[tuple, SyntheticRelease]]:
     """Train on synthetic, test on real for every release of :data:`GROUPING_RELEASES` on one split.
 
-    ``task`` is ``(X, y, lower, upper)`` (:func:`load_task`). Each release uses the smallest ``l``
+    ``name`` is a task of :func:`load_task`. Each release uses the smallest ``l``
     whose noise is at most ``max_sigma``; a release for which no ``l`` does is skipped. ClustMix is
     run with its paper's noise, which does not make it private. ``models`` are those of
     :func:`evaluate_tstr`; the releases do not depend on them. Returns rows ``{epsilon, release,
@@ -203,16 +257,17 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, rng: int | 
 
     Parameters
     ----------
-    task : tuple
-        ``(X, y, lower, upper)`` from :func:`load_task`.
+    name : str
+        Task name (see :func:`load_task`); it keys the releases' noise streams.
     epsilons : sequence of float
         Privacy levels to compare (> 0).
     delta : float
         Delta of every release, in (0, 1).
     rng : int, Generator or None
-        Source of the one seed of the split, the noise and the models
+        Source of the one seed of the split and the models
         (:func:`~mic_dp_helpers._validation.as_seed`: an int is used as it is); the rows record it
-        as ``seed``, which reproduces them.
+        as ``seed``, which reproduces them. Each release's noise (and ClustMix's clustering) draws
+        its own stream of it (:func:`release_stream`).
     max_sigma : float, default 0.3
         Largest acceptable noise, in ``[0, 1]`` units.
     hgb_rounds : int, default 10
@@ -221,6 +276,8 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, rng: int | 
         Restarts of the clustering.
     models : sequence of str, default ("hgb", "logreg")
         Models trained on each release.
+    task : tuple, optional
+        ``(X, y, lower, upper)``, to skip loading ``name`` again.
 
     Returns
     -------
@@ -229,7 +286,9 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, rng: int | 
     releases : dict
         ``(epsilon, label)`` -> :class:`SyntheticRelease`.
     """
-    X, y, lower, upper = _check_task(task)
+    name = check_choice(name, "name (the task)", sorted(_DATASET_KEYS),
+                        unknown="unknown task {value!r}; choose from {choices}")
+    X, y, lower, upper = load_task(name) if task is None else _check_task(task)
     epsilons = check_positive_floats(epsilons, "epsilons")
     check_probability(delta, "delta")  # checked here: a bad delta must not read as "no release met the noise limit"
     check_positive_float(max_sigma, "max_sigma")
@@ -243,8 +302,8 @@ def compare_groupings(task, epsilons: Sequence[float], delta: float, rng: int | 
         for label, (grouping, repeats) in GROUPING_RELEASES.items():
             try:
                 release = release_group_means(X_train, y_train, lower, upper, eps, delta, grouping=grouping,
-                                              max_sigma=max_sigma, repeats=repeats, rng=seed,
-                                              cluster_n_init=cluster_n_init)
+                                              max_sigma=max_sigma, repeats=repeats,
+                                              rng=release_stream(seed, name, label, eps), cluster_n_init=cluster_n_init)
             except ValueError:  # no group size meets the noise limit: nothing is released
                 continue
             releases[(eps, label)] = release
@@ -342,7 +401,7 @@ def run_sweep(name: str, seeds: Iterable[int] | None = None, progress: Callable 
     rows = []
     for task, seed in (progress(grid) if progress else grid):
         if name == "groupings":
-            found = compare_groupings(tables[task], sweep.epsilons, sweep.delta, seed)[0]
+            found = compare_groupings(task, sweep.epsilons, sweep.delta, seed, task=tables[task])[0]
             rows += [dict(row, data=task, seed=seed) for row in found]
         else:
             for eps in sweep.epsilons:
