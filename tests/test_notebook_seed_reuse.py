@@ -469,12 +469,6 @@ def test_data_seed_rule_sees_the_pattern():
 
 # Known and accepted, each with the exact calls, compared whole so that any new sharing fails.
 DATA_SEED_ACCEPTED = {
-    # 02 (found when this rule was added, not yet fixed): the lesson charges no ledger, but its generator
-    # (cell 2's default_rng(SEED), which draws the demonstration releases of cells 14-42) and the audits of
-    # cells 35 and 37 draw the stream that generated the patients (cell 4's datasets.medical(rng=SEED)).
-    "02_laplace_mechanism": {"SEED": [(2, "np.random.default_rng(SEED)"), (35, "audit_epsilon(rng=SEED)"),
-                                      (35, "audit_epsilon(rng=SEED)"), (37, "audit_epsilon(rng=SEED)"),
-                                      (37, "audit_epsilon(rng=SEED)")]},
     # 05: cells 54 and 64 pass SEED to release_utility.compare_allocations, which never draws SEED's own stream:
     # it takes each run's noise from default_rng([SEED, s, round(1000 epsilon)]), the real clusters' k-means
     # seed from default_rng([SEED, 2]) and the evaluation's from default_rng([SEED, s, 3]). Giving the two
