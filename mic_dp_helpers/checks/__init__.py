@@ -1,6 +1,8 @@
 """Exercise checks. In a notebook: ``from mic_dp_helpers.checks import check`` then ``check("01.1", my_function)``.
 
-Each lesson's checks live in ``lessonNN.py`` beside this file and register themselves on import.
+Each lesson's checks live beside this file in ``lessonNN.py`` or, when one module would hold two ideas, in
+``lessonNN_topic.py`` modules (one exercise in one module only); every ``lesson*`` module registers its checks
+on import.
 """
 
 import importlib as _importlib
