@@ -95,6 +95,11 @@ LESSON07_POWER = (
      "1e-5 over the 10^6 distances); shared coins give about k / 2 pairs at one distance (1,350 and 25): 1",
      "sharing only between epsilon 1 and 6 or 6 and 10 is seen only where another case has enough flips "
      "(the distribution cases at 0.5-4 and 6); above epsilon about 12 too few flips for any test"),
+    ("07.1", "a wrong chance of keeping the truth at high epsilon (the flip count of the epsilon 6 and 10 calls, "
+             "r33c3)", "epsilon 6 (about 2,720 flips, accepted 2,395-3,058): a flip rate 15% off 0.89-0.96, 20% off 1, "
+             "10% off 0.11-0.14; epsilon 10 (about 50, accepted 12-101): twice the rate 0.43, 2.5 times 0.98 "
+             "(binomial, computed by referee fix26)", "Binomial(size, 1 - keep) outside its 1e-10 tails at each "
+             "call; smaller errors are left to the distribution cases at epsilon 0.5-6"),
     ("07.3", "exact argmax, or noise reused between calls, above 100,000 candidates (referee redB: exact above "
              "100,000 passed; the largest case had 100,000)",
      "16 calls on 1,000,001 to 1,100,000 candidates (scores uniform on [0, 4], epsilon 1): the randomized PIT of "
