@@ -51,17 +51,24 @@ def _total_epsilon_each(accountant, values, lower, upper, plan):
     return answers
 
 
-def _mean_overspent(accountant, values, lower, upper, plan):  # charges the plan, runs means at 10x epsilon
-    if not plan:
-        return []
-    if not accountant.can_spend_all([eps for _, eps in plan]):
-        raise BudgetExceededError(math.fsum(eps for _, eps in plan), 0.0, accountant.remaining_epsilon, 0.0)
-    answers = []
-    for kind, eps in plan:
-        accountant.spend(eps, label=kind)
-        used = 10 * eps if kind == "mean" else eps
-        answers.append(pydp_query(kind, values, used, *((None, None) if kind == "count" else (lower, upper))))
-    return answers
+def _run_at(epsilon_used):  # charged each query's epsilon; PyDP runs at epsilon_used(position, kind, eps, plan, left)
+    def answer(accountant, values, lower, upper, plan):
+        if not plan:
+            return []
+        left = accountant.remaining_epsilon
+        if not accountant.can_spend_all([eps for _, eps in plan]):
+            raise BudgetExceededError(math.fsum(eps for _, eps in plan), 0.0, left, 0.0)
+        answers = []
+        for position, (kind, eps) in enumerate(plan):
+            accountant.spend(eps, label=kind)
+            used = epsilon_used(position, kind, eps, plan, left)
+            answers.append(pydp_query(kind, values, used, *((None, None) if kind == "count" else (lower, upper))))
+        return answers
+    return answer
+
+
+#: Charges the plan, runs means at 10x epsilon.
+_mean_overspent = _run_at(lambda position, kind, eps, plan, left: 10 * eps if kind == "mean" else eps)
 
 
 def _no_noise(accountant, values, lower, upper, plan):
@@ -198,17 +205,7 @@ WRONG_ANSWERS = {
 def _every_epsilon_times(factor):
     """Charges the plan's epsilons but runs every query at ``factor`` times its epsilon (outside DP referee,
     lessons 03-04: 1.25 passed the 300-run band)."""
-    def answer(accountant, values, lower, upper, plan):
-        if not plan:
-            return []
-        if not accountant.can_spend_all([eps for _, eps in plan]):
-            raise BudgetExceededError(math.fsum(eps for _, eps in plan), 0.0, accountant.remaining_epsilon, 0.0)
-        answers = []
-        for kind, eps in plan:
-            accountant.spend(eps, label=kind)
-            answers.append(pydp_query(kind, values, factor * eps, *((None, None) if kind == "count" else (lower, upper))))
-        return answers
-    return answer
+    return _run_at(lambda position, kind, eps, plan, left: factor * eps)
 
 
 WRONG_ANSWERS["04.4"]["non-private: every query at 1.25 times its epsilon"] = _every_epsilon_times(1.25)
@@ -338,4 +335,98 @@ WRONG_ANSWERS["04.4"].update({
     "non-private (parameters): exact below epsilon 0.05 (referee 020409)": _exact_when(lambda i, kind, eps, n: eps < 0.05),
     "non-private (parameters): exact from epsilon 5 (referee 020409)": _exact_when(lambda i, kind, eps, n: eps >= 5),
     "size: queries run on the first 10,000 values only (referee 020409)": _first_values_only(10_000),
+})
+
+
+
+# ---- referee fix26 (2026-11-27): exact outside the sizes and plan lengths tested, the budget's leftover spent,
+# the caller's values, plan or result list changed or reused, memoised across calls, a repeated kind's noise
+# rescaled, the plan's epsilons averaged, a mean over the exact count
+def _exact_for(predicate):  # charged for every query; exact where predicate(kind, n, plan)
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        if predicate(kind, len(values), plan):
+            queries.accountant.spend(eps, label=kind)
+            return exact[kind]
+        return _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+def _last_query_takes_the_leftover(position, kind, eps, plan, left):  # non-private: the budget's leftover spent unpaid
+    planned = math.fsum(e for _, e in plan)
+    return eps + max(0.0, left - planned) if position == len(plan) - 1 else eps
+
+
+def _clips_caller_values(accountant, values, lower, upper, plan):
+    if isinstance(values, np.ndarray):
+        np.clip(values, lower, upper, out=values)
+    return _plan_with(accountant, values, lower, upper, plan, _correct_query)
+
+
+def _pops_caller_plan(accountant, values, lower, upper, plan):  # answers in plan order, but the plan is emptied
+    answers = _plan_with(accountant, values, lower, upper, list(plan), _correct_query)
+    plan.clear()
+    return answers
+
+
+def _same_list_every_call(_out=[]):  # one list object, refilled by every call
+    def answer(accountant, values, lower, upper, plan):
+        _out[:] = _plan_with(accountant, values, lower, upper, plan, _correct_query)
+        return _out
+    return answer
+
+
+def _memoised_across_calls():  # a query asked again on the same data (kind, epsilon, n, sum) reuses its answer
+    memo = {}
+
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        key = (kind, float(eps), len(values), exact["sum"], lower, upper)
+        if key in memo:
+            queries.accountant.spend(eps, label=kind)
+            return memo[key]
+        memo[key] = _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+        return memo[key]
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+def _rescales_a_repeated_kind(accountant, values, lower, upper, plan):  # count or sum: the first one's noise rescaled
+    def answer_query(position, kind, eps, queries, exact, answers, *rest):
+        for earlier, (k, e) in enumerate(plan[:position]):
+            if k == kind and kind != "mean":
+                queries.accountant.spend(eps, label=kind)
+                return exact[kind] + (answers[earlier] - exact[kind]) * e / eps
+        return _correct_query(position, kind, eps, queries, exact, answers, *rest)
+    return _plan_with(accountant, values, lower, upper, plan, answer_query)
+
+
+def _mean_over_exact_count(accountant, values, lower, upper, plan):  # a mean as a noisy sum over len(values)
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        if kind != "mean":
+            return _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+        noisy_sum = queries.query("sum", values, eps, lower, upper, label=kind)
+        return float(np.clip(noisy_sum / len(values), lower, upper))
+    return _plan_with(accountant, values, lower, upper, plan, answer_query)
+
+
+WRONG_ANSWERS["04.4"].update({
+    "non-private: counts exact, the count taken as public (fix26)": _exact_for(lambda kind, n, plan: kind == "count"),
+    "non-private (size): exact for fewer than 200 values (fix26)": _exact_for(lambda kind, n, plan: n < 200),
+    "non-private (size): means exact for 2,000 to 5,000 values (fix26)":
+        _exact_for(lambda kind, n, plan: kind == "mean" and 2000 <= n <= 5000),
+    "non-private (shape): a plan of one query answered exactly (fix26)": _exact_for(lambda kind, n, plan: len(plan) == 1),
+    "non-private (state): the last query also runs on the budget's leftover (fix26)":
+        _run_at(_last_query_takes_the_leftover),
+    "every query at the plan's mean epsilon (fix26)":
+        _run_at(lambda position, kind, eps, plan, left: math.fsum(e for _, e in plan) / len(plan)),
+    "non-private: a mean as a noisy sum over the exact count (fix26)": _mean_over_exact_count,
+    "non-private (calls): a repeated count or sum rescales the first one's noise (fix26)": _rescales_a_repeated_kind,
+    "non-private (calls): memoised across calls on the same data (fix26)": _memoised_across_calls(),
+    "clips the caller's values in place (fix26)": _clips_caller_values,
+    "empties the caller's plan (fix26)": _pops_caller_plan,
+    "returns the same list object from every call (fix26)": _same_list_every_call(),
+    "non-private (parameters): counts exact above epsilon 1 (fix26)":
+        _exact_when(lambda i, kind, eps, n: kind == "count" and eps > 1),
+    "non-private (parameters): counts exact above epsilon 2 (fix26)":
+        _exact_when(lambda i, kind, eps, n: kind == "count" and eps > 2),
 })
