@@ -95,6 +95,11 @@ LESSON07_POWER = (
      "1e-5 over the 10^6 distances); shared coins give about k / 2 pairs at one distance (1,350 and 25): 1",
      "sharing only between epsilon 1 and 6 or 6 and 10 is seen only where another case has enough flips "
      "(the distribution cases at 0.5-4 and 6); above epsilon about 12 too few flips for any test"),
+    ("07.1", "a wrong chance of keeping the truth at high epsilon (the flip count of the epsilon 6 and 10 calls, "
+             "r33c3)", "epsilon 6 (about 2,720 flips, accepted 2,395-3,058): a flip rate 15% off 0.89-0.96, 20% off 1, "
+             "10% off 0.11-0.14; epsilon 10 (about 50, accepted 12-101): twice the rate 0.43, 2.5 times 0.98 "
+             "(binomial, computed by referee fix26)", "Binomial(size, 1 - keep) outside its 1e-10 tails at each "
+             "call; smaller errors are left to the distribution cases at epsilon 0.5-6"),
     ("07.3", "exact argmax, or noise reused between calls, above 100,000 candidates (referee redB: exact above "
              "100,000 passed; the largest case had 100,000)",
      "16 calls on 1,000,001 to 1,100,000 candidates (scores uniform on [0, 4], epsilon 1): the randomized PIT of "
@@ -308,6 +313,27 @@ LESSON02_06_POWER = (
     ("04.4", "correlation 0.1, truncation beyond 6.5 scales, a 1% point mass or 10% too little noise",
      "0 (simulated 0/20, with 300 runs per query)",
      "not re-simulated at 1,500 runs; 04.1 tests PyDP's noise itself, 04.4 tests the plan's accounting"),
+    # Referee fix26 (2026-11-27): sizes, epsilons and plan lengths between the plans, the budget's leftover, inputs.
+    ("04.4", "exact only for sizes, epsilons or plan lengths in a band (referee: fewer than 200 values, means at "
+             "2,000-5,000 values, one-query plans, all three accepted before)",
+     "sums and means: 1 - (1 - f)^240 for a band holding a share f of the plans (0.99 at f = 0.02; 200 values: "
+     "f = 0.45, 2,000-5,000: about 0.05 x 0.64 with a mean); counts: an excess of exact ones over PyDP's "
+     "rounding (Poisson-binomial tail 1e-7), weak at high epsilon", "_check_band: 240 plans of 1-4 queries, "
+     "1-120,000 values, epsilons 1e-2-20, one call each; one exact sum or mean fails"),
+    ("04.4", "counts exact above an epsilon c (referee: above 1 and above 2, accepted before)",
+     "1 for c <= 4 (all-exact probability 1e-14 or less against a floor of 1e-9); 0 from about 4.3 (1e-6)",
+     "_check_high_epsilon_counts: 150 runs of 8 counts at epsilons 1-8; every window of consecutive epsilons "
+     "tested (36 windows, a correct answer fails below 4e-8)"),
+    ("04.4", "the budget's leftover spent unpaid on a query (referee: the last query at its epsilon plus the "
+             "leftover, accepted before)", "1 when that query is a count, a sum, or a mean the scale test "
+     "models (half the runs at 1.6 times its epsilon or more: mean |z| at most 0.81 against 0.89)",
+     "the first plan's runs alternate exactly enough budget and twice that"),
+    ("04.4", "the caller's values or plan changed, the same list object returned by every call",
+     "1 (by construction)", "inputs compared after the first plan's run and every band call; list identity over "
+     "the runs (a shared list had given a false 'no noise' hint)"),
+    ("04.4", "noise of a wrong size only above a size (referee: epsilon times log10(n) / 3 above 1,000 values)",
+     "0", "scale is tested on the first plan only (200-1,000 values); the large plan (15 runs) tests a floor of "
+     "0.45 of the noise, so epsilon up to about 2 times too large there passes"),
     ("06.4", "Gaussian noise truncated at 4 sigma", "1 (by construction)",
      "pooled tails: about 250,000-280,000 values must reach about 4.1 sigma"),
     ("06.4", "correlation 0.1 between calls, coordinates or people (group means)", "1 (simulated 20/20 each)",

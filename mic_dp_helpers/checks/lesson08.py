@@ -266,16 +266,19 @@ def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
     sample rate (1e-3 to 0.999), with gradients 0.01 sigma C / sqrt(n) long so that the sampling's spread is
     1e-4 of the noise's.
 
-    Each stratum (a factor 1.24 of sigma, 1.78 of C, 1.47 of n) holds one case, at its centre, so neighbouring
-    cases are exactly one stratum apart (a random point in each stratum could leave a gap of almost two; an
-    outside referee found such gaps): an answer without noise in a band wider than one stratum puts its 8 values within 0.05 noise sd of the centre there (a correct answer: 7e-12 per case;
-    caught at once, 1 by construction), and the pooled 128 standardised draws go through
+    Each stratum (a factor 1.24 of sigma, 1.78 of C, 1.47 of n) holds one case, all at the same seeded offset in
+    their strata (one offset per parameter), so neighbouring cases are exactly one stratum apart (a random point
+    in each stratum could leave a gap of almost two; an outside referee found such gaps) and the grid still moves
+    with the seed (at the strata's centres, fixed for every seed, a no-noise band between two centres, sigma 1.0
+    to 1.1 say, passed on every seed; referee fix26): an answer without noise in a band wider than one stratum
+    puts its 8 values within 0.05 noise sd of the centre there (a correct answer: 7e-12 per case; caught at
+    once, 1 by construction; a narrower band of w strata is met with probability w per seed), and the pooled 128 standardised draws go through
     :func:`check_vector_noise` (amount, shape, tails, independence, centre). Limits: noise only too small in a band
     is seen by the pooled amount test only when the band is wide (half the noise over more than about 58% of the
     range); a band of the sample rate with every example taken is not seen here (the sampling's spread is
     hidden on purpose; the 1,000-example case at q 0.9-0.97 covers large rates).
     """
-    strata = (_np_tile(_np_arange(BAND_CASES), (4, 1)) + 0.5) / BAND_CASES
+    strata = (_np_tile(_np_arange(BAND_CASES), (4, 1)) + rng.random((4, 1))) / BAND_CASES
     strata = _np_array([row[rng.permutation(BAND_CASES)] for row in strata])
     sigmas = _np_exp(_log(0.05) + strata[0] * (_log(50.0) - _log(0.05)))
     clips = _np_exp(_log(1e-4) + strata[1] * (_log(1e4) - _log(1e-4)))
