@@ -62,6 +62,26 @@ def every_seed(results: pd.DataFrame, metric: str, model: str, better: str, wors
     return bool(((a < b) if lower_is_better else (a > b)).all())
 
 
+def single_class_releases(results: pd.DataFrame) -> str:
+    """Name the releases with a single class (no classifier trained, score NaN), or return "" if there is none.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Rows with the columns ``seed``, ``epsilon``, ``method`` and ``score`` (as ``compare_methods`` returns).
+
+    Returns
+    -------
+    str
+        One line naming each such release by seed, epsilon and method, for the table's reader.
+    """
+    missing = results[results.score.isna()][["seed", "epsilon", "method"]].drop_duplicates()
+    if missing.empty:
+        return ""
+    return ("Single-class releases (no classifier trained, score NaN, left out of the means): " +
+            "; ".join(f"seed {r.seed} at epsilon {r.epsilon:g} ({r.method})" for r in missing.itertuples()))
+
+
 def groupings(tasks: list[str], n_seeds: int) -> None:
     for task in tasks:
         data = load_task(task)
@@ -122,6 +142,8 @@ def main(argv: list[str] | None = None) -> int:
                 scores = {m: interval(cell[cell.model == m]["score"]) for m in ("logreg", "hgb")}
                 print(f"| {method} | {eps:g} | {scores['logreg']} | {scores['hgb']} | "
                       f"{interval(cell[cell.model == 'logreg']['tv'])} |")
+        if note := single_class_releases(results):
+            print(f"\n{note}")
         print("\nOrderings that hold on every seed:")
         for eps in EPSILONS:
             for better, worse in (("MST", "independent marginals"), ("independent marginals", "MST"),

@@ -136,9 +136,10 @@ def _too_concentrated_hint(where: str, share: float, far: bool) -> str:
                 "large: without that chance, the choice is not epsilon-DP.")
     return (f"{where} the best candidate is chosen more often ({share:.3f}) than Gumbel noise of scale "
             "2 * sensitivity / epsilon gives. If you used Gumbel noise, its scale is too small: less noise than "
-            "epsilon needs. (Exponential or Laplace noise of scale 2 * sensitivity / epsilon would also be "
-            "epsilon-DP, and a little more accurate, but this exercise asks for Gumbel noise, whose choices follow "
-            "the exponential mechanism exactly: that is what the check compares with.)")
+            "epsilon needs. (Exponential noise of scale 2 * sensitivity / epsilon, permute-and-flip, would also "
+            "be epsilon-DP and is never less accurate, so it picks the best more often; Laplace noise of that scale "
+            "is epsilon-DP too. But this exercise asks for Gumbel noise, whose choices follow the exponential "
+            "mechanism exactly: that is what the check compares with.)")
 
 
 #: Calls on the 1,000,001 to 1,100,000 candidates of :func:`_check_beyond_largest`.
