@@ -430,3 +430,31 @@ WRONG_ANSWERS["04.4"].update({
     "non-private (parameters): counts exact above epsilon 2 (fix26)":
         _exact_when(lambda i, kind, eps, n: kind == "count" and eps > 2),
 })
+
+
+def _mirrored_across_calls(lag):  # the same query on the same data: each block of `lag` calls negates the block before
+    memo = {}
+
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        fresh, owed = memo.setdefault((position, kind, float(eps), len(values), exact["sum"], lower, upper), ([], []))
+        if owed and kind != "mean":
+            queries.accountant.spend(eps, label=kind)
+            return 2 * exact[kind] - owed.pop(0)
+        got = _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+        fresh.append(got)
+        if len(fresh) == lag:
+            owed.extend(fresh)
+            fresh.clear()
+        return got
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+WRONG_ANSWERS["04.4"].update({
+    "non-private (calls): every other call mirrors the last one's noise, by position (s34rchk)": _mirrored_across_calls(1),
+    "non-private (calls): blocks of 3 calls mirror the 3 before (s34rchk)": _mirrored_across_calls(3),
+})
+# Counts exact in a size and epsilon band (s34rchk): caught by the counts-only plan on 1,000-20,000 values. Count
+# noise skipped below 1e-5 of the count (n * epsilon > 1e5) still passes: a stated limit of the check.
+WRONG_ANSWERS["04.4"]["non-private (size, parameters): counts exact above 1,000 values at epsilon 1 or more (s34rchk)"] = \
+    _exact_when(lambda i, kind, eps, n: kind == "count" and n > 1000 and eps >= 1)
