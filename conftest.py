@@ -21,7 +21,7 @@ from xdist.scheduler import LoadFileScheduling
 
 ROOT = Path(__file__).resolve().parent
 CHECK_CALL = re.compile(r"""^check\(\s*["'](\d\d\.\d)["']""", re.MULTILINE)
-_VERDICT = re.compile(r"^(\S+) Exercise (\d\d\.\d): ", re.MULTILINE)
+_VERDICT = re.compile(r"^(\S+) Exercise (\d\d\.\d): (.*)$", re.MULTILINE)
 
 
 def _relative(item: pytest.Item) -> str:
@@ -83,20 +83,15 @@ def solution_check_verdicts(source: str, printed: str) -> list[str]:
     >>> solution_check_verdicts('check("01.1", f)', "✅ Exercise 01.1: passed")
     []
     >>> solution_check_verdicts('check("01.1", f)', "❌ Exercise 01.1: wrong")
-    ['01.1 printed: ❌ Exercise 01.1: wrong', '01.1 did not print a pass']
+    ['01.1 printed: ❌ wrong', '01.1 did not print a pass']
     """
     passed_icon = "✅"
-    verdicts = {match.group(2): [] for match in _VERDICT.finditer(printed)}
-    problems = []
-    for line in printed.splitlines():
-        match = _VERDICT.match(line)
-        if match:
-            verdicts[match.group(2)].append(match.group(1))
-            if match.group(1) != passed_icon:
-                problems.append(f"{match.group(2)} printed: {line.strip()}")
-    for exercise_id in CHECK_CALL.findall(source):
-        if passed_icon not in verdicts.get(exercise_id, []):
-            problems.append(f"{exercise_id} did not print a pass")
+    verdicts = [match.groups() for match in _VERDICT.finditer(printed)]  # (icon, exercise id, message)
+    problems = [f"{exercise_id} printed: {icon} {message}" for icon, exercise_id, message in verdicts
+                if icon != passed_icon]
+    passed = {exercise_id for icon, exercise_id, _ in verdicts if icon == passed_icon}
+    problems += [f"{exercise_id} did not print a pass" for exercise_id in CHECK_CALL.findall(source)
+                 if exercise_id not in passed]
     return problems
 
 

@@ -14,8 +14,7 @@
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
-TESTS=(tests/test_checks.py tests/test_check_integrity.py tests/test_check_false_rejection.py
-       tests/test_check_false_rejection_05_06.py)
+TESTS=(tests/test_checks.py tests/test_check_integrity.py tests/test_check_false_rejection.py)
 ran=()
 skipped=()
 failed=()
