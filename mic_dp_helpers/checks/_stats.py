@@ -330,9 +330,10 @@ LESSON02_06_POWER = (
              "before)", "1 (all-exact probability 1e-14 or less when exact above epsilon 4 or less)",
      "_check_high_epsilon_counts on 1,000-20,000 values (log-uniform)"),
     ("04.4", "noise mirrored or reused negated across calls, at lag d (referee s34rchk: each query's last answer "
-             "mirrored, accepted before)", "1 for d <= 3 (about -10 standard errors against 5.5), any column; sums "
-     "and means at any d (pairs averaging to the truth)", "the first plan's 1,500 runs in call order: "
-     "check_independent_calls on every column (lags 1-3, 750), check_no_mirrors on sums and means inside the bounds"),
+             "mirrored, accepted before)", "1 for d <= 20 (about 10 standard errors against 5.5), any column; sums "
+     "and means at any d (pairs averaging to the truth) when their noise is below a tenth of the bounds; counts "
+     "at random lags or fixed lags above 20 (but 750): not caught", "the first plan's 1,500 runs in call order: "
+     "check_independent_calls on every column (lags 1-20, 750), check_no_mirrors on sums and means inside the bounds"),
     ("04.4", "the budget's leftover spent unpaid on a query (referee: the last query at its epsilon plus the "
              "leftover, accepted before)", "1 when that query is a count, a sum, or a mean the scale test "
      "models (half the runs at 1.6 times its epsilon or more: mean |z| at most 0.81 against 0.89)",

@@ -432,12 +432,12 @@ WRONG_ANSWERS["04.4"].update({
 })
 
 
-def _mirrored_across_calls(lag):  # the same query on the same data: each block of `lag` calls negates the block before
-    memo = {}
+def _mirrored_across_calls(lag, kinds=("count", "sum")):  # the same query on the same data: each block of `lag`
+    memo = {}                                                 # calls negates the block before, for `kinds`
 
     def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
         fresh, owed = memo.setdefault((position, kind, float(eps), len(values), exact["sum"], lower, upper), ([], []))
-        if owed and kind != "mean":
+        if owed and kind in kinds:
             queries.accountant.spend(eps, label=kind)
             return 2 * exact[kind] - owed.pop(0)
         got = _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
@@ -453,6 +453,8 @@ def _mirrored_across_calls(lag):  # the same query on the same data: each block 
 WRONG_ANSWERS["04.4"].update({
     "non-private (calls): every other call mirrors the last one's noise, by position (s34rchk)": _mirrored_across_calls(1),
     "non-private (calls): blocks of 3 calls mirror the 3 before (s34rchk)": _mirrored_across_calls(3),
+    "non-private (calls): counts only, blocks of 4 calls mirror the 4 before (s34r44)": _mirrored_across_calls(4, ("count",)),
+    "non-private (calls): counts only, blocks of 15 calls mirror the 15 before": _mirrored_across_calls(15, ("count",)),
 })
 # Counts exact in a size and epsilon band (s34rchk): caught by the counts-only plan on 1,000-20,000 values. Count
 # noise skipped below 1e-5 of the count (n * epsilon > 1e5) still passes: a stated limit of the check.
