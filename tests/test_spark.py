@@ -6,7 +6,7 @@ a timed-out submission is simulated with a shell script that starts a child, as 
 
 import pytest
 
-from mic_dp_helpers.scale.spark import start_spark
+from mic_dp_helpers.scale.spark import start_spark, start_spark_in_background
 
 
 @pytest.mark.parametrize("kwargs, match", [
@@ -18,6 +18,8 @@ from mic_dp_helpers.scale.spark import start_spark
 def test_start_spark_checks_its_settings_before_starting_java(kwargs, match):
     with pytest.raises(ValueError, match=match):
         start_spark(**kwargs)
+    with pytest.raises(ValueError, match=match):  # in the caller, not later in the background thread
+        start_spark_in_background(**kwargs)
 
 
 @pytest.mark.parametrize("cache_dir", [5, ["dir"]])
@@ -56,7 +58,7 @@ def _built_options(monkeypatch, master):
 
 
 _LOCAL_ONLY = ("spark.driver.memory", "spark.sql.shuffle.partitions", "spark.default.parallelism",
-               "spark.python.worker.reuse", "spark.python.daemon.module")
+               "spark.python.worker.reuse", "spark.python.daemon.module", "spark.python.factory.idleWorkerMaxPoolSize")
 
 
 @pytest.mark.parametrize("master", ["spark://127.0.0.1:7077", "yarn", "k8s://https://host:443",

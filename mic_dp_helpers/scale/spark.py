@@ -10,10 +10,11 @@ from __future__ import annotations
 import os
 import re
 import sys
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from mic_dp_helpers.java_runtime import _quiet_conf_dir, java_home
 
-__all__ = ["start_spark", "is_local_master"]
+__all__ = ["start_spark", "start_spark_in_background", "is_local_master"]
 
 
 def start_spark(master: str | None = "local[2]", app_name: str = "hands-on-dp", *, memory: str = "512m"):
@@ -40,7 +41,8 @@ def start_spark(master: str | None = "local[2]", app_name: str = "hands-on-dp", 
     -----
     Settings for a 2-core laptop (2 shuffle partitions, parallelism 2, the driver's memory, a JVM tuned to
     start fast, Python workers forked from a daemon that imports PipelineDP once:
-    :mod:`mic_dp_helpers.scale._spark_daemon`, which needs the course package where the workers run) are
+    :mod:`mic_dp_helpers.scale._spark_daemon`, which needs the course package where the workers run; each
+    worker reused for later tasks, and at most two idle workers kept, one per core) are
     applied only when the master is ``local`` or ``local[...]``. On a cluster Spark's own defaults apply, and
     the course package reaches the executors with ``spark-submit --py-files`` (see
     :mod:`mic_dp_helpers.scale.cluster`). Every master gets the quiet log settings and no web UI.
@@ -51,12 +53,7 @@ def start_spark(master: str | None = "local[2]", app_name: str = "hands-on-dp", 
     >>> spark.sparkContext.parallelize(range(10)).sum()  # doctest: +SKIP
     45
     """
-    if master is not None and (not isinstance(master, str) or not master):
-        raise ValueError(f"master must be a Spark master URL such as 'local[2]', or None; got {master!r}.")
-    if not isinstance(app_name, str) or not app_name.strip():
-        raise ValueError(f"app_name must be a non-empty string; got {app_name!r}.")
-    if not isinstance(memory, str) or not re.fullmatch(r"[1-9]\d*[kmgt]?", memory.strip().lower()):
-        raise ValueError(f"memory must be a JVM memory size such as '512m' or '2g'; got {memory!r}.")
+    _check_settings(master, app_name, memory)
     os.environ["JAVA_HOME"] = str(java_home())
     log_config = _quiet_conf_dir() / "log4j2.properties"
     if master is None:
@@ -79,13 +76,66 @@ def start_spark(master: str | None = "local[2]", app_name: str = "hands-on-dp", 
                    .config("spark.default.parallelism", "2")
                    .config("spark.driver.extraJavaOptions", "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss4m "
                            f"-Dlog4j2.configurationFile=file:{log_config}")
-                   .config("spark.python.worker.reuse", "false")
+                   .config("spark.python.worker.reuse", "true")
+                   .config("spark.python.factory.idleWorkerMaxPoolSize", "2")
                    .config("spark.python.daemon.module", "mic_dp_helpers.scale._spark_daemon"))
     else:
         builder = builder.config("spark.driver.extraJavaOptions", f"-Dlog4j2.configurationFile=file:{log_config}")
     session = builder.getOrCreate()
     session.sparkContext.setLogLevel("ERROR")
     return session
+
+
+def start_spark_in_background(master: str | None = "local[2]", app_name: str = "hands-on-dp", *,
+                              memory: str = "512m", warm_up: bool = True) -> Future:
+    """Start Spark in a background thread, so that a notebook can go on while Java starts.
+
+    Spark's JVM and its Python workers take several seconds to start on a laptop. A lesson that calls
+    this early does its local work meanwhile and waits only for what is left, with ``future.result()``.
+
+    Parameters
+    ----------
+    master, app_name, memory
+        As in :func:`start_spark` (checked now, before the thread starts).
+    warm_up : bool, default True
+        Also run a job on two public numbers, so that Spark's Python workers exist before the first real
+        job. It reads no data.
+
+    Returns
+    -------
+    concurrent.futures.Future
+        Its ``result()`` is the :class:`pyspark.sql.SparkSession` (or raises what starting Spark raised).
+
+    Examples
+    --------
+    >>> starting = start_spark_in_background("local[2]")  # doctest: +SKIP
+    >>> spark = starting.result()  # doctest: +SKIP
+    """
+    _check_settings(master, app_name, memory)
+    if not isinstance(warm_up, bool):
+        raise TypeError(f"warm_up must be True or False; got {warm_up!r}.")
+
+    def start():
+        session = start_spark(master, app_name, memory=memory)
+        if warm_up:
+            session.sparkContext.parallelize([0, 1], 2).count()
+        return session
+
+    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="start-spark")
+    try:
+        return executor.submit(start)
+    finally:
+        executor.shutdown(wait=False)  # the thread ends when Spark has started
+
+
+def _check_settings(master, app_name, memory) -> None:
+    """start_spark's argument checks, made before anything starts."""
+    if master is not None and (not isinstance(master, str) or not master):
+        raise ValueError(f"master must be a Spark master URL such as 'local[2]', or None; got {master!r}.")
+    if not isinstance(app_name, str) or not app_name.strip():
+        raise ValueError(f"app_name must be a non-empty string; got {app_name!r}.")
+    if not isinstance(memory, str) or not re.fullmatch(r"[1-9]\d*[kmgt]?", memory.strip().lower()):
+        raise ValueError(f"memory must be a JVM memory size such as '512m' or '2g'; got {memory!r}.")
 
 
 def is_local_master(master: str) -> bool:
