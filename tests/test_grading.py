@@ -86,7 +86,11 @@ def graded(tmp_path_factory):
         "    return df.groupby(columns).size()",
         "check = 3\nchecks = ['mine']\nexercise = 'my notes'\nclass Exercise:\n    pass",
     ])
-    _write(folder, "honest_reruns", solution + solution[1:])
+    # re-runs a definition and its check, then reads the result, as lesson 00 teaches (the grader's kernel must
+    # give the real result when it is read)
+    _write(folder, "honest_reruns", solution + solution[1:3] + [
+        "result = check('01.1', uniqueness_share)\nassert result.passed and result.status == 'passed', result.message\n"
+        "assert 'passed' in str(result) and result.to_dict()['exercise'] == '01.1'"])
     # hostile: each defines a wrong 01.1 and tries to make it pass, or to harm the run
     hostile = {
         "h_display": "import IPython.display as d, builtins\n"
@@ -189,6 +193,9 @@ def test_honest_look_alikes_pass_without_any_flag(graded, student):
     assert not any("tamper" in row.message for row in rows.values())
     if student == "honest_names":  # `check = 3` is the student's own business; their later cells are fine
         assert "notebook" not in rows or rows["notebook"].status != "problem" or "tamper" not in rows["notebook"].message
+    else:  # every cell ran without error, the one reading check()'s result included
+        problems = [row for row in graded["rows"] if row.student == student and row.status == "problem"]
+        assert not problems, problems
 
 
 @pytest.mark.parametrize("student", ["h_display", "h_hook", "h_registry", "h_constants", "h_patch_libs", "h_frames",

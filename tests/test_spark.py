@@ -117,3 +117,34 @@ def test_a_submission_that_times_out_leaves_no_driver_behind(tmp_path, monkeypat
     else:
         os.kill(driver, 9)  # clean up what the code under test left behind, then fail
         pytest.fail(f"the driver (pid {driver}) outlived the timed-out submission")
+
+
+def test_start_in_background_hands_over_the_session_or_the_error(monkeypatch):
+    """The thread's outcome reaches future.result(): the session (after the warm-up job) or the exception."""
+    import mic_dp_helpers.scale.spark as spark_module
+
+    counted = []
+
+    class _Context:
+        def parallelize(self, values, slices):
+            assert list(values) == [0, 1]  # the warm-up touches two public numbers, nothing else
+            return self
+
+        def count(self):
+            counted.append(True)
+            return 2
+
+    session = type("Session", (), {"sparkContext": _Context()})()
+    monkeypatch.setattr(spark_module, "start_spark", lambda *a, **k: session)
+    started = spark_module.start_spark_in_background("local[2]")
+    assert started.result(timeout=30) is session and counted == [True] and started.start_seconds >= 0
+
+    def no_java(*args, **kwargs):
+        raise RuntimeError("no Java here")
+
+    monkeypatch.setattr(spark_module, "start_spark", no_java)
+    failed = spark_module.start_spark_in_background("local[2]", warm_up=False)
+    with pytest.raises(RuntimeError, match="no Java here"):
+        failed.result(timeout=30)
+    with pytest.raises(TypeError, match="warm_up must be True or False"):
+        spark_module.start_spark_in_background(warm_up="yes")

@@ -148,9 +148,10 @@ def read_purchase_rows(folder: str | os.PathLike) -> list[tuple]:
 def _spark_rows(spark, folder: Path):
     """The same rows as an RDD, read by the executors (on a cluster, from shared storage).
 
-    The part files are read as text and parsed in Python (``csv``), as :func:`read_purchase_log` reads them:
-    Spark's DataFrame CSV reader would give the same rows, but its query planner adds seconds and memory to
-    the first job of a laptop's session, and the pipeline needs an RDD of tuples anyway.
+    The part files are read as text and parsed with Python's ``csv`` module: the same rows as
+    :func:`read_purchase_rows` (pandas), quoted fields included. Spark's DataFrame CSV reader differs on
+    doubled quotes inside a quoted field (it keeps them), and its query planner adds seconds and memory to
+    the first job of a laptop's session; the pipeline needs an RDD of tuples anyway.
     """
     _part_files(folder)  # a clear error before Spark's own
     lines = spark.sparkContext.textFile(str(Path(folder).resolve() / "part-*.csv"))

@@ -10,7 +10,9 @@ from __future__ import annotations
 import os
 import re
 import sys
-from concurrent.futures import Future, ThreadPoolExecutor
+import threading
+import time
+from concurrent.futures import Future
 
 from mic_dp_helpers.java_runtime import _quiet_conf_dir, java_home
 
@@ -104,7 +106,8 @@ def start_spark_in_background(master: str | None = "local[2]", app_name: str = "
     Returns
     -------
     concurrent.futures.Future
-        Its ``result()`` is the :class:`pyspark.sql.SparkSession` (or raises what starting Spark raised).
+        Its ``result()`` is the :class:`pyspark.sql.SparkSession` (or raises what starting Spark raised);
+        once done, its ``start_seconds`` says how long the start took (warm-up included).
 
     Examples
     --------
@@ -114,18 +117,24 @@ def start_spark_in_background(master: str | None = "local[2]", app_name: str = "
     _check_settings(master, app_name, memory)
     if not isinstance(warm_up, bool):
         raise TypeError(f"warm_up must be True or False; got {warm_up!r}.")
+    future: Future = Future()
+    future.start_seconds = None
 
     def start():
-        session = start_spark(master, app_name, memory=memory)
-        if warm_up:
-            session.sparkContext.parallelize([0, 1], 2).count()
-        return session
+        began = time.perf_counter()
+        try:
+            session = start_spark(master, app_name, memory=memory)
+            if warm_up:
+                session.sparkContext.parallelize([0, 1], 2).count()
+        except BaseException as error:  # handed to whoever calls future.result()
+            future.set_exception(error)
+            return
+        future.start_seconds = time.perf_counter() - began
+        future.set_result(session)
 
-    executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="start-spark")
-    try:
-        return executor.submit(start)
-    finally:
-        executor.shutdown(wait=False)  # the thread ends when Spark has started
+    future.set_running_or_notify_cancel()
+    threading.Thread(target=start, name="start-spark", daemon=True).start()
+    return future
 
 
 def _check_settings(master, app_name, memory) -> None:

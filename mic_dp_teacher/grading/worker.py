@@ -466,23 +466,52 @@ class _RemoteObject:
 
 
 def _defer_notebook_checks() -> None:
-    """Make the notebook's own ``check(...)`` calls print a note instead of running the check.
+    """Make the notebook's own ``check(...)`` calls print a note, and run the check only if its result is read.
 
-    The grader checks every exercise itself, in its own process, after the cells have run; the same check
-    run in here as well decided nothing and doubled the grading time of a finished notebook. Installed
-    before the student's first cell, so ``from mic_dp_helpers.checks import check`` gets the note-writer.
+    The grader checks every exercise itself, in its own process, after the cells have run; the verdicts come
+    from that run only. The same check run in here as well doubled the grading time of a finished notebook.
+    A notebook that reads the returned result (``result.passed``, ``result.status``, as lesson 00 does) gets
+    the real check, run then, as it would outside the grader. Installed before the student's first cell, so
+    ``from mic_dp_helpers.checks import check`` gets this one.
     """
     from mic_dp_helpers import checks
     from mic_dp_helpers.checks import _core
 
+    run_check, not_done = _core.run_check, _core.ICONS[_core.NOT_DONE]
+
     def check(exercise_id, answer):
-        result = _core.CheckResult(str(exercise_id), _core.NOT_DONE,
-                                   "checked by the grader after the notebook has run (see your feedback).")
-        print(result)
-        return result
+        print(f"{not_done} Exercise {exercise_id}: checked by the grader after the notebook has run (see your "
+              "feedback).")
+        return _CheckedWhenRead(run_check, exercise_id, answer)
 
     check.__doc__ = _core.check.__doc__
     checks.check = _core.check = check
+
+
+class _CheckedWhenRead:
+    """What the notebook's ``check()`` returns while graded: the real check runs when the result is first read."""
+
+    def __init__(self, run_check, exercise_id, answer) -> None:
+        self._run, self._answer, self._result = run_check, answer, None
+        self.exercise = exercise_id
+
+    def _checked(self):
+        if self._result is None:
+            self._result = self._run(self.exercise, self._answer)
+        return self._result
+
+    status = property(lambda self: self._checked().status)
+    message = property(lambda self: self._checked().message)
+    passed = property(lambda self: self._checked().passed)
+
+    def to_dict(self) -> dict:
+        return self._checked().to_dict()
+
+    def __str__(self) -> str:
+        return str(self._checked())
+
+    def _ipython_display_(self) -> None:
+        """Show nothing: the note is already printed."""
 
 
 def _on_alarm(signum, frame):
