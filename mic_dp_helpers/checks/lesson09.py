@@ -366,8 +366,8 @@ def check_bound_contributions(answer) -> None:
        max_per_partition=3 (each row 3/20 of the time), and, just above both bounds, 15 days (each kept 14/15
        of the time) and one day of 4 rows (each 3/4), in the same 300 calls; kept days are neighbours in date
        or table order as often as in a uniform subset (no window of consecutive days, no every-k-th day).
-    4b. Sizes from one row to about 50,000 rows and bounds from 1 to 60 (max_partitions up to 60,
-       max_per_partition up to 45; people far above, exactly at, and just above both bounds).
+    4b. Sizes from one row to about 50,000 rows and bounds from 1 to 150 (max_partitions up to 150,
+       max_per_partition up to 120; people far above, exactly at, and just above both bounds).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
 
@@ -384,7 +384,8 @@ def check_bound_contributions(answer) -> None:
     rng = _default_rng(901)
     cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
     cases += [(_at_the_bounds(l0, linf), l0, linf)
-              for l0, linf in ((1, 1), (3, 2), (5, 4), (12, 7), (40, 1), (60, 1), (8, 30), (30, 30), (45, 45))]
+              for l0, linf in ((1, 1), (3, 2), (5, 4), (12, 7), (40, 1), (60, 1), (8, 30), (30, 30), (45, 45),
+                               (150, 2), (2, 120))]  # referee rt0709: no bounding above 60 partitions passed
     # Sizes and bounds where an answer could hide: one row, customers far above large bounds, a big log.
     cases += [(_DataFrame({"customer_id": ["solo"], "day": [7]}), 1, 1),
               (_large_log(rng, 50_000), 3, 2), (_large_log(rng, 30_000), 9, 1)]
