@@ -134,6 +134,37 @@ LESSON07_POWER = (
     ("07.4", "Laplace noise clipped or truncated at c scales",
      "pooled tails over all ~10,800 releases: the largest |z| must reach about 6.8 scales (check_pooled_tails)",
      "clipping beyond about 7 scales is not seen"),
+    # Referee rt0709: answers exact, with shared coins or too few flips only for 20,000-60,000 people passed 07.1;
+    # exact only for bound_share <= 0.2, public_high < 100, levels above 0.99 or 3,001-15,000 values, and 10% too
+    # little noise or a scale upper / (n + 1), passed 07.4. All "1" rows below hold by construction.
+    ("07.1", "exact, coins shared between i and i + d, or a wrong keep rate, in a band of sizes (referee rt0709: "
+             "exact for 20,000-60,000 people)",
+     "size sweep (lesson07._size_sweep): 40 sizes log-uniform and jittered over 2 to 1,000,000, epsilon "
+     "log-uniform over 0.05-1, calls for 40 expected flips: all kept fails (a correct answer: below e^-40); keep "
+     "shares z-tested at 5.5 (80 tests, 3e-6 in all); coins of i and i + d from 2,000 people: every lag with 300 "
+     "expected double flips to 150,000 people, lags 1-32 and n/2, n/3, n/4, n/5, n/8, n/10 above, |z| > 7 (about "
+     "600,000 lags, 2e-6 in all). Exact or shared coins in a band wider than a grid step (a factor 1.4): 1; "
+     "1.1 times epsilon from 300,000 people: z about 30, 1",
+     "a band narrower than a factor 1.4; above 150,000 people, coins shared at a distance not in that list"),
+    ("07.4", "exact mean or bound in a band of sizes, bound shares, public bounds or levels (referee rt0709)",
+     "band sweep (lesson07_sweeps.bound_mean_band_sweep): 200 cases, n 1-100,000, epsilon 0.01-30 and public_high "
+     "10-100,000 log-uniform, bound_share uniform 0.02-0.98, 1 - level log-uniform 0.001-0.95, one call each: a "
+     "mean within 1e-12 relative of the clipped mean, or a bound equal to an exact quantile (7 NumPy methods) "
+     "or a value, fails. A band holding 5% of a parameter's range is met with probability 0.99996, 1 then",
+     "a band narrower than about 2% of a range (met with probability 0.98); 200 single calls do not test the "
+     "noise's scale in a band (only the pooled Laplace KS test over the 200)"),
+    ("07.4", "too little noise: 10% too little, a scale upper / (n + 1), 0.8x for fewer than 10 values",
+     "check_noise_size: sum of |noise| / scale is Gamma(N, 1), outside its 1e-8 tails fails; pooled over the "
+     "~13,200 releases 10% too little noise gives z about 11 (power 1); per case, upper / (n + 1) at n = 1 "
+     "(300 calls) averages 0.5 (1); pooled over the 1,200 releases of 1-4 values, 0.8x gives z about 7 (0.9)",
+     "5% too little noise everywhere (z about 5.7, power about 0.5); too little noise only in a band of sizes "
+     "or parameters the fixed cases miss (the band sweep tests exactness there, not the scale)"),
+    ("07.4", "Laplace noise truncated beyond 8 scales (rt0709)", "pooled tails: none",
+     "3.4e-4 of Laplace draws lie beyond 8 scales, 4.5 expected among the ~13,000 releases: not seen (power "
+     "below 0.05)"),
+    ("07.3", "1% of the candidates, at random on each call, get no noise (rt0709)", "none",
+     "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "
+     "seeing it needs about 2 million calls, far beyond the check's"),
     ("07.5", "a point estimate (frequency ratio, a bound at 50-60% confidence) instead of a confidence bound",
      "every round holds randomized response (true epsilon 1) claiming 0.985: point estimate about 1.00, the "
      "audit's 95% bound about 0.97; the expected answer is the course audit's verdict on the same outputs",

@@ -23,6 +23,7 @@ from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, 
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
 _exp, _sqrt, _log, _asarray, _arange = math.exp, math.sqrt, math.log, np.asarray, np.arange
+_ceil = math.ceil
 _poisson_isf = poisson.isf
 _binom_sf, _binom_cdf = binom.sf, binom.cdf
 _exp_array = np.exp
@@ -262,6 +263,56 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                 raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
                                   f" ({share:.4f}): at every epsilon, every person must tell the truth with "
                                   "probability e^epsilon / (1 + e^epsilon).")
+
+
+    _size_sweep(answer, generator)
+
+
+def _size_sweep(answer, generator) -> None:
+    """Every size (referee rt0709: an answer exact only for 20,000 to 60,000 people passed).
+
+    One case at each of 40 sizes spread log-uniformly (jittered) over 2 to 1,000,000 people, each at an
+    epsilon drawn log-uniformly from 0.05 to 1 (flip rate 0.27 to 0.49), with enough calls for 40 expected
+    flips: an answer exact (or wrong in its rate) in any band of sizes wider than a grid step (a factor 1.4)
+    keeps every answer where a correct one flips none with probability below e^-40, and the kept shares of
+    true yes and true no must be p within 5.5 standard errors (a correct answer: 3.8e-8 per test, 80 tests).
+    From 2,000 to 150,000 people the coins of persons i and i + d must be uncorrelated for every d with 300
+    expected double flips, above 150,000 for d = 1 to 32 and n/2, n/3, n/4, n/5, n/8, n/10: |z| above 7 (a
+    correct answer: 2.6e-12 per lag, about 600,000 lags) fails; coins shared at one distance for a band of
+    sizes give z about sqrt((n - d) / 2), over 30. Limit: above 150,000 people (to 1,000,000) coins shared at
+    another distance pass this sweep.
+    """
+    grid = _log(2.0) + (_arange(40) + generator.random(40)) / 40 * (_log(1e6) - _log(2.0))
+    for size in (int(_exp_array(g)) for g in grid):
+        epsilon = float(_exp_array(generator.uniform(_log(0.05), 0.0)))
+        p = _keep_probability(epsilon)
+        calls = max(1, _ceil(40.0 / (size * (1 - p))))
+        truth = generator.random(size) < float(generator.uniform(0.2, 0.8))
+        where = f"For {size} answers at epsilon={epsilon:.3g}:"
+        runs = call_repeatedly(answer, calls, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+        kept = np.stack([_reports(raw, size, where) for raw in runs]) == truth.astype(int)[None, :]
+        if kept.all():
+            raise CheckFailed(f"{where} every report is the true answer: nothing is randomized for this many people, "
+                              "so nothing is private. Flip every person's coin, however many people there are.")
+        for label, mask in (("true yes", truth), ("true no", ~truth)):
+            if mask.any() and _z_off(kept[:, mask].sum(), calls * int(mask.sum()), p) > 5.5:
+                share = float(kept[:, mask].mean())
+                raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
+                                  f" ({share:.4f}): for every number of people, every person must tell the truth with "
+                                  "probability e^epsilon / (1 + e^epsilon).")
+        if size >= 2000:
+            flips = (~kept[:1]).astype(float)
+            flips -= float(flips.mean())
+            if size <= 150_000:
+                lags, z = lag_z_scores(flips, 300.0)
+            else:  # an FFT over every lag costs seconds here: the nearest lags and the usual fractions of n
+                lags = np.unique(np.r_[_arange(1, 33), [size // k for k in (2, 3, 4, 5, 8, 10)], (size + 1) // 2])
+                row = flips[0]
+                z = np.array([float(x.sum()) / _sqrt(float(x @ x)) for x in (row[:-d] * row[d:] for d in lags)])
+            if z.size and float(np.abs(z).max()) > 7.0:
+                d = int(lags[int(np.argmax(np.abs(z)))])
+                raise CheckFailed(f"{where} the coins of person i and person i + {d:,} are correlated: each person, "
+                                  "for every number of people, must flip their own coin, independent of everyone else's.")
 
 
 # --------------------------------------------------------------------------------------- 07.2

@@ -16,6 +16,7 @@ from mic_dp_helpers.mechanisms import broken_selection as _broken
 from mic_dp_helpers.checks import _core, _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 from mic_dp_helpers.checks.lesson07 import P_LIMIT, Z_LIMIT, _z_off
+from mic_dp_helpers.checks.lesson07_sweeps import bound_mean_band_sweep, check_noise_size
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
 _log, _sqrt, _asarray, _sort = math.log, math.sqrt, np.asarray, np.sort
@@ -350,7 +351,7 @@ _VALID_MEAN_NOTE = (" (A noisy sum divided by a noisy count, as section 4's Priv
 @exercise("07.4", title="A private clipping bound, then the mean", answer_name="private_bound_and_mean")
 def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
     generator = _default_rng(seed)
-    pooled = []
+    pooled, tiny = [], []
     for values, level, high, epsilon, share, calls in _clipping_cases(generator):
         n = len(values)
         where = (f"For {n} values, level={level:.3g}, public_high={high:.4g}, epsilon={epsilon:.3g}, "
@@ -423,10 +424,16 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
         if abs(rho) * _sqrt(calls) > Z_LIMIT:
             raise CheckFailed(f"{where} the DP mean's error depends on the released bound: clip to the bound you "
                               "release, scale the noise with it (upper / n) and draw the noise independently.")
+        check_noise_size(standardized, f"{where} the DP mean:")
         pooled.append(standardized)
+        tiny += [standardized] if n < 10 else []
     # Laplace noise clipped or truncated at c scales: over all the cases' releases the largest |z| must reach
     # the pooled threshold (about 7 scales for ~10,000 draws; a correct answer fails with probability TAIL_FAILURE).
+    # Limit: truncation beyond 8 scales (3.4e-4 of Laplace draws; 4.5 expected among the 13,000) is not seen.
     _sweeps.check_pooled_tails(pooled, "laplace", "The DP means:")
+    check_noise_size(_concatenate(pooled), "Over all the cases' DP means,")
+    check_noise_size(_concatenate(tiny), "Over the DP means of 1 to 4 values (1,200 releases),")
+    bound_mean_band_sweep(answer, generator, _bound_and_mean)
 
 
 # --------------------------------------------------------------------------------------- 07.5

@@ -281,20 +281,25 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
     1,400 kept days, 0.0031 for t's 4,200 kept rows within their day), a normal tail of 2e-9 each (the
     means of 1,400 or more draws). Keeping the first or last days by date or by table position, or the
     first rows of a day, moves a mean by 0.2 or more (over 20 sd): rejected with certainty, whatever the
-    threshold (more than 60 days, more than 100 rows) above which an answer switches to it. Limit: a
+    threshold (more than 60 days, more than 100 rows, up to 4,000 days: customer ``h``, referee rt0709) above
+    which an answer switches to it; above 4,000 days such a switch passes. Limit: a
     choice biased only within the middle of the order (mean rank still 1/2) is left to the count tests of
     the smaller cases.
     """
     u = _DataFrame({"customer_id": ["u"] * 240, "day": _arange(1000, 1240)})
     t = _DataFrame({"customer_id": ["t"] * 150, "day": _repeat(_arange(2000, 2030), 5)})
-    heavy = _concat([u, t], ignore_index=True)
+    # Referee rt0709: the earliest days only for customers with more than 250 days passed (u had 240): customer
+    # h has 4,000 days, one row each (an answer switching above 4,000 days still passes: a stated limit).
+    h = _DataFrame({"customer_id": ["h"] * 4000, "day": _arange(10_000, 14_000)})
+    heavy = _concat([u, t, h], ignore_index=True)
     heavy = heavy.loc[rng.permutation(heavy.index)]
     position = _DataFrame({"at": _arange(_len(heavy))}, index=heavy.index)["at"]
     shared = _default_rng(_int(rng.integers(1 << 30)))
     outcomes = call_repeatedly(answer, HEAVY_CALLS, heavy, 14, 3, shared)
-    sums = {"u_date": 0.0, "u_table": 0.0, "t_date": 0.0, "t_table": 0.0, "t_rows": 0.0}
+    sums = {"u_date": 0.0, "u_table": 0.0, "t_date": 0.0, "t_table": 0.0, "t_rows": 0.0, "h_date": 0.0, "h_table": 0.0}
     u_pairs = {"date": [], "table": []}
     u_table_rank = position[heavy["customer_id"] == "u"].rank(method="first") - 1
+    h_table_rank = position[heavy["customer_id"] == "h"].rank(method="first") - 1
     t_days_table = heavy[heavy["customer_id"] == "t"].assign(at=position).groupby("day")["at"].min()
     t_day_table_rank = t_days_table.rank(method="first") - 1
     t_row_rank = (heavy[heavy["customer_id"] == "t"].assign(at=position).groupby("day")["at"]
@@ -306,11 +311,12 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
                               "not rows of the log.")
         kept_u = kept.index[heavy.loc[kept.index, "customer_id"].to_numpy() == "u"]
         kept_t = kept.index[heavy.loc[kept.index, "customer_id"].to_numpy() == "t"]
+        kept_h = kept.index[heavy.loc[kept.index, "customer_id"].to_numpy() == "h"]
         t_days = _sorted(set(heavy.loc[kept_t, "day"].tolist()))
-        if _len(kept_u) != 14 or _len(t_days) != 14 or _len(kept_t) != 42:
-            raise CheckFailed("for a customer with 240 days (one row each) and one with 30 days of 5 rows "
+        if _len(kept_u) != 14 or _len(t_days) != 14 or _len(kept_t) != 42 or _len(kept_h) != 14:
+            raise CheckFailed("for customers with 240 and 4,000 days (one row each) and one with 30 days of 5 rows "
                               "(max_partitions=14, max_per_partition=3) the result did not keep 14 days of the "
-                              "first and 14 days of 3 rows of the second.")
+                              "first two and 14 days of 3 rows of the third.")
         u_pairs["date"].append(heavy.loc[kept_u, "day"].to_numpy() - 1000)
         u_pairs["table"].append(u_table_rank.loc[kept_u].to_numpy())
         sums["u_date"] += float(((heavy.loc[kept_u, "day"].to_numpy() - 1000 + 0.5) / 240).sum())
@@ -318,12 +324,16 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
         sums["t_date"] += float(((_array(t_days) - 2000 + 0.5) / 30).sum())
         sums["t_table"] += float(((t_day_table_rank.loc[t_days].to_numpy() + 0.5) / 30).sum())
         sums["t_rows"] += float(((t_row_rank.loc[kept_t].to_numpy() + 0.5) / 5).sum())
+        sums["h_date"] += float(((heavy.loc[kept_h, "day"].to_numpy() - 10_000 + 0.5) / 4000).sum())
+        sums["h_table"] += float(((h_table_rank.loc[kept_h].to_numpy() + 0.5) / 4000).sum())
     # (sum, items per call, n, k, samples of k-of-n per call, what)
     tests = (("u_date", 14, 240, 14, 1, "the days of a customer with 240 days, in date order"),
              ("u_table", 14, 240, 14, 1, "the days of a customer with 240 days, in table order"),
              ("t_date", 14, 30, 14, 1, "the days of a customer with 150 rows, in date order"),
              ("t_table", 14, 30, 14, 1, "the days of a customer with 150 rows, in table order"),
-             ("t_rows", 42, 5, 3, 14, "the rows of a day with 5 rows (of a customer with 150 rows), in table order"))
+             ("t_rows", 42, 5, 3, 14, "the rows of a day with 5 rows (of a customer with 150 rows), in table order"),
+             ("h_date", 14, 4000, 14, 1, "the days of a customer with 4,000 days, in date order"),
+             ("h_table", 14, 4000, 14, 1, "the days of a customer with 4,000 days, in table order"))
     for key, per_call, n, k, samples, what in tests:
         mean = sums[key] / (HEAVY_CALLS * per_call)
         sd = _rank_mean_sd(n, k, HEAVY_CALLS * samples)
@@ -356,8 +366,8 @@ def check_bound_contributions(answer) -> None:
        max_per_partition=3 (each row 3/20 of the time), and, just above both bounds, 15 days (each kept 14/15
        of the time) and one day of 4 rows (each 3/4), in the same 300 calls; kept days are neighbours in date
        or table order as often as in a uniform subset (no window of consecutive days, no every-k-th day).
-    4b. Sizes from one row to about 50,000 rows and bounds from 1 to 60 (max_partitions up to 60,
-       max_per_partition up to 45; people far above, exactly at, and just above both bounds).
+    4b. Sizes from one row to about 50,000 rows and bounds from 1 to 150 (max_partitions up to 150,
+       max_per_partition up to 120; people far above, exactly at, and just above both bounds).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
 
@@ -374,7 +384,8 @@ def check_bound_contributions(answer) -> None:
     rng = _default_rng(901)
     cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
     cases += [(_at_the_bounds(l0, linf), l0, linf)
-              for l0, linf in ((1, 1), (3, 2), (5, 4), (12, 7), (40, 1), (60, 1), (8, 30), (30, 30), (45, 45))]
+              for l0, linf in ((1, 1), (3, 2), (5, 4), (12, 7), (40, 1), (60, 1), (8, 30), (30, 30), (45, 45),
+                               (150, 2), (2, 120))]  # referee rt0709: no bounding above 60 partitions passed
     # Sizes and bounds where an answer could hide: one row, customers far above large bounds, a big log.
     cases += [(_DataFrame({"customer_id": ["solo"], "day": [7]}), 1, 1),
               (_large_log(rng, 50_000), 3, 2), (_large_log(rng, 30_000), 9, 1)]

@@ -555,3 +555,13 @@ WRONG_ANSWERS["07.3"].update({
     "non-private (calls): the same noise on every call above 100,000 candidates":
         _memoised_above(_CORRECT_RNM, 100_000),
 })
+
+
+# Referee rt0709 (size bands in 07.1; bound shares, public bounds, levels, sizes and the noise's size in 07.4):
+# in their own module, which reads this one's helpers.
+from wrong_answers._lesson07_bands import HONEST as _bands_honest, WRONG as _bands_wrong  # noqa: E402
+
+for _exercise, _answers in _bands_wrong.items():
+    WRONG_ANSWERS[_exercise].update(_answers)
+for _exercise, _answers in _bands_honest.items():
+    HONEST_ANSWERS[_exercise].update(_answers)

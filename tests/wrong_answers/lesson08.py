@@ -219,6 +219,11 @@ WRONG_ANSWERS["08.3"].update({
     "delta fixed at 1e-5": lambda q, s, t, d: _rdp(q, s, t, 1e-5),
     "noise multiplier capped at 5": lambda q, s, t, d: _rdp(q, min(s, 5.0), t, d),
     "delta divided by the steps": lambda q, s, t, d: _rdp(q, s, t, d / t),
+    # referee rt0709: both passed while every case had fewer than 10,000 steps and a q that rounds up
+    "steps capped at 10,000": lambda q, s, t, d: _rdp(q, s, min(t, 10_000), d),
+    "steps capped at 50,000": lambda q, s, t, d: _rdp(q, s, min(t, 50_000), d),
+    "sample rate rounded down to 3 decimals": lambda q, s, t, d: _rdp(
+        math.floor(q * 1000) / 1000 if q >= 1e-3 else q, s, t, d),
 })
 
 

@@ -401,6 +401,12 @@ WRONG_ANSWERS = {
         "calls: every step-th day from a random offset (systematic sampling)": _days_by_window("systematic"),
         "size: the earliest days and first rows just above the bounds (up to 2 over)": _earliest_days_just_above,
         "size: the first days in table order above 100 days": _fast_path_for_heavy_customers(100, "days", "table order"),
+        # referee rt0709: the heaviest customer had 240 days, so a switch above 250 days passed
+        "size: the earliest days for customers with more than 250 days": _fast_path_for_heavy_customers(250, "days", "earliest"),
+        "size: the latest days for customers with more than 1,000 days": _fast_path_for_heavy_customers(1000, "days", "latest"),
+        "size: the first days in table order above 3,000 days": _fast_path_for_heavy_customers(3000, "days", "table order"),
+        "parameters: no bounding when max_partitions > 60": lambda log, k, m, rng: log.copy() if k > 60 else _correct_core(log, k, m, rng),
+        "parameters: no row bounding when max_per_partition > 45": lambda log, k, m, rng: _correct_core(log, k, 10**9, rng) if m > 45 else _correct_core(log, k, m, rng),
         "size: the first rows of each day for customers with more than 100 rows": _fast_path_for_heavy_customers(
             100, "rows", "first rows"),
     },

@@ -1,0 +1,126 @@
+"""Sweeps and scale tests of 07.4 (a private clipping bound, then the mean), apart from ``lesson07_selection``.
+
+Referee rt0709: answers exact only for ``bound_share <= 0.2`` or ``public_high < 100``, exact for sizes the
+cases skip, and noise 10% too small or scaled by ``upper / (n + 1)`` passed 07.4. :func:`check_noise_size`
+tests the average size of the standardised noise (per case and pooled); :func:`bound_mean_band_sweep` draws
+200 cases across sizes 1 to 100,000, epsilons 0.01 to 30, bound shares 0.02 to 0.98, levels 0.05 to 0.999 and
+public bounds 10 to 100,000, one call each.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from scipy import stats
+
+from mic_dp_helpers.checks import _sweeps
+from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly
+
+_abs, _asarray, _clip, _default_rng = np.abs, np.asarray, np.clip, np.random.default_rng
+_gamma_cdf, _gamma_sf, _quantile = stats.gamma.cdf, stats.gamma.sf, np.quantile
+_float = float
+
+#: Per test, the probability that a correct answer's noise size is declared off (each tail).
+SIZE_TAIL = 1e-8
+#: The cases of the 07.4 band sweep (one call each): a band holding 5% of a parameter's range is met with
+#: probability 1 - 0.95^200 = 0.99996.
+BAND_CASES_07_4 = 200
+_QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "closest_observation")
+
+
+def check_noise_size(standardized, where: str) -> None:
+    """Test that Laplace noise divided by its scale has the right average size.
+
+    For Laplace noise of scale 1, |z| is Exp(1), so the sum of N of them is Gamma(N, 1): outside its
+    ``SIZE_TAIL`` tails (each side) the noise is too small or too large. Power: 10% too little noise is
+    seen with probability 0.2 at N = 2,000 and about 1 pooled over 07.4's 13,000 releases (z about 11);
+    half the noise (``upper / (n + 1)`` at n = 1) with probability about 1 at N = 300.
+
+    Parameters
+    ----------
+    standardized : array_like
+        Noise / scale, one per release.
+    where : str
+        The case, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If the average |z| is off.
+    """
+    signed = _asarray(standardized, dtype=float).ravel()
+    z = _abs(signed)
+    if z.size < 20:
+        return
+    # Centre first (a sign test: Binomial(N, 1/2) beyond 5.5 standard deviations, 4e-8), so that a mean clipped
+    # to another bound is not reported as too much noise.
+    if abs(_float((signed > 0).sum()) - z.size / 2) > 5.5 * math.sqrt(z.size / 4):
+        raise CheckFailed(f"{where} the DP mean is not centred on the mean of the values clipped to the released "
+                          "bound [0, upper]: clip to the bound you release, and add noise centred on 0.")
+    total = _float(z.sum())
+    if _gamma_cdf(total, z.size) < SIZE_TAIL or _gamma_sf(total, z.size) < SIZE_TAIL:
+        ratio = total / z.size
+        verdict = ("too little noise: it is not (1 - bound_share) * epsilon-DP" if ratio < 1 else
+                   "more noise than the budget left needs, or a mean not centred on the values clipped to the "
+                   "released bound [0, upper] on some calls")
+        raise CheckFailed(f"{where} its distance from the mean of the values clipped to the released bound averages "
+                          f"{ratio:.3f} times the Laplace scale upper / (n * (1 - "
+                          f"bound_share) * epsilon) over {z.size:,} releases, where Laplace noise of that scale "
+                          f"averages 1: {verdict}. The clipped mean moves by at most upper / n (n, not n + 1 or "
+                          "anything else); use exactly (1 - bound_share) * epsilon for it.")
+
+
+def bound_mean_band_sweep(answer, generator, bound_and_mean) -> None:
+    """Call ``answer`` once at each of 200 cases drawn across every parameter, and test the releases.
+
+    The bound must lie in [0, public_high] and never equal an exact quantile of the values (NumPy's
+    methods; Smith's mechanism lands on one with probability 0); the means are tested by
+    :func:`mic_dp_helpers.checks._sweeps.check_noise_in_every_band` (never exact, rarely within 0.001
+    scales, Laplace over all).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``private_bound_and_mean``.
+    generator : numpy.random.Generator
+        The check's generator.
+    bound_and_mean : callable
+        ``bound_and_mean(raw, where)``: the (upper, dp_mean) pair of a raw return.
+
+    Raises
+    ------
+    CheckFailed
+        If a bound is exact or out of range, or the means fail the band test.
+    """
+    cases = _sweeps.band_sweep(generator, {"n": (1, 100_000), "epsilon": (0.01, 30.0), "high": (10.0, 1e5)},
+                               count=BAND_CASES_07_4)
+    releases, centres, scales, tolerances, described = [], [], [], [], []
+    for case in cases:
+        n, epsilon, high = case["n"], case["epsilon"], case["high"]
+        # 1 - level log-uniform over 0.001 to 0.95: levels near 1 (0.99 to 0.999) are a third of the cases
+        level = 1.0 - _sweeps.log_uniform(generator, 0.001, 0.95)
+        share = _float(generator.uniform(0.02, 0.98))
+        values = np.round(generator.lognormal(3.0, 0.8, n), 2)
+        where = (f"For {n} values, level={level:.3g}, public_high={high:.4g}, epsilon={epsilon:.3g}, "
+                 f"bound_share={share:.3g}:")
+        (raw,) = call_repeatedly(answer, 1, values.copy(), level, high, epsilon, share,
+                                 _default_rng(int(generator.integers(2**31))))
+        upper, mean = bound_and_mean(raw, where)
+        if not 0.0 <= upper <= high:
+            raise CheckFailed(f"{where} the upper bound {upper:.6g} fell outside the public range [0, public_high].")
+        exact = [_float(_quantile(values, level, method=method)) for method in _QUANTILE_METHODS]
+        if upper in exact or upper in set(values.tolist()):
+            raise CheckFailed(f"{where} the upper bound is an exact quantile (or a value) of the data, which Smith's "
+                              "DP quantile never returns: it leaks the data. Choose it with dp_quantile(values, level, "
+                              "0, public_high, bound_share * epsilon, rng), whatever the size and parameters.")
+        centre = _float(_clip(values, 0.0, upper).mean())
+        scale = upper / (n * (1 - share) * epsilon)
+        if scale <= 0:
+            continue
+        releases.append(mean)
+        centres.append(centre)
+        scales.append(scale)
+        tolerances.append(1e-12 * max(1.0, abs(centre)) + 1e-9 * scale)
+        described.append(where)
+    _sweeps.check_noise_in_every_band(releases, centres, scales, tolerances, lambda i: described[i])
