@@ -436,3 +436,27 @@ def _skips_the_data_maximum(values, lower, candidates, epsilon):  # a candidate 
 
 
 WRONG_ANSWERS["04.3"]["(data) leaves out a candidate equal to the data's maximum"] = _skips_the_data_maximum
+
+
+# ---- referee rt0206 (2026-11-27): exact for a kind of input the text allows (every statistical case passed a list of
+# non-integral floats with non-integral float bounds): caught by the kinds stage, 12 answers on each kind.
+def _exact_for_input(predicate):
+    def answer(values, lower, upper, epsilon):
+        if predicate(values, lower, upper):
+            return _exact_mean(values, lower, upper, epsilon)
+        return _pydp_mean(values, lower, upper, epsilon)
+    return answer
+
+
+WRONG_ANSWERS["04.1"].update({
+    "non-private (data): the exact mean for integer bounds, as in the example (rt0206)": _exact_for_input(
+        lambda values, lower, upper: isinstance(lower, int) and isinstance(upper, int)),
+    "non-private (data): the exact mean when the lower bound is 0 (rt0206)": _exact_for_input(
+        lambda values, lower, upper: lower == 0),
+    "non-private (data): the exact mean for symmetric bounds (rt0206)": _exact_for_input(
+        lambda values, lower, upper: lower == -upper),
+    "non-private (data): the exact mean of whole-number values (rt0206)": _exact_for_input(
+        lambda values, lower, upper: all(float(v).is_integer() for v in values)),
+    "non-private (data): the exact mean for a NumPy array (rt0206)": _exact_for_input(
+        lambda values, lower, upper: isinstance(values, np.ndarray) and len(values) < 1000),
+})
