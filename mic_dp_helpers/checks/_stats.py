@@ -414,6 +414,10 @@ LESSON02_06_POWER = (
                          "values, values all beyond a bound; whole numbers, NumPy arrays)", "1 (by construction: "
      "40 exact of 40 against 0 allowed, 12 of 12 against 3)", "one input of each kind in the shared-generator "
      "stage (02.1, 02.4) and lesson04._check_value_kinds (04.1)"),
+    ("06.4", "noise reused or negated between different data on one generator, or no noise for float32 or "
+             "Fortran-ordered records (referee rt0206)", "1 (by construction: every output tested for an exact "
+     "mean; reused draws give thousands of equal pairs against 3 x 0 + 10)", "lesson06_grouping._check_shared_"
+     "generator: 6 constant datasets (float64, float32, Fortran order, zeros) in turn, 30 rounds, one generator"),
     ("02.1, 02.4", "Laplace marginals correlated rho with the call d before, 4 <= d <= 20 (referee rt0206: "
                    "Gaussian copula, rho = -0.6, d = 5, 6)", "1 for |rho| >= 0.1 (at least rho sqrt(324,000) / 2, "
      "28 standard errors at rho = 0.1, for 02.1, 10 or more for 02.4, against 5.5)", "check_independent_calls on the main "
