@@ -372,15 +372,21 @@ def _copula_at_lag(exact, scale, lag, rho=-0.6):
     return answer
 
 
+for _id, _correct, _exact, _scale, _change, _lag in (
+        ("02.1", _correct_laplace, _exact_value, _laplace_scale, "the value changes", 5),
+        ("02.4", _correct_sum, _exact_sum, _sum_scale, "the data change", 6)):
+    WRONG_ANSWERS[_id].update({
+        f"non-private (calls): noise reused when {_change} on the same generator (rt0206)":
+            _across_inputs(_correct, _exact, lambda noise: noise),
+        f"non-private (calls): noise negated when {_change} on the same generator (rt0206)":
+            _across_inputs(_correct, _exact, lambda noise: -noise),
+        f"non-private (calls): Laplace marginals correlated -0.6 with the call {_lag} before (rt0206)":
+            _copula_at_lag(_exact, _scale, _lag),
+    })
+del _id, _correct, _exact, _scale, _change, _lag
 WRONG_ANSWERS["02.1"].update({
-    "non-private (calls): noise reused when the value changes on the same generator (rt0206)":
-        _across_inputs(_correct_laplace, _exact_value, lambda noise: noise),
-    "non-private (calls): noise negated when the value changes on the same generator (rt0206)":
-        _across_inputs(_correct_laplace, _exact_value, lambda noise: -noise),
     "non-private (calls): noise reused doubled when the value changes on the same generator (rt0206)":
         _across_inputs(_correct_laplace, _exact_value, lambda noise: 2 * noise),
-    "non-private (calls): Laplace marginals correlated -0.6 with the call 5 before (rt0206)":
-        _copula_at_lag(_exact_value, _laplace_scale, 5),
     "non-private (data): no noise when the value is an integral float (rt0206)":
         hide.exact_when(_correct_laplace, _exact_value,
                         lambda value, s, e, rng: isinstance(value, float) and value.is_integer()),
@@ -390,12 +396,6 @@ WRONG_ANSWERS["02.1"].update({
         hide.exact_when(_correct_laplace, _exact_value, lambda value, s, e, rng: abs(value) >= 1e9 * s / e),
 })
 WRONG_ANSWERS["02.4"].update({
-    "non-private (calls): noise reused when the data change on the same generator (rt0206)":
-        _across_inputs(_correct_sum, _exact_sum, lambda noise: noise),
-    "non-private (calls): noise negated when the data change on the same generator (rt0206)":
-        _across_inputs(_correct_sum, _exact_sum, lambda noise: -noise),
-    "non-private (calls): Laplace marginals correlated -0.6 with the call 6 before (rt0206)":
-        _copula_at_lag(_exact_sum, _sum_scale, 6),
     "non-private (data): the exact sum for integer bounds, as in the example (rt0206)":
         hide.exact_when(_correct_sum, _exact_sum,
                         lambda values, lo, up, e, rng: isinstance(lo, int) and isinstance(up, int)),
