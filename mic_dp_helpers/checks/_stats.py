@@ -419,6 +419,10 @@ LESSON02_06_POWER = (
              "Fortran-ordered records (referee rt0206)", "1 (by construction: every output tested for an exact "
      "mean; reused draws give thousands of equal pairs against 3 x 0 + 10)", "lesson06_grouping._check_shared_"
      "generator: 6 constant datasets (float64, float32, Fortran order, zeros) in turn, 30 rounds, one generator"),
+    ("04.2", "each person's first rows (or any fixed choice) above some table size (referee rt0206: above 100 "
+             "people or 1,000 rows)", "1 below 300 people and 2,100 rows (by construction: positions kept with "
+     "frequency 1 or 0 against 2/7 within 0.06); a switch above 21,000 rows is not seen", "_check_uniform_choice on "
+     "300 to 3,000 people of 7 rows, at least 1,800 person-calls"),
     ("02.1, 02.4", "Laplace marginals correlated rho with the call d before, 4 <= d <= 20 (referee rt0206: "
                    "Gaussian copula, rho = -0.6, d = 5, 6)", "1 for |rho| >= 0.1 (at least rho sqrt(324,000) / 2, "
      "28 standard errors at rho = 0.1, for 02.1, 10 or more for 02.4, against 5.5)", "check_independent_calls on the main "

@@ -457,12 +457,13 @@ def _contribution_tables(seed: int) -> list[tuple[pd.DataFrame, str]]:
     return tables
 
 
-def _uniformity_table() -> pd.DataFrame:
-    # 30 people with 7 rows each, in blocks: a person's rows are consecutive in index order. Within a person
-    # the amounts double from row to row (1 to 64, slightly different per person), so a choice that leans
-    # on the values (the largest rows, rows drawn with weights) keeps some positions far more often.
-    amounts = np.tile(2.0 ** np.arange(7), 30) * (1 + np.repeat(np.arange(30), 7) / 100)
-    return pd.DataFrame({"amount": amounts, "person": np.repeat(np.arange(30), 7)}, index=np.arange(5000, 5210))
+def _uniformity_table(people: int = 30) -> pd.DataFrame:
+    # ``people`` people with 7 rows each, in blocks: a person's rows are consecutive in index order. Within a
+    # person the amounts double from row to row (1 to 64, slightly different per person), so a choice that
+    # leans on the values (the largest rows, rows drawn with weights) keeps some positions far more often.
+    amounts = np.tile(2.0 ** np.arange(7), people) * (1 + np.repeat(np.arange(people), 7) / (100 * people / 30))
+    return pd.DataFrame({"amount": amounts, "person": np.repeat(np.arange(people), 7)},
+                        index=np.arange(5000, 5000 + 7 * people))
 
 
 def _call_bound(answer, df: pd.DataFrame, column: str, k: int, seed) -> pd.DataFrame:
@@ -482,7 +483,9 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     everyone's count), leaves the table unchanged, draws its choice from ``rng`` only (same seed, same
     rows), and keeps each of a person's rows with the same probability, whatever its values: over 60 calls
     on 30 people with 7 rows each (k = 2, amounts doubling from row to row), each row position is kept
-    with frequency 2/7 within 0.06 (5.6 standard errors). Tables come from ``seed``; the person column is not the first column.
+    with frequency 2/7 within 0.06 (5.6 standard errors), and again over at least 1,800 person-calls on 300 to
+    3,000 such people (a random choice only for small tables fails). Tables come from ``seed``; the person
+    column is not the first column.
 
     Parameters
     ----------
@@ -519,18 +522,26 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     if not _call_bound(answer, df, column, 2, seed).index.equals(_call_bound(answer, df, column, 2, seed).index):
         raise CheckFailed("two calls with generators seeded alike kept different rows: draw your randomness "
                           "from the rng argument (property: reproducible).")
-    table = _uniformity_table()
-    given = table.copy()
-    outputs = _core.student_call("04.2", _THIS, call_repeatedly, answer, 60, given, "person", 2, _default_rng(seed))
-    if not given.equals(_uniformity_table()):
+    _check_uniform_choice(answer, 30, 60, _default_rng(seed))
+    # Again on 300 to 3,000 people (2,100 to 21,000 rows), at least 1,800 person-calls (referee rt0206: a random
+    # choice up to 100 people or 1,000 rows and each person's first rows above passed).
+    people = int(_log_uniform(_default_rng([seed, 43]), 300, 3_000))
+    _check_uniform_choice(answer, people, max(2, -(-1800 // people)), _default_rng([seed, 43, 1]))
+
+
+def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:
+    """``calls`` calls (k = 2) on :func:`_uniformity_table` of ``people``: every row position kept alike."""
+    given = _uniformity_table(people)
+    outputs = _core.student_call("04.2", _THIS, call_repeatedly, answer, calls, given, "person", 2, rng)
+    if not given.equals(_uniformity_table(people)):
         raise CheckFailed("your function changed the table it was given; return a new table instead.")
     kept_position = np.zeros(7)
     for kept in outputs:
         if not _isinstance(kept, pd.DataFrame):
             raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(kept).__name__}.")
         kept_position += np.bincount((kept.index.to_numpy() - 5000) % 7, minlength=7)[:7]
-    frequency = kept_position / (60 * 30)
-    # Each frequency averages 1,800 Bernoulli(2/7) draws (not independent within a person, which only
+    frequency = kept_position / (calls * people)
+    # Each frequency averages at least 1,800 Bernoulli(2/7) draws (not independent within a person, which only
     # lowers the variance): standard error at most 0.0107; 0.06 is more than 5.6 of them.
     if frequency.max() - frequency.min() > 0.9:
         raise CheckFailed("you always keep the same rows of a person (for example the first ones); choose them at "

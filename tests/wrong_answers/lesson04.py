@@ -460,3 +460,21 @@ WRONG_ANSWERS["04.1"].update({
     "non-private (data): the exact mean for a NumPy array (rt0206)": _exact_for_input(
         lambda values, lower, upper: isinstance(values, np.ndarray) and len(values) < 1000),
 })
+
+
+# ---- referee rt0206: a random choice only for small tables, each person's first rows (or a memoised order) above
+def _random_up_to(rows=None, people=None):
+    def bound_contributions(df, person_column, k, rng):
+        if (rows is not None and len(df) > rows) or (people is not None and df[person_column].nunique() > people):
+            return _first_k(df, person_column, k, rng)
+        order = rng.permutation(len(df))
+        kept = df.iloc[order].groupby(person_column, sort=False).head(k)
+        return df.loc[df.index.isin(kept.index)]
+    return bound_contributions
+
+
+WRONG_ANSWERS["04.2"].update({
+    "(size) random rows up to 1,000 rows, each person's first rows above (rt0206)": _random_up_to(rows=1_000),
+    "(size) random rows up to 100 people, each person's first rows above (rt0206)": _random_up_to(people=100),
+    "(size) random rows up to 250 people, each person's first rows above (rt0206)": _random_up_to(people=250),
+})
