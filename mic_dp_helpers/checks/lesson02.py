@@ -50,7 +50,7 @@ for _id in ("02.1", "02.2", "02.3", "02.4"):
 
 
 def _call(exercise_id, answer, *args):
-    return _core.student_call(exercise_id, _THIS, answer, *args)
+    return _core.student_call(exercise_id, _THIS, answer, *args, extra_modules=(_shared_calls,))
 
 
 def _many(exercise_id, answer, n, *args):
