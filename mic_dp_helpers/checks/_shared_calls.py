@@ -18,10 +18,10 @@ _len = len
 
 
 #: Calls per input in the shared-generator stage (inputs called in turn, one generator for all).
-SHARED_ROUNDS = 40
-#: Bit-exact releases allowed among the calls on inputs marked ``huge`` (02.1: 160 calls on values 1e9 to 1e13
+SHARED_ROUNDS = 25
+#: Bit-exact releases allowed among the calls on inputs marked ``huge`` (02.1: 100 calls on values 1e9 to 1e13
 #: scales from 0), where float rounding alone makes a correct release equal the value with probability about
-#: 1e-7 to 1e-3 a call (about 0.05 expected in all; 6 or more: below 1e-10). Exact there: 40 or more.
+#: 1e-7 to 1e-3 a call (about 0.03 expected in all; 6 or more: below 1e-11). Exact there: 25 or more.
 HUGE_EXACT_LIMIT = 5
 
 

@@ -405,14 +405,14 @@ LESSON02_06_POWER = (
     ("04.1", "exact only for epsilon in a band between the cases (referee: 25 to 90)", "0",
      "the cases sit at epsilon 0.3-20, 100 and 200-1,000; a band sweep of PyDP calls would cost seconds"),
     ("02.1, 02.4", "noise reused, negated or scaled between different inputs on one generator (referee rt0206: "
-                   "every other stage gives each input its own generator)", "1 (by construction: 40 repeated or "
+                   "every other stage gives each input its own generator)", "1 (by construction: 25 repeated or "
      "mirrored draws per input change against 3 x 0 + 10; scaled: lag-1 correlation about -0.5 or +0.7, 8 or more "
-     "standard errors against 5.5)", "_shared_calls.check_shared_generator: 40 rounds over 11 (02.1) or 9 (02.4) "
+     "standard errors against 5.5)", "_shared_calls.check_shared_generator: 25 rounds over 11 (02.1) or 9 (02.4) "
      "inputs of one scale, one generator"),
     ("02.1, 02.4, 04.1, 04.4", "exact for one kind of input the text allows (referee rt0206: integral floats, "
                                "NumPy integers, values 1e9 scales from 0; integer, zero or symmetric bounds, float32 "
                                "or int64 values, values all beyond a bound; whole numbers, NumPy arrays, lists)",
-     "1 (by construction: 40 exact of 40 against 0 allowed, 12 of 12 against 3; 04.4: any exact sum or mean fails, "
+     "1 (by construction: 25 exact of 25 against 0 allowed, 12 of 12 against 3; 04.4: any exact sum or mean fails, "
      "about 40 of them per form)", "one input of each kind in the shared-generator stage (02.1, 02.4), "
      "lesson04._check_value_kinds (04.1), lesson04_plans.BAND_FORMS (04.4's band plans, 24 of each form)"),
     ("06.4", "noise reused or negated between different data on one generator, or no noise for float32 or "

@@ -118,7 +118,7 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     exact value, at most 4 within 1e-3 scales, Laplace pooled; an answer exact in a band of epsilon fails). Over all 9 cases
     together (324,000 releases) the noise reaches beyond 10 scales (noise clipped at 10 scales fails)
     and no call's noise predicts a later call's (lags 1-20 and half the run). 100 releases, each from
-    a new generator, pass the same tests. Then 40 rounds over 11 inputs of one scale from one shared
+    a new generator, pass the same tests. Then 25 rounds over 11 inputs of one scale from one shared
     generator (:func:`_shared_calls.check_shared_generator`): integral floats, 0.0, NumPy int64 and int32, a
     Python int, a float, and values 1e9 to 1e13 scales from 0; noise reused, negated or correlated between
     inputs, or an exact release for one kind of value, fails. Limits: noise truncated beyond about 12 scales
@@ -440,7 +440,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     run); 100 releases from
     new generators pass the same tests. Then one release at each of 300 (n, epsilon) drawn across the whole
     box (:func:`_sweeps.band_sweep`): never the exact sum, at most 4 within 1e-3 scales of it, Laplace
-    pooled (an answer exact only for epsilon or n in a band fails; power in ``LESSON02_06_POWER``). Then 40
+    pooled (an answer exact only for epsilon or n in a band fails; power in ``LESSON02_06_POWER``). Then 25
     rounds over 9 inputs of one scale from one shared generator (:func:`_shared_calls.check_shared_generator`):
     the example's integer bounds [0, 10], a bound of 0.0 either side, symmetric bounds, int64 and float32
     values, one value, equal values, every value above the upper bound; noise reused, negated or correlated
