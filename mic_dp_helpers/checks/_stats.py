@@ -262,7 +262,7 @@ LESSON02_06_POWER = (
      "pooled tails: 324,000 releases must reach 10.25 scales (check_pooled_tails)"),
     ("02.1", "a 1% point mass", "1 (simulated 20/20)", "repeated releases (check_fresh_noise)"),
     ("02.1", "correlation 0.1 between calls", "1 (z = 0.1 sqrt(324,000) = 57 against 5.5)",
-     "check_independent_calls, lags 1-3 and half the run, pooled over 9 cases"),
+     "check_independent_calls, lags 1-20 and half the run, pooled over 9 cases"),
     ("02.1", "10% too little noise", "1 (variance 0.81 against a band of 0.077 at 36,000 draws)",
      "check_laplace_noise's scale test on every case"),
     ("02.1", "exact in a corner of sensitivity x epsilon (1e-2 to 20)", "1 (by construction)",
@@ -435,6 +435,29 @@ LESSON02_06_POWER = (
      "no check can call more often than it does; stated, not caught"),
     ("04.1", "exact only for epsilon in a band between the cases (referee: 25 to 90)", "0",
      "the cases sit at epsilon 0.3-20, 100 and 200-1,000; a band sweep of PyDP calls would cost seconds"),
+    ("02.1, 02.4", "noise reused, negated or scaled between different inputs on one generator (referee rt0206: "
+                   "every other stage gives each input its own generator)", "1 (by construction: 25 repeated or "
+     "mirrored draws per input change against 3 x 0 + 10; scaled: lag-1 correlation about -0.5 or +0.7, 8 or more "
+     "standard errors against 5.5)", "_shared_calls.check_shared_generator: 25 rounds over 11 (02.1) or 9 (02.4) "
+     "inputs of one scale, one generator"),
+    ("02.1, 02.4, 04.1, 04.4", "exact for one kind of input the text allows (referee rt0206: integral floats, "
+                               "NumPy integers, values 1e9 scales from 0; integer, zero or symmetric bounds, float32 "
+                               "or int64 values, values all beyond a bound; whole numbers, NumPy arrays, lists)",
+     "1 (by construction: 25 exact of 25 against 0 allowed, 12 of 12 against 3; 04.4: any exact sum or mean fails, "
+     "about 40 of them per form)", "one input of each kind in the shared-generator stage (02.1, 02.4), "
+     "lesson04._check_value_kinds (04.1), lesson04_plans.BAND_FORMS (04.4's band plans, 24 of each form)"),
+    ("06.4", "noise reused or negated between different data on one generator, or no noise for float32 or "
+             "Fortran-ordered records (referee rt0206)", "1 (by construction: every output tested for an exact "
+     "mean; reused draws give thousands of equal pairs against 3 x 0 + 10)", "lesson06_grouping._check_shared_"
+     "generator: 6 constant datasets (float64, float32, Fortran order, zeros) in turn, 30 rounds, one generator"),
+    ("04.2", "each person's first rows (or any fixed choice) above some table size (referee rt0206: above 100 "
+             "people or 1,000 rows)", "1 below 300 people and 2,100 rows (by construction: positions kept with "
+     "frequency 1 or 0 against 2/7 within 0.06); a switch above 21,000 rows is not seen", "_check_uniform_choice on "
+     "300 to 3,000 people of 7 rows, at least 1,800 person-calls"),
+    ("02.1, 02.4", "Laplace marginals correlated rho with the call d before, 4 <= d <= 20 (referee rt0206: "
+                   "Gaussian copula, rho = -0.6, d = 5, 6)", "1 for |rho| >= 0.1 (at least rho sqrt(324,000) / 2, "
+     "28 standard errors at rho = 0.1, for 02.1, 10 or more for 02.4, against 5.5)", "check_independent_calls on the main "
+     "cases at lags 1-20 (not 1-3) and half the run"),
 )
 
 

@@ -21,7 +21,7 @@ import sys
 import numpy as np
 
 from mic_dp_helpers.mechanisms import noise as _mechanisms
-from mic_dp_helpers.checks import _core, _stats, _sweeps
+from mic_dp_helpers.checks import _core, _shared_calls, _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -50,7 +50,7 @@ for _id in ("02.1", "02.2", "02.3", "02.4"):
 
 
 def _call(exercise_id, answer, *args):
-    return _core.student_call(exercise_id, _THIS, answer, *args)
+    return _core.student_call(exercise_id, _THIS, answer, *args, extra_modules=(_shared_calls,))
 
 
 def _many(exercise_id, answer, n, *args):
@@ -117,8 +117,13 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     300 (value, sensitivity, epsilon) drawn across the whole range (:func:`_sweeps.band_sweep`: never the
     exact value, at most 4 within 1e-3 scales, Laplace pooled; an answer exact in a band of epsilon fails). Over all 9 cases
     together (324,000 releases) the noise reaches beyond 10 scales (noise clipped at 10 scales fails)
-    and no call's noise predicts a later call's (lags 1-3 and half the run). 100 releases, each from
-    a new generator, pass the same tests.
+    and no call's noise predicts a later call's (lags 1-20 and half the run). 100 releases, each from
+    a new generator, pass the same tests. Then 25 rounds over 11 inputs of one scale from one shared
+    generator (:func:`_shared_calls.check_shared_generator`): integral floats, 0.0, NumPy int64 and int32, a
+    Python int, a float, and values 1e9 to 1e13 scales from 0; noise reused, negated or correlated between
+    inputs, or an exact release for one kind of value, fails. Limits: noise truncated beyond about 12 scales
+    passes (324,000 releases expect 2 beyond 12 scales: P(none) = 0.13); a scale mixture (Laplace of 0.8 and
+    1.2 times the scale, half each: 1.1 epsilon) passes.
 
     Parameters
     ----------
@@ -147,7 +152,7 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
         _stats.check_near_answer(releases, value, scale, "laplace", where)
         _stats.check_no_mirrors(releases, value, scale, where)
         z_all.append(z)
-    _sweeps.check_independent_calls(z_all, "Over every case,")
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)))
     _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
     value, sensitivity, epsilon, draw_seed = _laplace_cases(seed)[-1]
     releases = _fresh_generator_releases("02.1", answer, (value, sensitivity, epsilon), draw_seed, FRESH_GENERATORS)
@@ -157,6 +162,8 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     _stats.check_fresh_noise(releases, value, sensitivity / epsilon, "laplace", where)
     _stats.check_no_mirrors(releases, value, sensitivity / epsilon, where)
     _check_laplace_bands(answer, seed)
+    _shared_calls.check_shared_generator(lambda *args: _call("02.1", answer, *args),
+                                         lambda: _shared_laplace_cases(seed), seed)
 
 
 def _laplace_band_cases(seed: int):
@@ -429,10 +436,16 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     not clipped above a size fail), no more releases
     within 1e-3 or 1e-2 scales of the sum than Laplace noise puts there and no pairs of releases averaging to
     it (mirrors at any lag). Over all cases the noise reaches the pooled tails
-    (noise clipped below 9.5 scales fails) and no call's noise predicts a later call's; 100 releases from
+    (noise clipped below 9.5 scales fails) and no call's noise predicts a later call's (lags 1-20 and half the
+    run); 100 releases from
     new generators pass the same tests. Then one release at each of 300 (n, epsilon) drawn across the whole
     box (:func:`_sweeps.band_sweep`): never the exact sum, at most 4 within 1e-3 scales of it, Laplace
-    pooled (an answer exact only for epsilon or n in a band fails; power in ``LESSON02_06_POWER``).
+    pooled (an answer exact only for epsilon or n in a band fails; power in ``LESSON02_06_POWER``). Then 25
+    rounds over 9 inputs of one scale from one shared generator (:func:`_shared_calls.check_shared_generator`):
+    the example's integer bounds [0, 10], a bound of 0.0 either side, symmetric bounds, int64 and float32
+    values, one value, equal values, every value above the upper bound; noise reused, negated or correlated
+    between inputs, or an exact sum for one kind of input, fails. Limit: an answer exact only above the
+    largest case (1,000,000 values) passes.
 
     Parameters
     ----------
@@ -488,7 +501,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
         _stats.check_near_answer(releases, centre, scale, "laplace", where)
         _stats.check_no_mirrors(releases, centre, scale, where)
         z_all.append(z)
-    _sweeps.check_independent_calls(z_all, "Over every case,")
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)))
     _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
     values, lower, upper, epsilon, draw_seed, _ = _sum_cases(seed)[-1]
     releases = _fresh_generator_releases("02.4", answer, (values.copy(), lower, upper, epsilon), draw_seed,
@@ -500,6 +513,8 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
     _stats.check_no_mirrors(releases, centre, scale, where)
     _check_sum_bands(answer, seed)
+    _shared_calls.check_shared_generator(lambda *args: _call("02.4", answer, *args),
+                                         lambda: _shared_sum_cases(seed), seed)
 
 
 def _sum_band_case(seed: int, index: int):
@@ -524,3 +539,46 @@ def _check_sum_bands(answer, seed: int) -> None:
     _sweeps.check_noise_in_every_band(
         releases, centres, scales, tolerances,
         lambda i: f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:")
+
+
+def _shared_laplace_cases(seed: int):
+    """02.1's inputs for :func:`_shared_calls.check_shared_generator`: one scale, values of every kind (integral floats,
+    0.0, NumPy int64 and int32, a Python int, a plain float, and 1e9 to 1e12 scales from 0)."""
+    rng = _default_rng([seed, 27])
+    sensitivity, epsilon = _log_uniform(rng, 1e-2, 1e2), _log_uniform(rng, *_sweeps.EPSILONS)
+    scale = sensitivity / epsilon
+    cap = _max(2.0, 1e5 * scale)  # values within 1e5 scales: the noise keeps 10 digits
+    kinds = [("an integral float", _float(round(_log_uniform(rng, 1, cap)))),
+             ("a negative integral float", -_float(round(_log_uniform(rng, 1, cap)))), ("0.0", 0.0),
+             ("a NumPy int64", np.int64(round(_log_uniform(rng, 1, cap)))),
+             ("a NumPy int32", np.int32(-round(_log_uniform(rng, 1, min(cap, 2e9))))),
+             ("a Python int", int(round(_log_uniform(rng, 1, cap)))), ("a float", _float(rng.uniform(-50, 50)) * scale)]
+    cases = [((value, sensitivity, epsilon), _float(value), scale, f"value {label}", False) for label, value in kinds]
+    for power in (9, 10, 11, 12):
+        value = _float(rng.choice([-1.0, 1.0])) * 10.0 ** (power + rng.uniform(0, 1)) * scale
+        cases.append(((value, sensitivity, epsilon), value, scale, f"a value 1e{power} scales from 0", True))
+    return cases
+
+
+def _shared_sum_cases(seed: int):
+    """02.4's inputs for :func:`_shared_calls.check_shared_generator`: one Laplace scale (epsilon set per
+    input), bounds and data of every kind the text allows: the example's integer bounds [0, 10], a bound
+    exactly 0 (either side), symmetric bounds, int64 and float32 values, one value, equal values (ties) and
+    every value beyond a bound."""
+    rng = _default_rng([seed, 28])
+    scale = _log_uniform(rng, 0.5, 50)
+    c = _log_uniform(rng, 1, 10)
+    kinds = [("the example's integer bounds [0, 10]", rng.uniform(-3, 14, 5), 0, 10),
+             ("a lower bound of 0.0", rng.uniform(-1, 6, 20), 0.0, _log_uniform(rng, 1, 10)),
+             ("an upper bound of 0.0", rng.uniform(-8, 2, 12), -_log_uniform(rng, 1, 10), 0.0),
+             ("symmetric bounds", rng.uniform(-1.2 * c, 1.2 * c, 15), -c, c),
+             ("int64 values", rng.integers(-5, 20, 30), -2.5, 12.5),
+             ("float32 values", (rng.integers(-40, 40, 25) / 4).astype(np.float32), -5, 8),
+             ("one value", rng.uniform(-2, 9, 1), -1.3, 7.7), ("equal values", np.full(10, 3.0), -4.1, 6.2),
+             ("every value above the upper bound", rng.uniform(20, 30, 15), -1.0, 9.0)]
+    cases = []
+    for label, values, lower, upper in kinds:
+        largest = _max(_abs(_float(lower)), _abs(_float(upper)))
+        centre = _fsum(_clip(np.asarray(values, dtype=float), _float(lower), _float(upper)))
+        cases.append(((values, lower, upper, largest / scale), centre, scale, f"{_len(values)} values, {label}", False))
+    return cases

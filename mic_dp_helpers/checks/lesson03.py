@@ -398,6 +398,9 @@ ATTACK_MAX_SD = 0.07
 
 
 ORDER_CASE = 6  # the case whose answers are also handed out sorted (Laplace noise of SD 3)
+#: A case allowing 20,000 to 200,000 answers (log-uniform), beyond the others' 51 to 8,344 (referee rt0206: an attack
+#: capped at 10,000 questions passed).
+LARGE_CASE = 7
 
 
 def _attack_case(seed: int, index: int):
@@ -408,6 +411,8 @@ def _attack_case(seed: int, index: int):
     if index == ORDER_CASE:
         kind, sd = "laplace", 3.0
     n_queries = int(math.ceil((sd / ATTACK_MAX_SD) ** 2)) + int(rng.integers(0, 997))
+    if index == LARGE_CASE:
+        n_queries = int(math.exp(rng.uniform(math.log(20_000), math.log(200_000))))
     return true_count, kind, sd, n_queries, int(rng.integers(1, 2**31))
 
 
@@ -445,7 +450,8 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
     from the seed after the function returns; the query function holds only its pre-drawn answers. A
     seventh case (Laplace noise, SD 3) hands out the same answers in ascending, then in descending order:
     the two estimates must agree within 0.01 (an attack that uses only the first hundred answers, or
-    the second half, moves by about a noise SD) and lie within 0.5 of the true count.
+    the second half, moves by about a noise SD) and lie within 0.5 of the true count. An eighth case allows
+    20,000 to 200,000 answers (an attack that caps its questions below that fails).
 
     Parameters
     ----------
@@ -459,7 +465,7 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in range(6):
+    for index in (*range(6), LARGE_CASE):
         noisy_query, stream, n_queries, size = _noisy_query(seed, index)
         estimate = expect_number(_call("03.3", answer, noisy_query, n_queries), "an estimate of the true answer")
         calls = size - sum(1 for _ in stream)

@@ -218,6 +218,56 @@ def _check_array_unchanged(answer, seed: int) -> None:
                           "unchanged): clamp a copy, or let BoundedMean clamp.")
 
 
+#: Runs per input kind in :func:`_check_value_kinds`: 4 or more of 12 answers within 1e-3 noise scales of the
+#: exact mean (probability 2e-3 each) fail, which a correct answer does with probability below 1e-6 per kind.
+KIND_RUNS = 12
+
+
+def _kind_cases(seed: int):
+    """(values, lower, upper, epsilon, label): the kinds of input the text allows, each once (50-300 values
+    strictly inside the bounds, epsilon 0.5-5): the example's integer bounds [0, 150], a bound of 0.0, symmetric
+    bounds, whole-number values, and the values as a NumPy array."""
+    rng = _default_rng([seed, 42])
+    cases = []
+    for label in ("the example's integer bounds [0, 150]", "a lower bound of 0.0", "symmetric bounds",
+                  "whole-number values", "the values as a NumPy array"):
+        lower, upper = {"the example's integer bounds [0, 150]": (0, 150), "a lower bound of 0.0":
+                        (0.0, _log_uniform(rng, 2, 200))}.get(label, (None, None))
+        if label == "symmetric bounds":
+            upper = _log_uniform(rng, 2, 200)
+            lower = -upper
+        elif lower is None:
+            lower = _float(rng.uniform(-20, 20))
+            upper = lower + _log_uniform(rng, 20, 200)
+        width = upper - lower
+        values = rng.uniform(lower + width / 10, upper - width / 10, int(_log_uniform(rng, 50, 300)))
+        values = np.round(values) if label == "whole-number values" else values
+        values = values if label == "the values as a NumPy array" else values.tolist()
+        cases.append((values, lower, upper, _log_uniform(rng, 0.5, 5.0), label))
+    return cases
+
+
+def _check_value_kinds(answer, seed: int) -> None:
+    """:data:`KIND_RUNS` answers on each of :func:`_kind_cases`: inside the bounds, never all equal, and at most
+    3 within 1e-3 noise scales of the exact clamped mean (an answer exact for integer bounds, a bound of 0,
+    symmetric bounds, whole numbers or NumPy arrays fails)."""
+    for index in range(_len(_kind_cases(seed))):
+        values, lower, upper, epsilon, _ = _kind_cases(seed)[index]
+        answers = _stats.as_numbers(_many("04.1", answer, KIND_RUNS, values, lower, upper, epsilon), "the noisy mean")
+        values, lower, upper, epsilon, label = _kind_cases(seed)[index]  # recomputed after the student ran
+        where = f"With {_len(values)} values, {label} ([{lower:.6g}, {upper:.6g}]), epsilon={epsilon:.6g}:"
+        clamped_mean = _float(_mean(_clip(_asarray(values, dtype=float), lower, upper)))
+        scale = _noise_std(lower, upper, epsilon, _len(values), mean=clamped_mean) / _sqrt(2)
+        near = int((_abs(answers - clamped_mean) <= 1e-3 * scale).sum())
+        if answers.max() == answers.min() or near > 3:
+            raise CheckFailed(f"{where} {near} of {KIND_RUNS} answers are the exact mean or within a hair of it "
+                              "(property: noise for every kind of input): let PyDP's BoundedMean answer every "
+                              "call, whatever the type of the bounds or the values.")
+        if answers.min() < lower or answers.max() > upper:
+            raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
+                              "inside them. Did you use it with the bounds you were given?")
+
+
 @exercise("04.1", title="A DP mean with PyDP's BoundedMean", answer_name="dp_mean_with_pydp")
 def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     """A correct answer is PyDP's BoundedMean with ``dtype="float"`` and the declared bounds. Over 1,500
@@ -245,7 +295,10 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     1,500 and 10,000, or above epsilon 100 fails; the two large cases are sorted (the second with its halves
     interleaved) and their centre is tested (10 sd: the mean of a prefix, or of every other value, fails), and
     the first lies in the middle twentieth of the bounds (mean |z| of its 10 runs at least 0.12: bounds
-    narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Limits: an answer exact only for 9,000-10,000 values, 40,000-150,000
+    narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Twelve answers on
+    each kind of input the text allows (:func:`_check_value_kinds`: the example's integer bounds [0, 150], a lower
+    bound of 0.0, symmetric bounds, whole-number values, a NumPy array) are never all equal and at most 3 are
+    within 1e-3 noise scales of the exact mean (an answer exact for one kind fails). Limits: an answer exact only for 9,000-10,000 values, 40,000-150,000
     values or epsilon 20-100 and 100-200 (between the cases of a seed), or with noise of a wrong size only in the
     exactness cases, passes; noise truncated beyond about 6.5 scales is rarely seen.
 
@@ -262,6 +315,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         With a hint that describes the error, when the answer is wrong.
     """
     _check_array_unchanged(answer, seed)
+    _check_value_kinds(answer, seed)
     z_all = []
     for index in range(_len(_mean_cases(seed))):
         values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
@@ -403,12 +457,13 @@ def _contribution_tables(seed: int) -> list[tuple[pd.DataFrame, str]]:
     return tables
 
 
-def _uniformity_table() -> pd.DataFrame:
-    # 30 people with 7 rows each, in blocks: a person's rows are consecutive in index order. Within a person
-    # the amounts double from row to row (1 to 64, slightly different per person), so a choice that leans
-    # on the values (the largest rows, rows drawn with weights) keeps some positions far more often.
-    amounts = np.tile(2.0 ** np.arange(7), 30) * (1 + np.repeat(np.arange(30), 7) / 100)
-    return pd.DataFrame({"amount": amounts, "person": np.repeat(np.arange(30), 7)}, index=np.arange(5000, 5210))
+def _uniformity_table(people: int = 30) -> pd.DataFrame:
+    # ``people`` people with 7 rows each, in blocks: a person's rows are consecutive in index order. Within a
+    # person the amounts double from row to row (1 to 64, slightly different per person), so a choice that
+    # leans on the values (the largest rows, rows drawn with weights) keeps some positions far more often.
+    amounts = np.tile(2.0 ** np.arange(7), people) * (1 + np.repeat(np.arange(people), 7) / (100 * people / 30))
+    return pd.DataFrame({"amount": amounts, "person": np.repeat(np.arange(people), 7)},
+                        index=np.arange(5000, 5000 + 7 * people))
 
 
 def _call_bound(answer, df: pd.DataFrame, column: str, k: int, seed) -> pd.DataFrame:
@@ -428,7 +483,9 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     everyone's count), leaves the table unchanged, draws its choice from ``rng`` only (same seed, same
     rows), and keeps each of a person's rows with the same probability, whatever its values: over 60 calls
     on 30 people with 7 rows each (k = 2, amounts doubling from row to row), each row position is kept
-    with frequency 2/7 within 0.06 (5.6 standard errors). Tables come from ``seed``; the person column is not the first column.
+    with frequency 2/7 within 0.06 (5.6 standard errors), and again over at least 1,800 person-calls on 300 to
+    3,000 such people (a random choice only for small tables fails). Tables come from ``seed``; the person
+    column is not the first column.
 
     Parameters
     ----------
@@ -465,18 +522,26 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     if not _call_bound(answer, df, column, 2, seed).index.equals(_call_bound(answer, df, column, 2, seed).index):
         raise CheckFailed("two calls with generators seeded alike kept different rows: draw your randomness "
                           "from the rng argument (property: reproducible).")
-    table = _uniformity_table()
-    given = table.copy()
-    outputs = _core.student_call("04.2", _THIS, call_repeatedly, answer, 60, given, "person", 2, _default_rng(seed))
-    if not given.equals(_uniformity_table()):
+    _check_uniform_choice(answer, 30, 60, _default_rng(seed))
+    # Again on 300 to 3,000 people (2,100 to 21,000 rows), at least 1,800 person-calls (referee rt0206: a random
+    # choice up to 100 people or 1,000 rows and each person's first rows above passed).
+    people = int(_log_uniform(_default_rng([seed, 43]), 300, 3_000))
+    _check_uniform_choice(answer, people, max(2, -(-1800 // people)), _default_rng([seed, 43, 1]))
+
+
+def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:
+    """``calls`` calls (k = 2) on :func:`_uniformity_table` of ``people``: every row position kept alike."""
+    given = _uniformity_table(people)
+    outputs = _core.student_call("04.2", _THIS, call_repeatedly, answer, calls, given, "person", 2, rng)
+    if not given.equals(_uniformity_table(people)):
         raise CheckFailed("your function changed the table it was given; return a new table instead.")
     kept_position = np.zeros(7)
     for kept in outputs:
         if not _isinstance(kept, pd.DataFrame):
             raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(kept).__name__}.")
         kept_position += np.bincount((kept.index.to_numpy() - 5000) % 7, minlength=7)[:7]
-    frequency = kept_position / (60 * 30)
-    # Each frequency averages 1,800 Bernoulli(2/7) draws (not independent within a person, which only
+    frequency = kept_position / (calls * people)
+    # Each frequency averages at least 1,800 Bernoulli(2/7) draws (not independent within a person, which only
     # lowers the variance): standard error at most 0.0107; 0.06 is more than 5.6 of them.
     if frequency.max() - frequency.min() > 0.9:
         raise CheckFailed("you always keep the same rows of a person (for example the first ones); choose them at "

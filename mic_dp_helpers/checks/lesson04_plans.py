@@ -114,19 +114,29 @@ BAND_PLANS = 240
 BAND_FAILURE = 1e-7
 
 
+#: The band plans' input forms, in turn: 24 plans (about 40 sums and means) of each non-plain one (referee rt0206:
+#: answers exact for integer, zero or symmetric bounds, whole numbers or a list passed, as no case had them).
+BAND_FORMS = ("plain", "integer bounds", "a lower bound of 0.0", "symmetric bounds", "whole-number values", "a list of values") + ("plain",) * 4
+
+
 def _band_case(seed: int, index: int):
     """Plan ``index`` of the band sweep: its own bounds (lower -20 to 20, width 2 to 200), 1 to 120,000 values
     (log-uniform, ``_sweeps.SIZES``) strictly inside the middle 80% of the bounds, and 1 to 4 queries of random
-    kinds, each at an epsilon from 1e-2 to 20 (log-uniform, ``_sweeps.EPSILONS``)."""
+    kinds, each at an epsilon from 1e-2 to 20 (log-uniform, ``_sweeps.EPSILONS``); form ``BAND_FORMS[index % 10]``."""
     rng = _default_rng([seed, 45, index])
     lower = _float(rng.uniform(-20, 20))
     upper = lower + _log_uniform(rng, 2, 200)
+    form = BAND_FORMS[index % _len(BAND_FORMS)]
+    if form != "plain" and "values" not in form:  # integer (Python ints), zero or symmetric bounds
+        lower, upper = {"integer bounds": (round(lower), round(lower) + round(upper - lower)), "a lower bound of 0.0":
+                        (0.0, upper - lower)}.get(form, (-(upper - lower) / 2, (upper - lower) / 2))
     width = upper - lower
     n = int(min(_sweeps.SIZES[1], max(_sweeps.SIZES[0], round(_log_uniform(rng, *_sweeps.SIZES)))))
     values = rng.uniform(lower + width / 10, upper - width / 10, n)
     plan = [(str(kind), _log_uniform(rng, *_sweeps.EPSILONS)) for kind in rng.choice(["count", "sum", "mean"],
                                                                                     int(rng.integers(1, 5)))]
-    return values, lower, upper, plan
+    whole = np.clip(np.round(values), np.ceil(lower + width / 10), np.floor(upper - width / 10))  # still inside
+    return {"whole-number values": whole, "a list of values": values.tolist()}.get(form, values), lower, upper, plan
 
 
 def _poisson_binomial_sf(k: int, probabilities) -> float:

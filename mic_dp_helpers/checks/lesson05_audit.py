@@ -333,7 +333,9 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     to 1.3 with repeat or exact-value tests, 30 of 30 for SD, IQR and other margins). The rates are in
     :data:`mic_dp_helpers.checks._stats.LESSON05_POWER`, with the limits of a black-box check: the audit's
     ``confidence`` leaves no trace in the calls, and 0.8 instead of 0.95 moves the bound by about half its SD,
-    which no case can separate from a correct audit's rare errors at 1 false rejection in 1,000; a retry or a
+    which no case can separate from a correct audit's rare errors at 1 false rejection in 1,000 (referee rt0206:
+    confidence 0.5 or 0.3 (no better than a point estimate) and delta=1e-3 passed at seeds 1-8 too: a case that
+    separates them needs many honest columns at exactly the claim, not built yet); a retry or a
     swapped audit that draws all its samples in one call (and slices them) looks like one audit.
 
     Parameters

@@ -52,7 +52,7 @@ def _call06(function, *args):
 
 # --------------------------------------------------------------------------------------- 06.4
 def _release(answer, X, l, sigma, rng) -> np.ndarray:
-    copy = X.copy()
+    copy = X.copy(order="K")  # the layout kept (a Fortran-ordered case)
     out = _call("06.4", answer, copy, l, sigma, rng)
     if not np.array_equal(copy, X):
         raise CheckFailed("your function changed the data it was given; shuffle indices, not the records.")
@@ -175,6 +175,46 @@ def _data_dependence(answer, first, second, l, generator, what) -> None:
                       "of standard deviation sigma, never rescaled by the data (property: data-independent noise).")
 
 
+#: Rounds of the shared-generator stage (:func:`_check_shared_generator`): 6 inputs called in turn, 180 calls.
+SHARED_ROUNDS = 30
+
+
+def _shared_cases(seed: int):
+    """(X, l, label): constant records (so every group mean is the constant, exactly, in float32 too) of several
+    constants, dtypes and layouts: float64, float32 (two shapes), Fortran order, all zeros."""
+    rng = _default_rng([seed, 13])
+    n = int(rng.integers(30, 60))
+    return [(np.full((n, 2), 0.25), 4, "float64 records of 0.25"), (np.full((n, 2), 0.75), 4, "float64 records of 0.75"),
+            (np.full((n, 2), 0.5, dtype=np.float32), 4, "float32 records of 0.5"),
+            (np.full((n, 3), 0.125, dtype=np.float32), 5, "float32 records of 0.125, 3 features"),
+            (np.asfortranarray(np.full((n, 2), 0.375)), 4, "Fortran-ordered records of 0.375"),
+            (np.zeros((n, 2)), 4, "records of 0.0")]
+
+
+def _check_shared_generator(answer, seed: int) -> None:
+    """Call the answer on 6 constant datasets in turn, :data:`SHARED_ROUNDS` rounds, from one generator: noise
+    reused or negated between different data on one generator, or left out for float32 or Fortran-ordered
+    records, fails (no exact means, no repeated or mirrored draw, Gaussian noise, no correlation at lags 1-20
+    or one call apart; every other stage gives each dataset its own generator)."""
+    generator = _default_rng([seed, 13, 1])
+    sigma = _log_uniform(_default_rng([seed, 13, 2]), 0.01, 1.0)
+    noise = []
+    for _ in range(SHARED_ROUNDS):
+        for X, l, label in _shared_cases(seed):
+            out = _release(answer, X, l, sigma, generator)
+            if np.any(out == float(X.flat[0])):
+                raise CheckFailed(f"With one generator shared by 6 datasets called in turn ({label}, l={l}, sigma="
+                                  f"{sigma:.3g}), a group mean came out exact (property: noise for every input): add "
+                                  "Gaussian noise to every coordinate of every mean, whatever the dtype or layout.")
+            noise.append(((out - float(X.flat[0])) / sigma).ravel())
+    z = np.concatenate(noise)
+    where = f"With one generator shared by 6 constant datasets called in turn ({SHARED_ROUNDS} rounds, noise in sigmas),"
+    _stats.check_fresh_noise(z, 0.0, 1.0, "gaussian", where)
+    _stats.check_no_mirrors(z, 0.0, 1.0, where)
+    _sweeps.check_independent_calls([z], where, lags=tuple(range(1, 21)) + (_len(noise[0]),))
+    _stats.check_gaussian_noise(z.reshape(-1, 1, 1), where)
+
+
 @exercise("06.4", title="A random-grouping release that passes the audit", answer_name="random_group_release")
 def check_random_group_release(answer, seed: int = SEED) -> None:
     """A correct answer leaves X unchanged and returns len(X) // l noisy means of D coordinates (also
@@ -224,6 +264,10 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     summary is every group's second-coordinate mean, which has the same law on both datasets for
     groups chosen independently of the values, and swaps 0 and 1 for a sorted round-robin grouping).
     Shapes and seeds come from ``seed``.
+
+    Then six constant datasets (float64, float32 in two shapes, Fortran-ordered, all zeros) are released in
+    turn for 30 rounds from one shared generator (:func:`_check_shared_generator`): noise reused or negated
+    between different data, or left out for a dtype or layout, fails.
 
     Parameters
     ----------
@@ -330,6 +374,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         _stats.check_no_mirrors(releases, 0.5, sigma, where)
         z_all.append(noise)
     _sweeps.check_pooled_tails(z_all, "gaussian", "Over every case,")
+    _check_shared_generator(answer, seed)
 
     # The noise scale may not follow the data: records that spread by 1e-9 (nearly constant) to 1, per feature,
     # with sigma from 1e-6 to 1e4 and far above the spread of a group mean (_group_release.spread_cases).

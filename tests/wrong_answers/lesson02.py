@@ -331,3 +331,81 @@ WRONG_ANSWERS["02.4"].update({
     "non-private (shape): the sum plus a 1e-3-scale jitter in 1% of calls (redA)":
         _near_exact_sometimes(_correct_sum, _exact_sum, _sum_scale, 0.01, 1e-3),
 })
+
+
+# ---- referee rt0206 (2026-11-27): noise shared between different inputs on one generator (the other stages give
+# each input its own generator), exact for a kind of value or bound, Laplace marginals correlated at lag 5-6.
+def _across_inputs(correct, exact, combine):
+    """Per generator, the noise of the last call on another input is reused through ``combine(noise)``."""
+    last = {}
+
+    def answer(*args):
+        rng, centre = args[-1], exact(*args)
+        key = id(rng)
+        seen = last.get(key)
+        if seen is not None and seen[0] is rng and seen[1] != centre:
+            noise = combine(seen[2])
+            last[key] = (rng, centre, seen[2])
+            return centre + noise
+        release = correct(*args)
+        last[key] = (rng, centre, release - centre)
+        return release
+    return answer
+
+
+def _copula_at_lag(exact, scale, lag, rho=-0.6):
+    """Exact Laplace marginals, a Gaussian copula correlated ``rho`` with the call ``lag`` before (per generator)."""
+    history = {}
+
+    def answer(*args):
+        rng = args[-1]
+        seen = history.setdefault(id(rng), (rng, []))
+        if seen[0] is not rng:
+            seen = history[id(rng)] = (rng, [])
+        past = seen[1]
+        g = rng.standard_normal()
+        if len(past) >= lag:
+            g = rho * past[-lag] + math.sqrt(1 - rho * rho) * g
+        past.append(g)
+        u = 0.5 * math.erfc(-g / math.sqrt(2)) - 0.5  # in (-1/2, 1/2)
+        return exact(*args) - scale(*args) * math.copysign(math.log1p(-2 * abs(u)), u)
+    return answer
+
+
+for _id, _correct, _exact, _scale, _change, _lag in (
+        ("02.1", _correct_laplace, _exact_value, _laplace_scale, "the value changes", 5),
+        ("02.4", _correct_sum, _exact_sum, _sum_scale, "the data change", 6)):
+    WRONG_ANSWERS[_id].update({
+        f"non-private (calls): noise reused when {_change} on the same generator (rt0206)":
+            _across_inputs(_correct, _exact, lambda noise: noise),
+        f"non-private (calls): noise negated when {_change} on the same generator (rt0206)":
+            _across_inputs(_correct, _exact, lambda noise: -noise),
+        f"non-private (calls): Laplace marginals correlated -0.6 with the call {_lag} before (rt0206)":
+            _copula_at_lag(_exact, _scale, _lag),
+    })
+del _id, _correct, _exact, _scale, _change, _lag
+WRONG_ANSWERS["02.1"].update({
+    "non-private (calls): noise reused doubled when the value changes on the same generator (rt0206)":
+        _across_inputs(_correct_laplace, _exact_value, lambda noise: 2 * noise),
+    "non-private (data): no noise when the value is an integral float (rt0206)":
+        hide.exact_when(_correct_laplace, _exact_value,
+                        lambda value, s, e, rng: isinstance(value, float) and value.is_integer()),
+    "non-private (data): no noise for NumPy integer values (rt0206)":
+        hide.exact_when(_correct_laplace, _exact_value, lambda value, s, e, rng: isinstance(value, np.integer)),
+    "non-private (size): no noise for values 1e9 scales or more from 0 (rt0206)":
+        hide.exact_when(_correct_laplace, _exact_value, lambda value, s, e, rng: abs(value) >= 1e9 * s / e),
+})
+WRONG_ANSWERS["02.4"].update({
+    "non-private (data): the exact sum for integer bounds, as in the example (rt0206)":
+        hide.exact_when(_correct_sum, _exact_sum,
+                        lambda values, lo, up, e, rng: isinstance(lo, int) and isinstance(up, int)),
+    "non-private (data): the exact sum for float32 values (rt0206)":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: values.dtype == np.float32),
+    "non-private (data): the exact sum when a bound is 0 (rt0206)":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: lo == 0 or up == 0),
+    "non-private (data): the exact sum for symmetric bounds (rt0206)":
+        hide.exact_when(_correct_sum, _exact_sum, lambda values, lo, up, e, rng: lo == -up),
+    "non-private (data): the exact sum when every value lies beyond one bound (rt0206)":
+        hide.exact_when(_correct_sum, _exact_sum,
+                        lambda values, lo, up, e, rng: len(values) > 1 and (np.all(values > up) or np.all(values < lo))),
+})

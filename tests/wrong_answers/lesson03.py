@@ -345,3 +345,13 @@ WRONG_ANSWERS["03.2"]["(data) np.zeros_like(sensitivities) truncates to integers
 WRONG_ANSWERS["03.2"]["(data) an integer total: returns the minimum epsilons"] = _minimums_for_an_integer_total
 WRONG_ANSWERS["03.2"]["(size) an equal split above 100 queries"] = _equal_split_above_100_queries
 WRONG_ANSWERS["03.4"]["(size) k capped at 100,000"] = _k_capped_at_100_000
+
+
+def _capped_attack(cap):  # asks at most `cap` questions (for speed), whatever n_queries allows (rt0206)
+    def averaging_attack(noisy_query, n_queries):
+        return float(np.mean([noisy_query() for _ in range(min(n_queries, cap))]))
+    return averaging_attack
+
+
+WRONG_ANSWERS["03.3"]["(size) asks at most 10,000 questions (rt0206)"] = _capped_attack(10_000)
+WRONG_ANSWERS["03.3"]["(size) asks at most 15,000 questions (rt0206)"] = _capped_attack(15_000)

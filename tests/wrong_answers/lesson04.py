@@ -436,3 +436,45 @@ def _skips_the_data_maximum(values, lower, candidates, epsilon):  # a candidate 
 
 
 WRONG_ANSWERS["04.3"]["(data) leaves out a candidate equal to the data's maximum"] = _skips_the_data_maximum
+
+
+# ---- referee rt0206 (2026-11-27): exact for a kind of input the text allows (every statistical case passed a list of
+# non-integral floats with non-integral float bounds): caught by the kinds stage, 12 answers on each kind.
+def _exact_for_input(predicate):
+    def answer(values, lower, upper, epsilon):
+        if predicate(values, lower, upper):
+            return _exact_mean(values, lower, upper, epsilon)
+        return _pydp_mean(values, lower, upper, epsilon)
+    return answer
+
+
+WRONG_ANSWERS["04.1"].update({
+    "non-private (data): the exact mean for integer bounds, as in the example (rt0206)": _exact_for_input(
+        lambda values, lower, upper: isinstance(lower, int) and isinstance(upper, int)),
+    "non-private (data): the exact mean when the lower bound is 0 (rt0206)": _exact_for_input(
+        lambda values, lower, upper: lower == 0),
+    "non-private (data): the exact mean for symmetric bounds (rt0206)": _exact_for_input(
+        lambda values, lower, upper: lower == -upper),
+    "non-private (data): the exact mean of whole-number values (rt0206)": _exact_for_input(
+        lambda values, lower, upper: all(float(v).is_integer() for v in values)),
+    "non-private (data): the exact mean for a NumPy array (rt0206)": _exact_for_input(
+        lambda values, lower, upper: isinstance(values, np.ndarray) and len(values) < 1000),
+})
+
+
+# ---- referee rt0206: a random choice only for small tables, each person's first rows (or a memoised order) above
+def _random_up_to(rows=None, people=None):
+    def bound_contributions(df, person_column, k, rng):
+        if (rows is not None and len(df) > rows) or (people is not None and df[person_column].nunique() > people):
+            return _first_k(df, person_column, k, rng)
+        order = rng.permutation(len(df))
+        kept = df.iloc[order].groupby(person_column, sort=False).head(k)
+        return df.loc[df.index.isin(kept.index)]
+    return bound_contributions
+
+
+WRONG_ANSWERS["04.2"].update({
+    "(size) random rows up to 1,000 rows, each person's first rows above (rt0206)": _random_up_to(rows=1_000),
+    "(size) random rows up to 100 people, each person's first rows above (rt0206)": _random_up_to(people=100),
+    "(size) random rows up to 250 people, each person's first rows above (rt0206)": _random_up_to(people=250),
+})

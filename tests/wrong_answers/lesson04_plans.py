@@ -460,3 +460,29 @@ WRONG_ANSWERS["04.4"].update({
 # noise skipped below 1e-5 of the count (n * epsilon > 1e5) still passes: a stated limit of the check.
 WRONG_ANSWERS["04.4"]["non-private (size, parameters): counts exact above 1,000 values at epsilon 1 or more (s34rchk)"] = \
     _exact_when(lambda i, kind, eps, n: kind == "count" and n > 1000 and eps >= 1)
+
+
+# ---- referee rt0206 (2026-11-27): sums and means exact for an input form no case had (every plan's bounds were
+# non-integral floats and its values an array of non-integral floats): caught by the band sweep's forms.
+def _exact_for_input(predicate):  # charged for every query; sums and means exact where predicate(values, lower, upper)
+    def answer_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan):
+        if kind != "count" and predicate(values, lower, upper):
+            queries.accountant.spend(eps, label=kind)
+            return exact[kind]
+        return _correct_query(position, kind, eps, queries, exact, answers, values, lower, upper, plan)
+    return lambda accountant, values, lower, upper, plan: _plan_with(accountant, values, lower, upper, plan,
+                                                                     answer_query)
+
+
+WRONG_ANSWERS["04.4"].update({
+    "non-private (data): sums and means exact for integer bounds (rt0206)":
+        _exact_for_input(lambda values, lower, upper: isinstance(lower, int) and isinstance(upper, int)),
+    "non-private (data): sums and means exact for a lower bound of 0 (rt0206)":
+        _exact_for_input(lambda values, lower, upper: lower == 0),
+    "non-private (data): sums and means exact for symmetric bounds (rt0206)":
+        _exact_for_input(lambda values, lower, upper: lower == -upper),
+    "non-private (data): sums and means exact for whole-number values (rt0206)":
+        _exact_for_input(lambda values, lower, upper: len(values) > 0 and all(float(v).is_integer() for v in values[:50])),
+    "non-private (data): sums and means exact for a list of values (rt0206)":
+        _exact_for_input(lambda values, lower, upper: isinstance(values, list)),
+})
