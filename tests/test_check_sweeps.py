@@ -71,3 +71,15 @@ def test_power_rows_of_06_4_hold():
     assert check_power.power("06.4", "correlation 0.1 between people", reps=3) == (3, 3)
     assert check_power.power("06.4", "truncated at 4 sd", reps=3) == (3, 3)
     assert check_power.power("06.4", "correct", reps=3) == (0, 3)
+
+
+def test_clipped_means_of_07_4_agree_with_a_clip_per_bound():
+    """07.4's prefix-sum clipped means (one sort per case) equal ``np.clip(values, 0, u).mean()`` per bound."""
+    from mic_dp_helpers.checks.lesson07_sweeps import clipped_means
+
+    rng = np.random.default_rng(7)
+    for n in (1, 2, 60, 23_000):
+        values = np.round(rng.lognormal(3.0, 0.8, n), 2)
+        uppers = np.concatenate([[0.0, values.max() * 2], values[:3], rng.uniform(0.0, 200.0, 40)])
+        expected = np.array([np.clip(values, 0.0, u).mean() for u in uppers])
+        assert np.allclose(clipped_means(values, uppers), expected, rtol=1e-14, atol=0.0)

@@ -118,9 +118,10 @@ LESSON07_POWER = (
      "cases with 1, 2, 3 and 4 values (n is public; 300 calls each): a noise-free mean is caught at once",
      "none at these sizes"),
     ("07.4", "exact bound or mean above a size or epsilon",
-     "cases with 20,000 values (100 calls), 20,001-24,000 values (2,000 calls: KS sees a noise scale off by 0.7x "
-     "or 1.43x), 3,000 values at epsilon 0.02 (the top interval is drawn often: a bound capped at the data's maximum "
-     "fails the KS test of the bounds), epsilons 0.02, 20 and 30; noise-free releases are caught at once",
+     "cases with 20,000 values (100 calls), 20,001-24,000 values (1,000 calls: check_noise_size sees a noise scale "
+     "off by 0.7x or 1.43x with probability 1 - 1e-8), 3,000 values at epsilon 0.02 (the top interval is drawn "
+     "often: a bound capped at the data's maximum fails the KS test of the bounds), epsilons 0.02, 20 and 30; "
+     "noise-free releases are caught at once",
      "an answer wrong only above 24,000 values or epsilon 30, or by a scale factor within about 10% on the large "
      "case, passes, except that a release without noise (bound or mean) is caught up to 1,000,000 values (next row)"),
     ("07.4", "exact mean or bound far above the other sizes (referee: from 200,000 values)",
@@ -132,8 +133,11 @@ LESSON07_POWER = (
      "or a bound that never varies is caught at once", "a band narrower than a grid step (a factor 1.8) can fall "
      "between the points; a wrong noise scale in a band is seen only by the 100 calls' KS test (about 0.6x or 1.6x)"),
     ("07.4", "Laplace noise clipped or truncated at c scales",
-     "pooled tails over all ~10,800 releases: the largest |z| must reach about 6.8 scales (check_pooled_tails)",
-     "clipping beyond about 7 scales is not seen"),
+     "pooled tails over all 12,212 releases: the largest |z| must reach 6.97 scales (check_pooled_tails; a "
+     "correct answer fails with probability TAIL_FAILURE = 1e-5): clipped or truncated at c <= 6.97 scales, 1; at "
+     "c = 7.0, 0.69; 7.1, 0.24 (exp(-N (e^-6.97 - e^-c)))",
+     "clipping beyond 7.2 scales is seen with probability below 0.1 (the 13,212 releases before the "
+     "20,001-24,000-value case's 2,000 calls became 1,000 had to reach 7.05: 7.0 scales, 1; 7.1, 0.54)"),
     # Referee rt0709: answers exact, with shared coins or too few flips only for 20,000-60,000 people passed 07.1;
     # exact only for bound_share <= 0.2, public_high < 100, levels above 0.99 or 3,001-15,000 values, and 10% too
     # little noise or a scale upper / (n + 1), passed 07.4. All "1" rows below hold by construction.
@@ -149,19 +153,20 @@ LESSON07_POWER = (
     ("07.4", "exact mean or bound in a band of sizes, bound shares, public bounds or levels (referee rt0709)",
      "band sweep (lesson07_sweeps.bound_mean_band_sweep): 200 cases, n 1-100,000, epsilon 0.01-30 and public_high "
      "10-100,000 log-uniform, bound_share uniform 0.02-0.98, 1 - level log-uniform 0.001-0.95, one call each: a "
-     "mean within 1e-12 relative of the clipped mean, or a bound equal to an exact quantile (7 NumPy methods) "
-     "or a value, fails. A band holding 5% of a parameter's range is met with probability 0.99996, 1 then",
+     "mean within 1e-12 relative of the clipped mean, or a bound equal to an exact quantile (NumPy's linear or "
+     "midpoint; every other method returns a value) or a value, fails. A band holding 5% of a parameter's range "
+     "is met with probability 0.99996, 1 then",
      "a band narrower than about 2% of a range (met with probability 0.98); 200 single calls do not test the "
      "noise's scale in a band (only the pooled Laplace KS test over the 200)"),
     ("07.4", "too little noise: 10% too little, a scale upper / (n + 1), 0.8x for fewer than 10 values",
      "check_noise_size: sum of |noise| / scale is Gamma(N, 1), outside its 1e-8 tails fails; pooled over the "
-     "~13,200 releases 10% too little noise gives z about 11 (power 1); per case, upper / (n + 1) at n = 1 "
+     "12,212 releases 10% too little noise gives z about 11 (power 1 - 1e-9); per case, upper / (n + 1) at n = 1 "
      "(300 calls) averages 0.5 (1); pooled over the 1,200 releases of 1-4 values, 0.8x gives z about 7 (0.9)",
-     "5% too little noise everywhere (z about 5.7, power about 0.5); too little noise only in a band of sizes "
+     "5% too little noise everywhere (z about 5.5, power 0.50); too little noise only in a band of sizes "
      "or parameters the fixed cases miss (the band sweep tests exactness there, not the scale)"),
     ("07.4", "Laplace noise truncated beyond 8 scales (rt0709)", "pooled tails: none",
-     "3.4e-4 of Laplace draws lie beyond 8 scales, 4.5 expected among the ~13,000 releases: not seen (power "
-     "below 0.05)"),
+     "3.4e-4 of Laplace draws lie beyond 8 scales, 4.1 expected among the 12,212 releases: not seen (power "
+     "below 0.01)"),
     ("07.3", "1% of the candidates, at random on each call, get no noise (rt0709)", "none",
      "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "
      "seeing it needs about 2 million calls, far beyond the check's"),

@@ -18,6 +18,7 @@ from mic_dp_helpers.checks import _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly
 
 _abs, _asarray, _clip, _default_rng = np.abs, np.asarray, np.clip, np.random.default_rng
+_sort, _concatenate, _cumsum, _searchsorted = np.sort, np.concatenate, np.cumsum, np.searchsorted
 _gamma_cdf, _gamma_sf, _quantile = stats.gamma.cdf, stats.gamma.sf, np.quantile
 _float = float
 
@@ -26,7 +27,40 @@ SIZE_TAIL = 1e-8
 #: The cases of the 07.4 band sweep (one call each): a band holding 5% of a parameter's range is met with
 #: probability 1 - 0.95^200 = 0.99996.
 BAND_CASES_07_4 = 200
-_QUANTILE_METHODS = ("linear", "lower", "higher", "nearest", "midpoint", "inverted_cdf", "closest_observation")
+# NumPy's quantile methods that interpolate between two values; the others ("lower", "higher", "nearest",
+# "inverted_cdf", "closest_observation", ...) return one of the values, which the sweep tests directly.
+_INTERPOLATING_METHODS = ("linear", "midpoint")
+
+
+def clipped_means(values, uppers) -> np.ndarray:
+    """``mean(clip(values, 0, u))`` for every ``u`` of ``uppers`` (all >= 0), in one pass.
+
+    Prefix sums (in extended precision) of the sorted values: the values below ``u`` keep their value,
+    the others count ``u``. Agrees with ``np.clip(values, 0, u).mean()`` to about 1e-16 relative, and
+    takes one sort instead of one clip per bound (2,000 bounds of 23,000 values: 0.4 s less).
+
+    Parameters
+    ----------
+    values : array_like
+        The data.
+    uppers : array_like
+        The released bounds (>= 0).
+
+    Returns
+    -------
+    numpy.ndarray
+        One clipped mean per bound.
+
+    Examples
+    --------
+    >>> clipped_means([1.0, 5.0, -2.0], [0.0, 2.0, 9.0]).tolist()
+    [0.0, 1.0, 2.0]
+    """
+    data = _sort(_clip(_asarray(values, dtype=float), 0.0, None))
+    uppers = _asarray(uppers, dtype=float)
+    prefix = _concatenate([[0.0], _cumsum(data, dtype=np.longdouble)])
+    below = _searchsorted(data, uppers, side="left")  # values < u keep their value, the rest count u
+    return ((prefix[below] + uppers * (data.size - below)) / data.size).astype(float)
 
 
 def check_noise_size(standardized, where: str) -> None:
@@ -34,8 +68,9 @@ def check_noise_size(standardized, where: str) -> None:
 
     For Laplace noise of scale 1, |z| is Exp(1), so the sum of N of them is Gamma(N, 1): outside its
     ``SIZE_TAIL`` tails (each side) the noise is too small or too large. Power: 10% too little noise is
-    seen with probability 0.2 at N = 2,000 and about 1 pooled over 07.4's 13,000 releases (z about 11);
-    half the noise (``upper / (n + 1)`` at n = 1) with probability about 1 at N = 300.
+    seen with probability 0.15 at N = 2,000, 0.008 at N = 1,000 and 1 - 1e-9 pooled over 07.4's 12,212
+    releases (z about 11); a scale 0.7x or 1.43x with probability 1 - 1e-8 at N = 1,000; half the noise
+    (``upper / (n + 1)`` at n = 1) with probability about 1 at N = 300.
 
     Parameters
     ----------
@@ -109,8 +144,8 @@ def bound_mean_band_sweep(answer, generator, bound_and_mean) -> None:
         upper, mean = bound_and_mean(raw, where)
         if not 0.0 <= upper <= high:
             raise CheckFailed(f"{where} the upper bound {upper:.6g} fell outside the public range [0, public_high].")
-        exact = [_float(_quantile(values, level, method=method)) for method in _QUANTILE_METHODS]
-        if upper in exact or upper in set(values.tolist()):
+        exact = [_float(_quantile(values, level, method=method)) for method in _INTERPOLATING_METHODS]
+        if upper in exact or bool((values == upper).any()):
             raise CheckFailed(f"{where} the upper bound is an exact quantile (or a value) of the data, which Smith's "
                               "DP quantile never returns: it leaks the data. Choose it with dp_quantile(values, level, "
                               "0, public_high, bound_share * epsilon, rng), whatever the size and parameters.")
