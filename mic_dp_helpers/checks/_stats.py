@@ -458,6 +458,17 @@ LESSON02_06_POWER = (
                    "Gaussian copula, rho = -0.6, d = 5, 6)", "1 for |rho| >= 0.1 (at least rho sqrt(324,000) / 2, "
      "28 standard errors at rho = 0.1, for 02.1, 10 or more for 02.4, against 5.5)", "check_independent_calls on the main "
      "cases at lags 1-20 (not 1-3) and half the run"),
+    # Referee s35rca (2026-11-27): the limits the fix0206b change states (numbered as in the checks' docstrings).
+    ("02.1", "noise reused, negated, shrunk or offset on values 1e9 scales or more from 0 (referee s35rca: those "
+             "inputs were tested for exactness only)", "1 (by construction: reused, mirrored or offset draws on the "
+     "two inputs within 2e10 scales give 24 or more pairs within a float spacing against 5 allowed, about 0.01 "
+     "expected, 0 of 2,000 seeds; a tenth or a fifth of the noise gives mean |z| 0.1 or 0.2 against 1 +- 0.6). "
+     "Limit 1: half the noise (mean |z| 0.5) passes; limit 2: reuse or mirrors only beyond 2e10 scales pass",
+     "_shared_calls._check_huge_columns: mean |z| of 100 huge releases, repeats and mirrors to a float spacing"),
+    ("02.1, 02.4", "limit 3: standardised noise reused only when the scale changes between inputs on one generator "
+                   "(referee s35rca item 5)", "0 (every input of the shared stage has one scale)", "not tested"),
+    ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "
+                   "s35rca: d = 21, 40)", "0", "check_independent_calls tests lags 1-20 and half the run only"),
 )
 
 

@@ -120,10 +120,16 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     and no call's noise predicts a later call's (lags 1-20 and half the run). 100 releases, each from
     a new generator, pass the same tests. Then 25 rounds over 11 inputs of one scale from one shared
     generator (:func:`_shared_calls.check_shared_generator`): integral floats, 0.0, NumPy int64 and int32, a
-    Python int, a float, and values 1e9 to 1e13 scales from 0; noise reused, negated or correlated between
-    inputs, or an exact release for one kind of value, fails. Limits: noise truncated beyond about 12 scales
+    Python int, a float, and values 1e9 to 1e13 scales from 0 (two of them below 1e10); noise reused, negated or
+    correlated between inputs, or an exact release for one kind of value, fails; on the values 1e9 scales or more
+    from 0 the mean |noise| lies within 0.4 to 1.6 scales and, below 2e10 scales, no release repeats or mirrors
+    another within a float spacing. Limits: noise truncated beyond about 12 scales
     passes (324,000 releases expect 2 beyond 12 scales: P(none) = 0.13); a scale mixture (Laplace of 0.8 and
-    1.2 times the scale, half each: 1.1 epsilon) passes.
+    1.2 times the scale, half each: 1.1 epsilon) passes; (1) half the noise on values 1e9 scales or more from 0
+    passes; (2) noise reused or mirrored between inputs only beyond 2e10 scales passes; (3) noise reused only
+    when the scale changes passes (the shared stage has one scale); (4) correlation with the call 21 or more
+    before (other than half the run) passes; (5) an exact release for a sensitivity below 1e-8, a scale below
+    1e-6, or values beyond 2e13 scales passes (outside the ranges tested).
 
     Parameters
     ----------
@@ -152,7 +158,7 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
         _stats.check_near_answer(releases, value, scale, "laplace", where)
         _stats.check_no_mirrors(releases, value, scale, where)
         z_all.append(z)
-    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)))
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)), unit="call")
     _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
     value, sensitivity, epsilon, draw_seed = _laplace_cases(seed)[-1]
     releases = _fresh_generator_releases("02.1", answer, (value, sensitivity, epsilon), draw_seed, FRESH_GENERATORS)
@@ -501,7 +507,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
         _stats.check_near_answer(releases, centre, scale, "laplace", where)
         _stats.check_no_mirrors(releases, centre, scale, where)
         z_all.append(z)
-    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)))
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)), unit="call")
     _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
     values, lower, upper, epsilon, draw_seed, _ = _sum_cases(seed)[-1]
     releases = _fresh_generator_releases("02.4", answer, (values.copy(), lower, upper, epsilon), draw_seed,
@@ -554,7 +560,7 @@ def _shared_laplace_cases(seed: int):
              ("a NumPy int32", np.int32(-round(_log_uniform(rng, 1, min(cap, 2e9))))),
              ("a Python int", int(round(_log_uniform(rng, 1, cap)))), ("a float", _float(rng.uniform(-50, 50)) * scale)]
     cases = [((value, sensitivity, epsilon), _float(value), scale, f"value {label}", False) for label, value in kinds]
-    for power in (9, 10, 11, 12):
+    for power in (9, 9, 11, 12):  # two within 2e10 scales, where repeats and mirrors are tested to a float spacing
         value = _float(rng.choice([-1.0, 1.0])) * 10.0 ** (power + rng.uniform(0, 1)) * scale
         cases.append(((value, sensitivity, epsilon), value, scale, f"a value 1e{power} scales from 0", True))
     return cases

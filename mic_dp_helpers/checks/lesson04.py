@@ -416,7 +416,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         z_all.append(z)
     # Pooled over the cases: odd and even calls averaging to the exact mean, or noise carried over from
     # call to call, show as a correlation between calls (see _stats.LESSON02_06_POWER for the power).
-    _sweeps.check_independent_calls(z_all, "Over every case,", lags=MEAN_LAGS)
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=MEAN_LAGS, unit="call")
     # Beyond 5 scales, pooled: about 38 of PyDP's answers expected (its mean noise put 0.6-1.3 times the Laplace
     # share there over 14 cases of 3,000-20,000 draws); noise truncated at 5 scales, or answers asked again until
     # they look plausible, put none. Fewer than a Poisson of 70% of the expectation gives with probability 1e-7 fail.

@@ -409,7 +409,7 @@ def check_run_query_plan(answer, seed: int = SEED) -> None:
     for position, (kind, _) in enumerate(plan):
         column = runs[:, position]
         _sweeps.check_independent_calls([column - _mean(column)], f"The {kind} (query {position}) over {PLAN_RUNS} calls:",
-                                        lags=tuple(range(1, 21)))
+                                        lags=tuple(range(1, 21)), unit="call")
     for position, (kind, epsilon) in enumerate(plan):
         column = runs[:, position]
         if kind == "mean":

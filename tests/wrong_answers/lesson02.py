@@ -409,3 +409,23 @@ WRONG_ANSWERS["02.4"].update({
         hide.exact_when(_correct_sum, _exact_sum,
                         lambda values, lo, up, e, rng: len(values) > 1 and (np.all(values > up) or np.all(values < lo))),
 })
+
+
+# ---- referee s35rca: on values 1e9 scales or more from 0 the shared stage tested exactness only.
+def _huge_only(answer, limit=1e8):
+    """``answer`` on values ``limit`` scales or more from 0, the correct release elsewhere."""
+    return lambda v, s, e, rng: answer(v, s, e, rng) if abs(v) > limit * s / e else _correct_laplace(v, s, e, rng)
+
+
+WRONG_ANSWERS["02.1"].update({
+    "non-private (calls): noise reused from the last other input on values 1e8 scales or more from 0 (s35rca)":
+        _huge_only(_across_inputs(_correct_laplace, _exact_value, lambda noise: noise)),
+    "non-private (calls): noise negated from the last other input on values 1e8 scales or more from 0 (s35rca)":
+        _huge_only(_across_inputs(_correct_laplace, _exact_value, lambda noise: -noise)),
+    "non-private (size): a tenth of the noise on values 1e7 scales or more from 0 (s35rca)":
+        _huge_only(lambda v, s, e, rng: v + rng.laplace(0, s / e / 10), 1e7),
+    "non-private (size): a fifth of the noise on values 1e9 scales or more from 0 (s35rca)":
+        _huge_only(lambda v, s, e, rng: v + rng.laplace(0, s / e / 5), 1e9),
+    "non-private (size): a fixed offset of half a scale on values 1e7 scales or more from 0 (s35rca)":
+        _huge_only(lambda v, s, e, rng: v + 0.5 * s / e, 1e7),
+})
