@@ -465,6 +465,11 @@ LESSON02_06_POWER = (
      "expected, 0 of 2,000 seeds; a tenth or a fifth of the noise gives mean |z| 0.1 or 0.2 against 1 +- 0.6). "
      "Limit 1: half the noise (mean |z| 0.5) passes; limit 2: reuse or mirrors only beyond 2e10 scales pass",
      "_shared_calls._check_huge_columns: mean |z| of 100 huge releases, repeats and mirrors to a float spacing"),
+    ("04.2", "each person's first rows (any fixed choice) only for some k, some row counts or a non-integer index "
+             "(referee s35rca: k = 1, k >= 3, more than 7 or 20 rows, a text index)", "1 for k in {1, 2, 3, 5} and "
+     "people of 3, 7, 20 or 60 rows (by construction: a fixed position is kept in 1,200 of 1,200 person-calls "
+     "against Binomial(1,200, k / m), p-value far below 1e-9); other k or row counts are not seen",
+     "_check_mixed_choice: 40 calls per k on 30 people of each row count, rows shuffled, a text index"),
     ("02.1, 02.4", "limit 3: standardised noise reused only when the scale changes between inputs on one generator "
                    "(referee s35rca item 5)", "0 (every input of the shared stage has one scale)", "not tested"),
     ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "

@@ -484,8 +484,10 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     rows), and keeps each of a person's rows with the same probability, whatever its values: over 60 calls
     on 30 people with 7 rows each (k = 2, amounts doubling from row to row), each row position is kept
     with frequency 2/7 within 0.06 (5.6 standard errors), and again over at least 1,800 person-calls on 300 to
-    3,000 such people (a random choice only for small tables fails). Tables come from ``seed``; the person
-    column is not the first column.
+    3,000 such people (a random choice only for small tables fails); then, for k = 1, 2, 3 and 5, 40 calls on
+    a table of 30 people with each of 3, 7, 20 and 60 rows (rows shuffled, a text index): each row count's
+    positions (in table order) are kept with frequency min(k, m) / m (two-sided binomial test at 1e-9 per
+    position). Tables come from ``seed``; the person column is not the first column.
 
     Parameters
     ----------
@@ -527,6 +529,52 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     # choice up to 100 people or 1,000 rows and each person's first rows above passed).
     people = int(_log_uniform(_default_rng([seed, 43]), 300, 3_000))
     _check_uniform_choice(answer, people, max(2, -(-1800 // people)), _default_rng([seed, 43, 1]))
+    for k in MIXED_KS:  # several row counts per table, k = 1, 2, 3, 5, a string index (referee s35rca)
+        _check_mixed_choice(answer, k, seed)
+
+
+#: 04.2's mixed tables: MIXED_PEOPLE people of each row count in MIXED_ROWS, rows shuffled, a string index,
+#: MIXED_CALLS calls for each k in MIXED_KS. Each (row count, position) is kept in Binomial(1,200, min(k, m) / m)
+#: person-calls; a two-sided binomial p-value below MIXED_P fails (4 x 90 positions x 2 sides: 7e-7 in all).
+MIXED_ROWS, MIXED_PEOPLE, MIXED_CALLS, MIXED_KS, MIXED_P = (3, 7, 20, 60), 30, 40, (1, 2, 3, 5), 1e-9
+
+
+def _mixed_table(seed: int) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
+    """(table, row count of each row's person, each row's position among its person's rows in table order)."""
+    rng = _default_rng([seed, 44])
+    person = rng.permutation(np.repeat(np.arange(MIXED_PEOPLE * _len(MIXED_ROWS)),
+                                       np.repeat(MIXED_ROWS, MIXED_PEOPLE)))
+    frame = pd.DataFrame({"person": person})
+    position, size = frame.groupby("person").cumcount().to_numpy(), np.asarray(MIXED_ROWS)[person // MIXED_PEOPLE]
+    frame.insert(0, "amount", 2.0 ** position * (1 + person / 1000))  # values double with the position
+    frame.index = [f"row-{i}" for i in rng.permutation(_len(frame))]
+    return frame, size, position
+
+
+def _check_mixed_choice(answer, k: int, seed: int) -> None:
+    """``MIXED_CALLS`` calls with ``k`` on :func:`_mixed_table`: each row count's positions kept min(k, m) / m."""
+    given, size, position = _mixed_table(seed)
+    outputs = _core.student_call("04.2", _THIS, call_repeatedly, answer, MIXED_CALLS, given, "person", k,
+                                 _default_rng([seed, 44, k]))
+    if not given.equals(_mixed_table(seed)[0]):
+        raise CheckFailed("your function changed the table it was given; return a new table instead.")
+    kept = np.zeros(_len(given))
+    lookup = pd.Series(np.arange(_len(given)), index=given.index)
+    for output in outputs:
+        if not _isinstance(output, pd.DataFrame):
+            raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(output).__name__}.")
+        kept[lookup.reindex(output.index).dropna().to_numpy(dtype=int)] += 1
+    for m in MIXED_ROWS:
+        counts, trials, share = (np.bincount(position[size == m], weights=kept[size == m], minlength=m),
+                                 MIXED_CALLS * MIXED_PEOPLE, min(k, m) / m)
+        low, high = scipy.stats.binom.cdf(counts, trials, share), _binom_sf(counts - 1, trials, share)
+        if share < 1 and min(low.min(), high.min()) < MIXED_P:
+            worst = int(np.argmax(_abs(counts / trials - share)))
+            raise CheckFailed(f"with k={k}, people with {m} rows (a table of people with 3, 7, 20 and 60 rows, a "
+                              f"text index): their row {worst + 1} (in table order) is kept in "
+                              f"{counts[worst] / trials:.0%} of calls, where a random choice keeps each row in "
+                              f"{share:.0%} (property: uniform choice, whatever k, the row count or the index). "
+                              "Choose each person's rows at random, using rng.")
 
 
 def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:
