@@ -28,7 +28,7 @@ import pandas as pd
 import scipy.stats
 
 from mic_dp_helpers.scale import pydp_error, pydp_tools
-from mic_dp_helpers.checks import _core, _pydp_reference, _stats, _sweeps
+from mic_dp_helpers.checks import _core, _pydp_reference, _stats, _sweeps, _uniform_choice
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -86,7 +86,7 @@ def _mean_bank(seed: int):
 
 #: Cases where only the absence of noise is tested (few runs): an answer exact in a size or epsilon range
 #: that the statistical cases do not reach fails there.
-EXACTNESS_KINDS = ("huge", "gap", "huge epsilon", "vast")
+EXACTNESS_KINDS, SMALL_SIZES = ("huge", "gap", "huge epsilon", "vast", "small"), (3, 4, 5, 8, 12, 20)
 #: The exactness cases of 150,000-250,000 and 800,000-1,000,000 values (sorted; 10 and 3 runs): their centre is
 #: tested too (10 noise sd), so an answer that reads only a part of the values there fails.
 LARGE_KINDS = ("huge", "vast")
@@ -120,6 +120,12 @@ def _exactness_mean_cases(seed: int):
             if kind == "vast":
                 values = np.ravel(np.column_stack([values[: size // 2], values[size // 2: 2 * (size // 2)]]))
         cases.append((values.tolist(), lower, upper, _log_uniform(rng, low_e, high_e), kind))
+    small = _default_rng([seed, 45])  # 3 to 20 values, epsilon 5-20 (referee s35rca: exact for 3-25 values passed)
+    for size in SMALL_SIZES:
+        lower = _float(small.uniform(-20, 20))
+        upper = lower + _log_uniform(small, 2, 200)
+        values = small.uniform(lower + (upper - lower) / 10, upper - (upper - lower) / 10, size)
+        cases.append((values.tolist(), lower, upper, _log_uniform(small, 5.0, 20.0), "small"))
     return cases
 
 
@@ -173,7 +179,7 @@ def _sweep_mean_cases(seed: int):
 
 MEAN_RUNS_BY_KIND = {"outside": MEAN_RUNS, "inside": MEAN_RUNS, "negative": MEAN_RUNS, "large": 300, "tiny": 300,
                     "single": MEAN_RUNS, "middle": 300, "huge": 10, "gap": 20, "huge epsilon": 20,
-                    "vast": 3}
+                    "vast": 3, "small": 10}
 #: Lags of the pooled independence test (every lag up to 20, and half the run).
 MEAN_LAGS = tuple(range(1, 21))
 #: The pooled tail test fails a correct answer with probability at most this (PyDP's share of draws beyond
@@ -292,7 +298,8 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     noise (never all equal; at most 3 answers within 1e-3 scales of the exact mean): 150,000 to 250,000
     values (epsilon 0.5 to 5), 2,000 to 9,000 values (epsilon 0.5 to 20) and epsilon 200 to 1,000 (300 to
     3,000 values) and 800,000 to 1,000,000 values (3 runs), so an answer exact above 40,000 values, between
-    1,500 and 10,000, or above epsilon 100 fails; the two large cases are sorted (the second with its halves
+    1,500 and 10,000, or above epsilon 100 fails (and 10 runs at each of 3, 4, 5, 8, 12 and 20 values, epsilon
+    5 to 20: an answer exact for a handful of values fails); the two large cases are sorted (the second with its halves
     interleaved) and their centre is tested (10 sd: the mean of a prefix, or of every other value, fails), and
     the first lies in the middle twentieth of the bounds (mean |z| of its 10 runs at least 0.12: bounds
     narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Twelve answers on
@@ -337,7 +344,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         where += {"outside": " (some values beyond both bounds)", "inside": " (every value well inside the bounds)",
                   "negative": " (the values span most of the bounds)", "large": "", "tiny": "", "middle": "",
                   "single": " (one value, on the upper bound)", "huge": "", "gap": "", "huge epsilon": "",
-                  "vast": ""}[kind]
+                  "vast": "", "small": ""}[kind]
         if answers.min() < lower or answers.max() > upper:
             raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
                               "inside them. Did you use it with the bounds you were given?")
@@ -529,52 +536,8 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     # choice up to 100 people or 1,000 rows and each person's first rows above passed).
     people = int(_log_uniform(_default_rng([seed, 43]), 300, 3_000))
     _check_uniform_choice(answer, people, max(2, -(-1800 // people)), _default_rng([seed, 43, 1]))
-    for k in MIXED_KS:  # several row counts per table, k = 1, 2, 3, 5, a string index (referee s35rca)
-        _check_mixed_choice(answer, k, seed)
-
-
-#: 04.2's mixed tables: MIXED_PEOPLE people of each row count in MIXED_ROWS, rows shuffled, a string index,
-#: MIXED_CALLS calls for each k in MIXED_KS. Each (row count, position) is kept in Binomial(1,200, min(k, m) / m)
-#: person-calls; a two-sided binomial p-value below MIXED_P fails (4 x 90 positions x 2 sides: 7e-7 in all).
-MIXED_ROWS, MIXED_PEOPLE, MIXED_CALLS, MIXED_KS, MIXED_P = (3, 7, 20, 60), 30, 40, (1, 2, 3, 5), 1e-9
-
-
-def _mixed_table(seed: int) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
-    """(table, row count of each row's person, each row's position among its person's rows in table order)."""
-    rng = _default_rng([seed, 44])
-    person = rng.permutation(np.repeat(np.arange(MIXED_PEOPLE * _len(MIXED_ROWS)),
-                                       np.repeat(MIXED_ROWS, MIXED_PEOPLE)))
-    frame = pd.DataFrame({"person": person})
-    position, size = frame.groupby("person").cumcount().to_numpy(), np.asarray(MIXED_ROWS)[person // MIXED_PEOPLE]
-    frame.insert(0, "amount", 2.0 ** position * (1 + person / 1000))  # values double with the position
-    frame.index = [f"row-{i}" for i in rng.permutation(_len(frame))]
-    return frame, size, position
-
-
-def _check_mixed_choice(answer, k: int, seed: int) -> None:
-    """``MIXED_CALLS`` calls with ``k`` on :func:`_mixed_table`: each row count's positions kept min(k, m) / m."""
-    given, size, position = _mixed_table(seed)
-    outputs = _core.student_call("04.2", _THIS, call_repeatedly, answer, MIXED_CALLS, given, "person", k,
-                                 _default_rng([seed, 44, k]))
-    if not given.equals(_mixed_table(seed)[0]):
-        raise CheckFailed("your function changed the table it was given; return a new table instead.")
-    kept = np.zeros(_len(given))
-    lookup = pd.Series(np.arange(_len(given)), index=given.index)
-    for output in outputs:
-        if not _isinstance(output, pd.DataFrame):
-            raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(output).__name__}.")
-        kept[lookup.reindex(output.index).dropna().to_numpy(dtype=int)] += 1
-    for m in MIXED_ROWS:
-        counts, trials, share = (np.bincount(position[size == m], weights=kept[size == m], minlength=m),
-                                 MIXED_CALLS * MIXED_PEOPLE, min(k, m) / m)
-        low, high = scipy.stats.binom.cdf(counts, trials, share), _binom_sf(counts - 1, trials, share)
-        if share < 1 and min(low.min(), high.min()) < MIXED_P:
-            worst = int(np.argmax(_abs(counts / trials - share)))
-            raise CheckFailed(f"with k={k}, people with {m} rows (a table of people with 3, 7, 20 and 60 rows, a "
-                              f"text index): their row {worst + 1} (in table order) is kept in "
-                              f"{counts[worst] / trials:.0%} of calls, where a random choice keeps each row in "
-                              f"{share:.0%} (property: uniform choice, whatever k, the row count or the index). "
-                              "Choose each person's rows at random, using rng.")
+    for k in _uniform_choice.MIXED_KS:  # several row counts per table, k = 1, 2, 3, 5, a text index (s35rca)
+        _uniform_choice.check_mixed_choice(answer, k, seed, _THIS)
 
 
 def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:

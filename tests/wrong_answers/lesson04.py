@@ -504,3 +504,14 @@ WRONG_ANSWERS["04.2"].update({
     "(data) each person's first rows when the index is not integer (s35rca)": _first_rows_when(
         lambda df, c, k, sizes: sizes > (10**9 if pd.api.types.is_integer_dtype(df.index) else 0)),
 })
+
+
+# ---- referee s35rca: 3 to 5 values were never called (the "tiny" case holds 1-5, the middle ones 6 and more).
+WRONG_ANSWERS["04.1"].update({
+    "non-private (size): the exact mean for 3 to 5 values (s35rca)": _exact_for_input(
+        lambda values, lower, upper: 3 <= len(values) <= 5),
+    "non-private (size): the exact mean for 3 to 25 values (s35rca)": _exact_for_input(
+        lambda values, lower, upper: 3 <= len(values) <= 25),
+    "non-private (size): the exact mean for 6 to 20 values (s35rca)": _exact_for_input(
+        lambda values, lower, upper: 6 <= len(values) <= 20),
+})
