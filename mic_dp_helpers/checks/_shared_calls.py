@@ -29,9 +29,10 @@ HUGE_EXACT_LIMIT = 5
 def check_shared_generator(call, cases, seed: int) -> None:
     """Call the answer on every input of ``cases`` in turn, ``SHARED_ROUNDS`` times, all from one generator.
 
-    ``call(*args, generator)`` runs the student's function; ``cases``: a function of no argument returning ``(args before rng, exact answer, Laplace scale, label,
-    huge)`` per input, every ``scale`` equal (so noise reused or negated across inputs shows in the
-    standardised noise). Inputs marked ``huge`` (02.1: values 1e9 to 1e13 scales from 0) are standardised too:
+    ``call(*args, generator)`` runs the student's function; ``cases``: a function of no argument returning
+    ``(args before rng, exact answer, Laplace scale, label, kind)`` per input (kind ``""``, ``"huge"`` or
+    ``"inside"``: mean |noise| of its 25 releases at least :data:`INSIDE_SPREAD_FLOOR` scales), every ``scale``
+    equal (so noise reused or negated across inputs shows in the standardised noise). Inputs marked ``huge`` (02.1: values 1e9 to 1e13 scales from 0) are standardised too:
     their mean |noise| must lie within 1 +- :data:`HUGE_SHARED_BAND` scales, and those within
     :data:`HUGE_REPEAT_SCALES` repeat or mirror no release within a float spacing (:func:`_check_huge_columns`).
     An answer that reuses, negates or correlates the noise of one input's call with
@@ -70,11 +71,16 @@ def check_shared_generator(call, cases, seed: int) -> None:
     table = cases()  # recomputed after the student ran
     releases = np.array(releases).reshape(SHARED_ROUNDS, count)
     z_columns, huge_columns, huge_exact = [], [], 0
-    for index, (_, centre, scale, label, huge) in enumerate(table):
+    for index, (_, centre, scale, label, kind) in enumerate(table):
         column = releases[:, index]
         where = (f"With one generator shared by {count} inputs called in turn ({label}, exact answer {centre:g}, "
                  f"Laplace scale {scale:.6g}):")
-        if huge:
+        spread = _float(np.mean(np.abs(column - centre))) / scale
+        if kind == "inside" and 0 < spread < INSIDE_SPREAD_FLOOR:
+            raise CheckFailed(f"{where} your releases are {spread:.2f} Laplace scales from the sum on average, "
+                              "where the noise gives 1 (property: data-independent scale). The sensitivity comes "
+                              "from the declared bounds, max(|lower|, |upper|), never from the data's own values.")
+        if kind == "huge":
             huge_exact += int(np.sum(column == centre))
             if huge_exact > HUGE_EXACT_LIMIT:
                 raise CheckFailed(f"{where} {huge_exact} releases are the exact answer (property: noise for "
@@ -97,6 +103,10 @@ def check_shared_generator(call, cases, seed: int) -> None:
     _stats.check_laplace_noise(z_normal, where)
 
 
+#: Inputs marked ``inside`` (02.4: data inside a tenth of the larger bound, so a scale read from the data shrinks
+#: 10 times or more): the mean |noise| / scale of their 25 releases (Gamma(25, 1/25) for Laplace) below this
+#: fails; a correct answer falls below with probability about 1e-8 an input.
+INSIDE_SPREAD_FLOOR = 0.25
 #: Mean |noise| / scale over the releases on inputs marked ``huge`` (100 or more; 1 for Laplace, standard error
 #: at most 0.1) must lie within 1 +- HUGE_SHARED_BAND (6 standard errors: a correct answer fails with probability
 #: below 1e-8): a tenth or a fifth of the noise fails; half of it (0.5) passes (limit 1 of LESSON02_06).

@@ -449,7 +449,8 @@ LESSON02_06_POWER = (
     ("06.4", "noise reused or negated between different data on one generator, or no noise for float32 or "
              "Fortran-ordered records (referee rt0206)", "1 (by construction: every output tested for an exact "
      "mean; reused draws give thousands of equal pairs against 3 x 0 + 10)", "lesson06_grouping._check_shared_"
-     "generator: 6 constant datasets (float64, float32, Fortran order, zeros) in turn, 30 rounds, one generator"),
+     "generator: 9 constant datasets (float64, float32, Fortran order, zeros, int64, uint8, bool) in turn, 30 "
+     "rounds, one generator (integer and boolean records: referee s35rca)"),
     ("04.2", "each person's first rows (or any fixed choice) above some table size (referee rt0206: above 100 "
              "people or 1,000 rows)", "1 below 300 people and 2,100 rows (by construction: positions kept with "
      "frequency 1 or 0 against 2/7 within 0.06); a switch above 21,000 rows is not seen", "_check_uniform_choice on "
@@ -473,6 +474,12 @@ LESSON02_06_POWER = (
     ("04.1", "exact for a handful of values (referee s35rca: 3-5 values, 3-25 values; the cases held 1-5, then 6 "
              "and more, 3-5 never called at the default seed)", "1 (by construction: 10 equal answers at each of 3, 4, "
      "5, 8, 12 and 20 values)", "the 'small' exactness cases of lesson04._exactness_mean_cases (epsilon 5-20)"),
+    ("02.4", "a scale read from the data (max |clipped value|) for integer or 32-bit values or data beyond one "
+             "bound; the exact sum for int32 values or an empty array (referee s35rca)", "1 (by construction: the "
+     "data lie within a tenth of the larger bound, so mean |z| of 25 releases is 0.1 or less against a floor of 0.25 "
+     "(Gamma(25, 1/25) below it: 1.3e-8); an exact sum or 0.0 is an exact release)", "_shared_calls."
+     "check_shared_generator's 'inside' inputs (int64, float32, int32, beyond the smaller bound) and the empty array"),
+    ("02.4", "limit 1: exact for epsilon above 20 (referee s35rca item 10)", "0", "the cases stop at epsilon 20"),
     ("02.1, 02.4", "limit 3: standardised noise reused only when the scale changes between inputs on one generator "
                    "(referee s35rca item 5)", "0 (every input of the shared stage has one scale)", "not tested"),
     ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "

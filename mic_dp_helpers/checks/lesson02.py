@@ -447,11 +447,16 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     new generators pass the same tests. Then one release at each of 300 (n, epsilon) drawn across the whole
     box (:func:`_sweeps.band_sweep`): never the exact sum, at most 4 within 1e-3 scales of it, Laplace
     pooled (an answer exact only for epsilon or n in a band fails; power in ``LESSON02_06_POWER``). Then 25
-    rounds over 9 inputs of one scale from one shared generator (:func:`_shared_calls.check_shared_generator`):
+    rounds over 14 inputs of one scale from one shared generator (:func:`_shared_calls.check_shared_generator`):
     the example's integer bounds [0, 10], a bound of 0.0 either side, symmetric bounds, int64 and float32
-    values, one value, equal values, every value above the upper bound; noise reused, negated or correlated
-    between inputs, or an exact sum for one kind of input, fails. Limit: an answer exact only above the
-    largest case (1,000,000 values) passes.
+    values, one value, equal values, every value above the upper bound, an empty array (the sum is 0.0), and
+    int64, float32 and int32 values inside a tenth of the larger bound and values all above an upper bound
+    a tenth of |lower| or less (their mean |noise| at least 0.25 scales: a scale read from the data fails);
+    noise reused, negated or correlated between inputs, or an exact sum for one kind of input, fails.
+    Limits: an answer exact only above the largest case (1,000,000 values) passes; (1) exact for epsilon above
+    20 passes (the cases stop at 20); (2) standardised noise reused only when the scale changes between
+    inputs on one generator passes (the shared stage has one scale); (3) noise correlated with the call 21 or
+    more before (other than half the run) passes.
 
     Parameters
     ----------
@@ -559,10 +564,10 @@ def _shared_laplace_cases(seed: int):
              ("a NumPy int64", np.int64(round(_log_uniform(rng, 1, cap)))),
              ("a NumPy int32", np.int32(-round(_log_uniform(rng, 1, min(cap, 2e9))))),
              ("a Python int", int(round(_log_uniform(rng, 1, cap)))), ("a float", _float(rng.uniform(-50, 50)) * scale)]
-    cases = [((value, sensitivity, epsilon), _float(value), scale, f"value {label}", False) for label, value in kinds]
+    cases = [((value, sensitivity, epsilon), _float(value), scale, f"value {label}", "") for label, value in kinds]
     for power in (9, 9, 11, 12):  # two within 2e10 scales, where repeats and mirrors are tested to a float spacing
         value = _float(rng.choice([-1.0, 1.0])) * 10.0 ** (power + rng.uniform(0, 1)) * scale
-        cases.append(((value, sensitivity, epsilon), value, scale, f"a value 1e{power} scales from 0", True))
+        cases.append(((value, sensitivity, epsilon), value, scale, f"a value 1e{power} scales from 0", "huge"))
     return cases
 
 
@@ -581,10 +586,20 @@ def _shared_sum_cases(seed: int):
              ("int64 values", rng.integers(-5, 20, 30), -2.5, 12.5),
              ("float32 values", (rng.integers(-40, 40, 25) / 4).astype(np.float32), -5, 8),
              ("one value", rng.uniform(-2, 9, 1), -1.3, 7.7), ("equal values", np.full(10, 3.0), -4.1, 6.2),
-             ("every value above the upper bound", rng.uniform(20, 30, 15), -1.0, 9.0)]
+             ("every value above the upper bound", rng.uniform(20, 30, 15), -1.0, 9.0),
+             # referee s35rca: inside a tenth of the larger bound (a scale read from the data shrinks 10 times or
+             # more; their spread is tested), int32 values, and the empty dataset (centre 0.0)
+             ("int64 values inside a tenth of the bounds", rng.integers(-1, 3, 30), -25, 125),
+             ("float32 values inside a tenth of the bounds", (rng.integers(-8, 8, 25) / 4).astype(np.float32),
+              -30.0, 40.0),
+             ("int32 values inside a tenth of the bounds", rng.integers(-2, 3, 20).astype(np.int32), -40.0, 30.0),
+             ("every value above the upper bound, |lower| the larger", rng.uniform(20, 30, 15),
+              -_log_uniform(rng, 50, 100), _log_uniform(rng, 1, 4)),
+             ("an empty array", np.array([], dtype=float), -3.0, 7.0)]
     cases = []
     for label, values, lower, upper in kinds:
         largest = _max(_abs(_float(lower)), _abs(_float(upper)))
         centre = _fsum(_clip(np.asarray(values, dtype=float), _float(lower), _float(upper)))
-        cases.append(((values, lower, upper, largest / scale), centre, scale, f"{_len(values)} values, {label}", False))
+        kind = "inside" if "inside" in label or "larger" in label else ""
+        cases.append(((values, lower, upper, largest / scale), centre, scale, f"{_len(values)} values, {label}", kind))
     return cases

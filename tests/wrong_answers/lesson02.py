@@ -429,3 +429,29 @@ WRONG_ANSWERS["02.1"].update({
     "non-private (size): a fixed offset of half a scale on values 1e7 scales or more from 0 (s35rca)":
         _huge_only(lambda v, s, e, rng: v + 0.5 * s / e, 1e7),
 })
+
+
+def _data_scale_when(condition):
+    """The clipped sum plus Laplace noise of scale max |clipped value| / epsilon when ``condition(values, lo, up)``."""
+    def dp_bounded_sum(values, lower, upper, epsilon, rng):
+        clipped = np.clip(values, lower, upper)
+        if len(values) and condition(values, lower, upper):
+            return float(clipped.sum()) + rng.laplace(0, max(float(np.abs(clipped).max()), 1e-12) / epsilon)
+        return _correct_sum(values, lower, upper, epsilon, rng)
+    return dp_bounded_sum
+
+
+WRONG_ANSWERS["02.4"].update({
+    "non-private (data): a scale from the clipped data for integer values (s35rca)":
+        _data_scale_when(lambda v, lo, up: v.dtype.kind in "iu"),
+    "non-private (data): a scale from the clipped data for 32-bit values (s35rca)":
+        _data_scale_when(lambda v, lo, up: v.dtype.itemsize <= 4),
+    "non-private (data): a scale from the clipped data when every value lies beyond one bound (s35rca)":
+        _data_scale_when(lambda v, lo, up: len(v) > 1 and (np.all(v >= up) or np.all(v <= lo))),
+    "non-private (data): 0.0 for an empty array (s35rca)": hide.exact_when(
+        _correct_sum, _exact_sum, lambda values, lo, up, e, rng: len(values) == 0),
+    "non-private (data): the exact sum for int32 values (s35rca)": hide.exact_when(
+        _correct_sum, _exact_sum, lambda values, lo, up, e, rng: values.dtype == np.int32),
+    "non-private (data): the exact sum for unsigned or 32-bit integer values (s35rca)": hide.exact_when(
+        _correct_sum, _exact_sum, lambda values, lo, up, e, rng: values.dtype.kind == "u" or values.dtype == np.int32),
+})
