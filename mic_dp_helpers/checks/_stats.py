@@ -480,6 +480,11 @@ LESSON02_06_POWER = (
      "(Gamma(25, 1/25) below it: 1.3e-8); an exact sum or 0.0 is an exact release)", "_shared_calls."
      "check_shared_generator's 'inside' inputs (int64, float32, int32, beyond the smaller bound) and the empty array"),
     ("02.4", "limit 1: exact for epsilon above 20 (referee s35rca item 10)", "0", "the cases stop at epsilon 20"),
+    ("03.3", "an attack capping its questions, or averaging only the first answers, beyond 10,000 (referee "
+             "s35rca: caps of 50,000 and 100,000; all asked, the first 10,000 averaged)", "1 for a cap below 150,000 "
+     "or a part of the answers (by construction: too few calls; sorted answers move a part's mean by about a noise "
+     "SD against 0.01); a cap from 150,000 to 200,000 only when the seed's case lies above it",
+     "the large case (150,000 to 200,000 answers, log-uniform), also handed out sorted both ways"),
     ("02.1, 02.4", "limit 3: standardised noise reused only when the scale changes between inputs on one generator "
                    "(referee s35rca item 5)", "0 (every input of the shared stage has one scale)", "not tested"),
     ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "
