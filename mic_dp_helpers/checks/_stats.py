@@ -485,6 +485,11 @@ LESSON02_06_POWER = (
      "or a part of the answers (by construction: too few calls; sorted answers move a part's mean by about a noise "
      "SD against 0.01); a cap from 150,000 to 200,000 only when the seed's case lies above it",
      "the large case (150,000 to 200,000 answers, log-uniform), also handed out sorted both ways"),
+    ("02.1, 04.1, 04.4", "exact outside the tested ranges (referee s35rca item 10): 02.1 for a sensitivity below "
+                         "1e-8, a scale below 1e-6 or beyond 2e13 scales; 04.1 above epsilon 1,000 or 1,000,000 "
+                         "values, for tuple or float32 input or negative integer bounds; 04.4 from the 15th query, "
+                         "above epsilon 20, for a Series or tuple, or NumPy scalar bounds", "0",
+     "not called; stated in each check's Limits"),
     ("02.1, 02.4", "limit 3: standardised noise reused only when the scale changes between inputs on one generator "
                    "(referee s35rca item 5)", "0 (every input of the shared stage has one scale)", "not tested"),
     ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "
