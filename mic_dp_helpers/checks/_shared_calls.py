@@ -26,7 +26,7 @@ SHARED_ROUNDS = 25
 HUGE_EXACT_LIMIT = 5
 
 
-def check_shared_generator(call, cases, seed: int) -> None:
+def check_shared_generator(call, cases, seed: int, mixed=None) -> None:
     """Call the answer on every input of ``cases`` in turn, ``SHARED_ROUNDS`` times, all from one generator.
 
     ``call(*args, generator)`` runs the student's function; ``cases``: a function of no argument returning
@@ -43,8 +43,8 @@ def check_shared_generator(call, cases, seed: int) -> None:
     (``_sweeps.check_independent_calls``, about 1e-6 false rejection). Power: ``LESSON02_06_POWER``.
     Limits: on huge inputs beyond 2e10 scales noise reused or mirrored between inputs passes (their float
     spacing, 2e-6 to 2e-3 scales, hides a reuse), and noise between 0.4 and 1.6 times the scale passes there;
-    every input has one scale, so noise reused only when the scale changes passes (02.4 referee s35rca, item 5);
-    correlation only at lags above 20 (other than half the run) passes.
+    correlation only at lags above 20 (other than half the run) passes. Noise reused when the scale changes is
+    tested by the ``mixed`` round (3 scales, one dataset), not between the main inputs.
 
     Parameters
     ----------
@@ -54,6 +54,10 @@ def check_shared_generator(call, cases, seed: int) -> None:
         Returns the inputs, recomputed after the student ran.
     seed : int
         Seed of the shared generator (``[seed, 26]``).
+    mixed : callable, optional
+        Returns inputs of different scales (same tuple form), called in turn for ``SHARED_ROUNDS`` rounds from
+        a second generator: no release's noise, in its own scales, may repeat or mirror another's
+        (:func:`_check_mixed_scales`; standardised noise reused when the scale changes fails).
 
     Raises
     ------
@@ -101,6 +105,41 @@ def check_shared_generator(call, cases, seed: int) -> None:
     _stats.check_no_mirrors(z_normal, 0.0, 1.0, where + " (noise in Laplace scales)")
     _sweeps.check_independent_calls([z], where, lags=tuple(range(1, 21)), unit="call")
     _stats.check_laplace_noise(z_normal, where)
+    if mixed is not None:
+        _check_mixed_scales(call, mixed, seed)
+
+
+def _check_mixed_scales(call, mixed, seed: int) -> None:
+    """Inputs of different scales in turn on one generator: no standardised noise repeated or mirrored.
+
+    A correct release's noise in its own scales meets another within the float tolerance (8 spacings of the
+    release, in scales: 1e-10 or less here) with probability below 1e-6 over the round (2,800 pairs); one such
+    pair fails (a draw reused or negated once when the scale changes).
+    """
+    generator = _default_rng([seed, 29])
+    arguments = [case[0] for case in mixed()]
+    releases = []
+    for _ in range(SHARED_ROUNDS):
+        for args in arguments:
+            args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+            releases.append(expect_number(call(*args, generator), "the noisy release"))
+    table = mixed()  # recomputed after the student ran
+    centres = np.tile([case[1] for case in table], SHARED_ROUNDS)
+    scales = np.tile([case[2] for case in table], SHARED_ROUNDS)
+    releases = np.array(releases)
+    z = (releases - centres) / scales
+    tolerance = 8 * np.spacing(np.maximum(np.abs(releases), np.abs(centres))) / scales
+    pairs = 0
+    for i in range(_len(z)):
+        limit = tolerance[i] + tolerance[i + 1:]
+        rest = z[i + 1:]
+        pairs += int(((np.abs(rest - z[i]) <= limit) | (np.abs(rest + z[i]) <= limit)).sum())
+    if pairs > 0:
+        labels = ", ".join(case[3] for case in table)
+        raise CheckFailed(f"With one generator shared by {_len(table)} inputs of different Laplace scales called in "
+                          f"turn ({labels}; {SHARED_ROUNDS} rounds): {pairs} pair(s) of releases carry the same noise, "
+                          "or its negative, rescaled to each one's scale (property: fresh noise for every call, "
+                          "whatever the scale). Draw new noise in every call; never rescale an earlier draw.")
 
 
 #: Inputs marked ``inside`` (02.4: data inside a tenth of the larger bound, so a scale read from the data shrinks

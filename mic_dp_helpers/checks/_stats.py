@@ -470,7 +470,7 @@ LESSON02_06_POWER = (
              "(referee s35rca: k = 1, k >= 3, more than 7 or 20 rows, a text index)", "1 for k in {1, 2, 3, 5} and "
      "people of 3, 7, 20 or 60 rows (by construction: a fixed position is kept in 1,200 of 1,200 person-calls "
      "against Binomial(1,200, k / m), p-value far below 1e-9); other k or row counts are not seen",
-     "_check_mixed_choice: 40 calls per k on 30 people of each row count, rows shuffled, a text index"),
+     "_uniform_choice.check_mixed_choice: 40 calls per k on 30 people of each row count, rows shuffled, a text index"),
     ("04.1", "exact for a handful of values (referee s35rca: 3-5 values, 3-25 values; the cases held 1-5, then 6 "
              "and more, 3-5 never called at the default seed)", "1 (by construction: 10 equal answers at each of 3, 4, "
      "5, 8, 12 and 20 values)", "the 'small' exactness cases of lesson04._exactness_mean_cases (epsilon 5-20)"),
@@ -490,8 +490,10 @@ LESSON02_06_POWER = (
                          "values, for tuple or float32 input or negative integer bounds; 04.4 from the 15th query, "
                          "above epsilon 20, for a Series or tuple, or NumPy scalar bounds", "0",
      "not called; stated in each check's Limits"),
-    ("02.1, 02.4", "limit 3: standardised noise reused only when the scale changes between inputs on one generator "
-                   "(referee s35rca item 5)", "0 (every input of the shared stage has one scale)", "not tested"),
+    ("02.1, 02.4", "standardised noise reused (or negated) when the scale changes between inputs on one generator "
+                   "(referee s35rca item 5)", "1 (by construction: one pair within 8 float spacings fails; a correct "
+     "answer gives one with probability below 1e-6); limit 3: only on one value or dataset at 3 scales",
+     "_shared_calls._check_mixed_scales: 25 rounds of 3 scales (sensitivity or epsilon 1, 3, 10 times), one generator"),
     ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "
                    "s35rca: d = 21, 40)", "0", "check_independent_calls tests lags 1-20 and half the run only"),
 )

@@ -23,6 +23,8 @@ import numpy as np
 from mic_dp_helpers.mechanisms import noise as _mechanisms
 from mic_dp_helpers.checks import _core, _shared_calls, _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
+from mic_dp_helpers.checks._lesson02_inputs import (_mixed_laplace_cases, _mixed_sum_cases,  # noqa: F401
+                                                    _shared_laplace_cases, _shared_sum_cases)
 
 _THIS = sys.modules[__name__]
 _default_rng = np.random.default_rng
@@ -126,9 +128,10 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     another within a float spacing. Limits: noise truncated beyond about 12 scales
     passes (324,000 releases expect 2 beyond 12 scales: P(none) = 0.13); a scale mixture (Laplace of 0.8 and
     1.2 times the scale, half each: 1.1 epsilon) passes; (1) half the noise on values 1e9 scales or more from 0
-    passes; (2) noise reused or mirrored between inputs only beyond 2e10 scales passes; (3) noise reused only
-    when the scale changes passes (the shared stage has one scale); (4) correlation with the call 21 or more
-    before (other than half the run) passes; (5) an exact release for a sensitivity below 1e-8, a scale below
+    passes; (2) noise reused or mirrored between inputs only beyond 2e10 scales passes; (3) noise reused when
+    the scale changes is tested on one value at 3 sensitivities (25 rounds, one generator: one pair of rescaled
+    draws fails), not across values; (4) correlation with the call 21 or more before (other than half the run)
+    passes; (5) an exact release for a sensitivity below 1e-8, a scale below
     1e-6, or values beyond 2e13 scales passes (outside the ranges tested).
 
     Parameters
@@ -169,7 +172,8 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     _stats.check_no_mirrors(releases, value, sensitivity / epsilon, where)
     _check_laplace_bands(answer, seed)
     _shared_calls.check_shared_generator(lambda *args: _call("02.1", answer, *args),
-                                         lambda: _shared_laplace_cases(seed), seed)
+                                         lambda: _shared_laplace_cases(seed), seed,
+                                         mixed=lambda: _mixed_laplace_cases(seed))
 
 
 def _laplace_band_cases(seed: int):
@@ -454,8 +458,8 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     a tenth of |lower| or less (their mean |noise| at least 0.25 scales: a scale read from the data fails);
     noise reused, negated or correlated between inputs, or an exact sum for one kind of input, fails.
     Limits: an answer exact only above the largest case (1,000,000 values) passes; (1) exact for epsilon above
-    20 passes (the cases stop at 20); (2) standardised noise reused only when the scale changes between
-    inputs on one generator passes (the shared stage has one scale); (3) noise correlated with the call 21 or
+    20 passes (the cases stop at 20); (2) noise reused when the scale changes is tested on one dataset at 3
+    epsilons (25 rounds, one generator: one pair of rescaled draws fails), not across datasets; (3) noise correlated with the call 21 or
     more before (other than half the run) passes.
 
     Parameters
@@ -525,7 +529,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     _stats.check_no_mirrors(releases, centre, scale, where)
     _check_sum_bands(answer, seed)
     _shared_calls.check_shared_generator(lambda *args: _call("02.4", answer, *args),
-                                         lambda: _shared_sum_cases(seed), seed)
+                                         lambda: _shared_sum_cases(seed), seed, mixed=lambda: _mixed_sum_cases(seed))
 
 
 def _sum_band_case(seed: int, index: int):
@@ -550,56 +554,3 @@ def _check_sum_bands(answer, seed: int) -> None:
     _sweeps.check_noise_in_every_band(
         releases, centres, scales, tolerances,
         lambda i: f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:")
-
-
-def _shared_laplace_cases(seed: int):
-    """02.1's inputs for :func:`_shared_calls.check_shared_generator`: one scale, values of every kind (integral floats,
-    0.0, NumPy int64 and int32, a Python int, a plain float, and 1e9 to 1e12 scales from 0)."""
-    rng = _default_rng([seed, 27])
-    sensitivity, epsilon = _log_uniform(rng, 1e-2, 1e2), _log_uniform(rng, *_sweeps.EPSILONS)
-    scale = sensitivity / epsilon
-    cap = _max(2.0, 1e5 * scale)  # values within 1e5 scales: the noise keeps 10 digits
-    kinds = [("an integral float", _float(round(_log_uniform(rng, 1, cap)))),
-             ("a negative integral float", -_float(round(_log_uniform(rng, 1, cap)))), ("0.0", 0.0),
-             ("a NumPy int64", np.int64(round(_log_uniform(rng, 1, cap)))),
-             ("a NumPy int32", np.int32(-round(_log_uniform(rng, 1, min(cap, 2e9))))),
-             ("a Python int", int(round(_log_uniform(rng, 1, cap)))), ("a float", _float(rng.uniform(-50, 50)) * scale)]
-    cases = [((value, sensitivity, epsilon), _float(value), scale, f"value {label}", "") for label, value in kinds]
-    for power in (9, 9, 11, 12):  # two within 2e10 scales, where repeats and mirrors are tested to a float spacing
-        value = _float(rng.choice([-1.0, 1.0])) * 10.0 ** (power + rng.uniform(0, 1)) * scale
-        cases.append(((value, sensitivity, epsilon), value, scale, f"a value 1e{power} scales from 0", "huge"))
-    return cases
-
-
-def _shared_sum_cases(seed: int):
-    """02.4's inputs for :func:`_shared_calls.check_shared_generator`: one Laplace scale (epsilon set per
-    input), bounds and data of every kind the text allows: the example's integer bounds [0, 10], a bound
-    exactly 0 (either side), symmetric bounds, int64 and float32 values, one value, equal values (ties) and
-    every value beyond a bound."""
-    rng = _default_rng([seed, 28])
-    scale = _log_uniform(rng, 0.5, 50)
-    c = _log_uniform(rng, 1, 10)
-    kinds = [("the example's integer bounds [0, 10]", rng.uniform(-3, 14, 5), 0, 10),
-             ("a lower bound of 0.0", rng.uniform(-1, 6, 20), 0.0, _log_uniform(rng, 1, 10)),
-             ("an upper bound of 0.0", rng.uniform(-8, 2, 12), -_log_uniform(rng, 1, 10), 0.0),
-             ("symmetric bounds", rng.uniform(-1.2 * c, 1.2 * c, 15), -c, c),
-             ("int64 values", rng.integers(-5, 20, 30), -2.5, 12.5),
-             ("float32 values", (rng.integers(-40, 40, 25) / 4).astype(np.float32), -5, 8),
-             ("one value", rng.uniform(-2, 9, 1), -1.3, 7.7), ("equal values", np.full(10, 3.0), -4.1, 6.2),
-             ("every value above the upper bound", rng.uniform(20, 30, 15), -1.0, 9.0),
-             # referee s35rca: inside a tenth of the larger bound (a scale read from the data shrinks 10 times or
-             # more; their spread is tested), int32 values, and the empty dataset (centre 0.0)
-             ("int64 values inside a tenth of the bounds", rng.integers(-1, 3, 30), -25, 125),
-             ("float32 values inside a tenth of the bounds", (rng.integers(-8, 8, 25) / 4).astype(np.float32),
-              -30.0, 40.0),
-             ("int32 values inside a tenth of the bounds", rng.integers(-2, 3, 20).astype(np.int32), -40.0, 30.0),
-             ("every value above the upper bound, |lower| the larger", rng.uniform(20, 30, 15),
-              -_log_uniform(rng, 50, 100), _log_uniform(rng, 1, 4)),
-             ("an empty array", np.array([], dtype=float), -3.0, 7.0)]
-    cases = []
-    for label, values, lower, upper in kinds:
-        largest = _max(_abs(_float(lower)), _abs(_float(upper)))
-        centre = _fsum(_clip(np.asarray(values, dtype=float), _float(lower), _float(upper)))
-        kind = "inside" if "inside" in label or "larger" in label else ""
-        cases.append(((values, lower, upper, largest / scale), centre, scale, f"{_len(values)} values, {label}", kind))
-    return cases

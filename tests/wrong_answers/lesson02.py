@@ -455,3 +455,30 @@ WRONG_ANSWERS["02.4"].update({
     "non-private (data): the exact sum for unsigned or 32-bit integer values (s35rca)": hide.exact_when(
         _correct_sum, _exact_sum, lambda values, lo, up, e, rng: values.dtype.kind == "u" or values.dtype == np.int32),
 })
+
+
+def _rescaled_when_scale_changes(exact, scale, negate=False):
+    """Per generator: when the scale differs from the last call's, the last standard draw rescaled (once each)."""
+    last = {}
+
+    def answer(*args):
+        rng, b = args[-1], scale(*args)
+        seen = last.get(id(rng))
+        if seen is not None and seen[0] is rng and abs(seen[1] - b) > 1e-9 * b:
+            z = -seen[2] if negate else seen[2]
+            last[id(rng)] = (rng, b, rng.laplace())
+            return exact(*args) + b * z
+        z = rng.laplace()
+        last[id(rng)] = (rng, b, z)
+        return exact(*args) + b * z
+    return answer
+
+
+WRONG_ANSWERS["02.1"]["non-private (calls): standard noise reused when the scale changes (s35rca)"] = (
+    _rescaled_when_scale_changes(_exact_value, _laplace_scale))
+WRONG_ANSWERS["02.4"].update({
+    "non-private (calls): standard noise reused when the scale changes (s35rca)":
+        _rescaled_when_scale_changes(_exact_sum, _sum_scale),
+    "non-private (calls): standard noise negated when the scale changes (s35rca)":
+        _rescaled_when_scale_changes(_exact_sum, _sum_scale, negate=True),
+})
