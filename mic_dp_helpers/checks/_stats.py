@@ -454,7 +454,8 @@ LESSON02_06_POWER = (
     ("06.4", "noise reused or negated between different data on one generator, or no noise for float32 or "
              "Fortran-ordered records (referee rt0206)", "1 (by construction: every output tested for an exact "
      "mean; reused draws give thousands of equal pairs against 3 x 0 + 10)", "lesson06_grouping._check_shared_"
-     "generator: 6 constant datasets (float64, float32, Fortran order, zeros) in turn, 30 rounds, one generator"),
+     "generator: 9 constant datasets (float64, float32, Fortran order, zeros, int64, uint8, bool) in turn, 30 "
+     "rounds, one generator (integer and boolean records: referee s35rca)"),
     ("04.2", "each person's first rows (or any fixed choice) above some table size (referee rt0206: above 100 "
              "people or 1,000 rows)", "1 below 300 people and 2,100 rows (by construction: positions kept with "
      "frequency 1 or 0 against 2/7 within 0.06); a switch above 21,000 rows is not seen", "_check_uniform_choice on "
@@ -463,6 +464,43 @@ LESSON02_06_POWER = (
                    "Gaussian copula, rho = -0.6, d = 5, 6)", "1 for |rho| >= 0.1 (at least rho sqrt(324,000) / 2, "
      "28 standard errors at rho = 0.1, for 02.1, 10 or more for 02.4, against 5.5)", "check_independent_calls on the main "
      "cases at lags 1-20 (not 1-3) and half the run"),
+    # Referee s35rca (2026-11-27): the limits the fix0206b change states (numbered as in the checks' docstrings).
+    ("02.1", "noise reused, negated, shrunk or offset on values 1e9 scales or more from 0 (referee s35rca: those "
+             "inputs were tested for exactness only)", "1 (by construction: reused, mirrored or offset draws on the "
+     "two inputs within 2e10 scales give 24 or more pairs within a float spacing against 5 allowed, about 0.01 "
+     "expected, 0 of 2,000 seeds; a tenth or a fifth of the noise gives mean |z| 0.1 or 0.2 against 1 +- 0.6). "
+     "Limit 1: half the noise (mean |z| 0.5) passes; limit 2: reuse or mirrors only beyond 2e10 scales pass",
+     "_shared_calls._check_huge_columns: mean |z| of 100 huge releases, repeats and mirrors to a float spacing"),
+    ("04.2", "each person's first rows (any fixed choice) only for some k, some row counts or a non-integer index "
+             "(referee s35rca: k = 1, k >= 3, more than 7 or 20 rows, a text index)", "1 for k in {1, 2, 3, 5} and "
+     "people of 3, 7, 20 or 60 rows (by construction: a fixed position is kept in 1,200 of 1,200 person-calls "
+     "against Binomial(1,200, k / m), p-value far below 1e-9); other k or row counts are not seen",
+     "_uniform_choice.check_mixed_choice: 40 calls per k on 30 people of each row count, rows shuffled, a text index"),
+    ("04.1", "exact for a handful of values (referee s35rca: 3-5 values, 3-25 values; the cases held 1-5, then 6 "
+             "and more, 3-5 never called at the default seed)", "1 (by construction: 10 equal answers at each of 3, 4, "
+     "5, 8, 12 and 20 values)", "the 'small' exactness cases of lesson04._exactness_mean_cases (epsilon 5-20)"),
+    ("02.4", "a scale read from the data (max |clipped value|) for integer or 32-bit values or data beyond one "
+             "bound; the exact sum for int32 values or an empty array (referee s35rca)", "1 (by construction: the "
+     "data lie within a tenth of the larger bound, so mean |z| of 25 releases is 0.1 or less against a floor of 0.25 "
+     "(Gamma(25, 1/25) below it: 1.3e-8); an exact sum or 0.0 is an exact release)", "_shared_calls."
+     "check_shared_generator's 'inside' inputs (int64, float32, int32, beyond the smaller bound) and the empty array"),
+    ("02.4", "limit 1: exact for epsilon above 20 (referee s35rca item 10)", "0", "the cases stop at epsilon 20"),
+    ("03.3", "an attack capping its questions, or averaging only the first answers, beyond 10,000 (referee "
+             "s35rca: caps of 50,000 and 100,000; all asked, the first 10,000 averaged)", "1 for a cap below 150,000 "
+     "or a part of the answers (by construction: too few calls; sorted answers move a part's mean by about a noise "
+     "SD against 0.01); a cap from 150,000 to 200,000 only when the seed's case lies above it",
+     "the large case (150,000 to 200,000 answers, log-uniform), also handed out sorted both ways"),
+    ("02.1, 04.1, 04.4", "exact outside the tested ranges (referee s35rca item 10): 02.1 for a sensitivity below "
+                         "1e-8, a scale below 1e-6 or beyond 2e13 scales; 04.1 above epsilon 1,000 or 1,000,000 "
+                         "values, for tuple or float32 input or negative integer bounds; 04.4 from the 15th query, "
+                         "above epsilon 20, for a Series or tuple, or NumPy scalar bounds", "0",
+     "not called; stated in each check's Limits"),
+    ("02.1, 02.4", "standardised noise reused (or negated) when the scale changes between inputs on one generator "
+                   "(referee s35rca item 5)", "1 (by construction: one pair within 8 float spacings fails; a correct "
+     "answer gives one with probability below 1e-6); limit 3: only on one value or dataset at 3 scales",
+     "_shared_calls._check_mixed_scales: 25 rounds of 3 scales (sensitivity or epsilon 1, 3, 10 times), one generator"),
+    ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "
+                   "s35rca: d = 21, 40)", "0", "check_independent_calls tests lags 1-20 and half the run only"),
 )
 
 

@@ -219,7 +219,7 @@ def pooled_lag_statistic(sequences, lag: int) -> float:
     return numerator / _sqrt(denominator) if denominator > 0 else 0.0
 
 
-def check_independent_calls(sequences, where: str, lags=(1, 2, 3)) -> None:
+def check_independent_calls(sequences, where: str, lags=(1, 2, 3), unit: str = "value") -> None:
     """Test that the noise of one call does not predict the noise of another (pooled over cases).
 
     Tests lags ``lags`` and half the sequence length (noise shared between call ``i`` and
@@ -239,6 +239,9 @@ def check_independent_calls(sequences, where: str, lags=(1, 2, 3)) -> None:
         What the noise came from, for the hint.
     lags : tuple of int, optional
         The lags tested besides half the shortest sequence.
+    unit : str, default "value"
+        What one position of a sequence is, for the hint: ``"call"`` when each call gives one value, else
+        ``"value"`` (a call giving many values: the lag counts noise values, not calls).
 
     Raises
     ------
@@ -252,9 +255,9 @@ def check_independent_calls(sequences, where: str, lags=(1, 2, 3)) -> None:
             continue
         statistic = pooled_lag_statistic(sequences, lag)
         if _abs(statistic) > POOLED_Z:
-            raise CheckFailed(f"{where} the noise of one release predicts the noise of the release {lag} call(s) "
-                              f"later (property: independence; correlation {statistic:+.1f} standard errors from "
-                              "0). Draw fresh, independent noise for every call; never reuse, negate or "
+            later = f"the release {lag} call(s) later" if unit == "call" else f"the noise value {lag} positions later"
+            raise CheckFailed(f"{where} one noise value predicts {later} (property: independence; correlation "
+                              f"{statistic:+.1f} standard errors from 0). Draw fresh, independent noise for every call; never reuse, negate or "
                               "combine earlier draws.")
 
 

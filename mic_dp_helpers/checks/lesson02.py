@@ -23,6 +23,8 @@ import numpy as np
 from mic_dp_helpers.mechanisms import noise as _mechanisms
 from mic_dp_helpers.checks import _core, _shared_calls, _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
+from mic_dp_helpers.checks._lesson02_inputs import (_mixed_laplace_cases, _mixed_sum_cases,  # noqa: F401
+                                                    _shared_laplace_cases, _shared_sum_cases)
 
 _THIS = sys.modules[__name__]
 _default_rng = np.random.default_rng
@@ -120,10 +122,17 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     and no call's noise predicts a later call's (lags 1-20 and half the run). 100 releases, each from
     a new generator, pass the same tests. Then 25 rounds over 11 inputs of one scale from one shared
     generator (:func:`_shared_calls.check_shared_generator`): integral floats, 0.0, NumPy int64 and int32, a
-    Python int, a float, and values 1e9 to 1e13 scales from 0; noise reused, negated or correlated between
-    inputs, or an exact release for one kind of value, fails. Limits: noise truncated beyond about 12 scales
+    Python int, a float, and values 1e9 to 1e13 scales from 0 (two of them below 1e10); noise reused, negated or
+    correlated between inputs, or an exact release for one kind of value, fails; on the values 1e9 scales or more
+    from 0 the mean |noise| lies within 0.4 to 1.6 scales and, below 2e10 scales, no release repeats or mirrors
+    another within a float spacing. Limits: noise truncated beyond about 12 scales
     passes (324,000 releases expect 2 beyond 12 scales: P(none) = 0.13); a scale mixture (Laplace of 0.8 and
-    1.2 times the scale, half each: 1.1 epsilon) passes.
+    1.2 times the scale, half each: 1.1 epsilon) passes; (1) half the noise on values 1e9 scales or more from 0
+    passes; (2) noise reused or mirrored between inputs only beyond 2e10 scales passes; (3) noise reused when
+    the scale changes is tested on one value at 3 sensitivities (25 rounds, one generator: one pair of rescaled
+    draws fails), not across values; (4) correlation with the call 21 or more before (other than half the run)
+    passes; (5) an exact release for a sensitivity below 1e-8, a scale below
+    1e-6, or values beyond 2e13 scales passes (outside the ranges tested).
 
     Parameters
     ----------
@@ -152,7 +161,7 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
         _stats.check_near_answer(releases, value, scale, "laplace", where)
         _stats.check_no_mirrors(releases, value, scale, where)
         z_all.append(z)
-    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)))
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)), unit="call")
     _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
     value, sensitivity, epsilon, draw_seed = _laplace_cases(seed)[-1]
     releases = _fresh_generator_releases("02.1", answer, (value, sensitivity, epsilon), draw_seed, FRESH_GENERATORS)
@@ -163,7 +172,8 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     _stats.check_no_mirrors(releases, value, sensitivity / epsilon, where)
     _check_laplace_bands(answer, seed)
     _shared_calls.check_shared_generator(lambda *args: _call("02.1", answer, *args),
-                                         lambda: _shared_laplace_cases(seed), seed)
+                                         lambda: _shared_laplace_cases(seed), seed,
+                                         mixed=lambda: _mixed_laplace_cases(seed))
 
 
 def _laplace_band_cases(seed: int):
@@ -441,11 +451,16 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     new generators pass the same tests. Then one release at each of 300 (n, epsilon) drawn across the whole
     box (:func:`_sweeps.band_sweep`): never the exact sum, at most 4 within 1e-3 scales of it, Laplace
     pooled (an answer exact only for epsilon or n in a band fails; power in ``LESSON02_06_POWER``). Then 25
-    rounds over 9 inputs of one scale from one shared generator (:func:`_shared_calls.check_shared_generator`):
+    rounds over 14 inputs of one scale from one shared generator (:func:`_shared_calls.check_shared_generator`):
     the example's integer bounds [0, 10], a bound of 0.0 either side, symmetric bounds, int64 and float32
-    values, one value, equal values, every value above the upper bound; noise reused, negated or correlated
-    between inputs, or an exact sum for one kind of input, fails. Limit: an answer exact only above the
-    largest case (1,000,000 values) passes.
+    values, one value, equal values, every value above the upper bound, an empty array (the sum is 0.0), and
+    int64, float32 and int32 values inside a tenth of the larger bound and values all above an upper bound
+    a tenth of |lower| or less (their mean |noise| at least 0.25 scales: a scale read from the data fails);
+    noise reused, negated or correlated between inputs, or an exact sum for one kind of input, fails.
+    Limits: an answer exact only above the largest case (1,000,000 values) passes; (1) exact for epsilon above
+    20 passes (the cases stop at 20); (2) noise reused when the scale changes is tested on one dataset at 3
+    epsilons (25 rounds, one generator: one pair of rescaled draws fails), not across datasets; (3) noise correlated with the call 21 or
+    more before (other than half the run) passes.
 
     Parameters
     ----------
@@ -501,7 +516,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
         _stats.check_near_answer(releases, centre, scale, "laplace", where)
         _stats.check_no_mirrors(releases, centre, scale, where)
         z_all.append(z)
-    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)))
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=tuple(range(1, 21)), unit="call")
     _sweeps.check_pooled_tails(z_all, "laplace", "Over every case,")
     values, lower, upper, epsilon, draw_seed, _ = _sum_cases(seed)[-1]
     releases = _fresh_generator_releases("02.4", answer, (values.copy(), lower, upper, epsilon), draw_seed,
@@ -514,7 +529,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     _stats.check_no_mirrors(releases, centre, scale, where)
     _check_sum_bands(answer, seed)
     _shared_calls.check_shared_generator(lambda *args: _call("02.4", answer, *args),
-                                         lambda: _shared_sum_cases(seed), seed)
+                                         lambda: _shared_sum_cases(seed), seed, mixed=lambda: _mixed_sum_cases(seed))
 
 
 def _sum_band_case(seed: int, index: int):
@@ -539,46 +554,3 @@ def _check_sum_bands(answer, seed: int) -> None:
     _sweeps.check_noise_in_every_band(
         releases, centres, scales, tolerances,
         lambda i: f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:")
-
-
-def _shared_laplace_cases(seed: int):
-    """02.1's inputs for :func:`_shared_calls.check_shared_generator`: one scale, values of every kind (integral floats,
-    0.0, NumPy int64 and int32, a Python int, a plain float, and 1e9 to 1e12 scales from 0)."""
-    rng = _default_rng([seed, 27])
-    sensitivity, epsilon = _log_uniform(rng, 1e-2, 1e2), _log_uniform(rng, *_sweeps.EPSILONS)
-    scale = sensitivity / epsilon
-    cap = _max(2.0, 1e5 * scale)  # values within 1e5 scales: the noise keeps 10 digits
-    kinds = [("an integral float", _float(round(_log_uniform(rng, 1, cap)))),
-             ("a negative integral float", -_float(round(_log_uniform(rng, 1, cap)))), ("0.0", 0.0),
-             ("a NumPy int64", np.int64(round(_log_uniform(rng, 1, cap)))),
-             ("a NumPy int32", np.int32(-round(_log_uniform(rng, 1, min(cap, 2e9))))),
-             ("a Python int", int(round(_log_uniform(rng, 1, cap)))), ("a float", _float(rng.uniform(-50, 50)) * scale)]
-    cases = [((value, sensitivity, epsilon), _float(value), scale, f"value {label}", False) for label, value in kinds]
-    for power in (9, 10, 11, 12):
-        value = _float(rng.choice([-1.0, 1.0])) * 10.0 ** (power + rng.uniform(0, 1)) * scale
-        cases.append(((value, sensitivity, epsilon), value, scale, f"a value 1e{power} scales from 0", True))
-    return cases
-
-
-def _shared_sum_cases(seed: int):
-    """02.4's inputs for :func:`_shared_calls.check_shared_generator`: one Laplace scale (epsilon set per
-    input), bounds and data of every kind the text allows: the example's integer bounds [0, 10], a bound
-    exactly 0 (either side), symmetric bounds, int64 and float32 values, one value, equal values (ties) and
-    every value beyond a bound."""
-    rng = _default_rng([seed, 28])
-    scale = _log_uniform(rng, 0.5, 50)
-    c = _log_uniform(rng, 1, 10)
-    kinds = [("the example's integer bounds [0, 10]", rng.uniform(-3, 14, 5), 0, 10),
-             ("a lower bound of 0.0", rng.uniform(-1, 6, 20), 0.0, _log_uniform(rng, 1, 10)),
-             ("an upper bound of 0.0", rng.uniform(-8, 2, 12), -_log_uniform(rng, 1, 10), 0.0),
-             ("symmetric bounds", rng.uniform(-1.2 * c, 1.2 * c, 15), -c, c),
-             ("int64 values", rng.integers(-5, 20, 30), -2.5, 12.5),
-             ("float32 values", (rng.integers(-40, 40, 25) / 4).astype(np.float32), -5, 8),
-             ("one value", rng.uniform(-2, 9, 1), -1.3, 7.7), ("equal values", np.full(10, 3.0), -4.1, 6.2),
-             ("every value above the upper bound", rng.uniform(20, 30, 15), -1.0, 9.0)]
-    cases = []
-    for label, values, lower, upper in kinds:
-        largest = _max(_abs(_float(lower)), _abs(_float(upper)))
-        centre = _fsum(_clip(np.asarray(values, dtype=float), _float(lower), _float(upper)))
-        cases.append(((values, lower, upper, largest / scale), centre, scale, f"{_len(values)} values, {label}", False))
-    return cases

@@ -398,8 +398,9 @@ ATTACK_MAX_SD = 0.07
 
 
 ORDER_CASE = 6  # the case whose answers are also handed out sorted (Laplace noise of SD 3)
-#: A case allowing 20,000 to 200,000 answers (log-uniform), beyond the others' 51 to 8,344 (referee rt0206: an attack
-#: capped at 10,000 questions passed).
+#: A case allowing 150,000 to 200,000 answers (log-uniform), beyond the others' 51 to 8,344 (referee rt0206: an attack
+#: capped at 10,000 questions passed; referee s35rca: at 20,000-200,000 the default seed allowed 45,828, so caps
+#: of 50,000 or 100,000 passed), also handed out sorted (an attack averaging only its first 10,000 answers).
 LARGE_CASE = 7
 
 
@@ -412,7 +413,7 @@ def _attack_case(seed: int, index: int):
         kind, sd = "laplace", 3.0
     n_queries = int(math.ceil((sd / ATTACK_MAX_SD) ** 2)) + int(rng.integers(0, 997))
     if index == LARGE_CASE:
-        n_queries = int(math.exp(rng.uniform(math.log(20_000), math.log(200_000))))
+        n_queries = int(math.exp(rng.uniform(math.log(150_000), math.log(200_000))))
     return true_count, kind, sd, n_queries, int(rng.integers(1, 2**31))
 
 
@@ -451,7 +452,9 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
     seventh case (Laplace noise, SD 3) hands out the same answers in ascending, then in descending order:
     the two estimates must agree within 0.01 (an attack that uses only the first hundred answers, or
     the second half, moves by about a noise SD) and lie within 0.5 of the true count. An eighth case allows
-    20,000 to 200,000 answers (an attack that caps its questions below that fails).
+    150,000 to 200,000 answers (an attack that caps its questions below 150,000 fails) and is handed out sorted
+    too (an attack that asks every question but averages only a part, the first 10,000, fails). Limit: a cap
+    between 150,000 and 200,000 questions passes unless the seed's case lies above it.
 
     Parameters
     ----------
@@ -485,20 +488,22 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
     # The answers of one case, handed out in ascending and then in descending order: an estimate from all
     # of them (mean, median) does not depend on the order (up to float rounding, far below 0.01); one from
     # a part of them (the first hundred, the second half) moves by about a noise SD (3 here).
-    estimates = []
-    for order in ("ascending", "descending"):
-        noisy_query, stream, n_queries, size = _noisy_query(seed, ORDER_CASE, order)
-        estimates.append(expect_number(_call("03.3", answer, noisy_query, n_queries), "an estimate of the true answer"))
-        calls = size - sum(1 for _ in stream)
-        if calls != n_queries:
-            raise CheckFailed(f"you asked {calls} questions but n_queries={n_queries}: ask exactly n_queries.")
-    if _abs(estimates[0] - estimates[1]) > 0.01:
-        raise CheckFailed(f"given the same {n_queries} answers in ascending and then in descending order your "
-                          f"estimates differ ({estimates[0]:.6g} and {estimates[1]:.6g}; property: uses every "
-                          "answer): your estimate uses only part of the answers. Average all of them.")
-    if _abs(estimates[0] - _attack_case(seed, ORDER_CASE)[0]) > ATTACK_TOLERANCE:
-        raise CheckFailed(f"after {n_queries} answers your estimate is more than 0.5 away from the true count, "
-                          "so rounding does not recover it (property: accuracy).")
+    for case in (ORDER_CASE, LARGE_CASE):
+        estimates = []
+        for order in ("ascending", "descending"):
+            noisy_query, stream, n_queries, size = _noisy_query(seed, case, order)
+            estimates.append(expect_number(_call("03.3", answer, noisy_query, n_queries),
+                                           "an estimate of the true answer"))
+            calls = size - sum(1 for _ in stream)
+            if calls != n_queries:
+                raise CheckFailed(f"you asked {calls} questions but n_queries={n_queries}: ask exactly n_queries.")
+        if _abs(estimates[0] - estimates[1]) > 0.01:
+            raise CheckFailed(f"given the same {n_queries} answers in ascending and then in descending order your "
+                              f"estimates differ ({estimates[0]:.6g} and {estimates[1]:.6g}; property: uses every "
+                              "answer): your estimate uses only part of the answers. Average all of them.")
+        if _abs(estimates[0] - _attack_case(seed, case)[0]) > ATTACK_TOLERANCE:
+            raise CheckFailed(f"after {n_queries} answers your estimate is more than 0.5 away from the true count, "
+                              "so rounding does not recover it (property: accuracy).")
 
 
 # --------------------------------------------------------------------------- 03.4

@@ -28,7 +28,7 @@ import pandas as pd
 import scipy.stats
 
 from mic_dp_helpers.scale import pydp_error, pydp_tools
-from mic_dp_helpers.checks import _core, _pydp_reference, _stats, _sweeps
+from mic_dp_helpers.checks import _core, _pydp_reference, _stats, _sweeps, _uniform_choice
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -86,7 +86,7 @@ def _mean_bank(seed: int):
 
 #: Cases where only the absence of noise is tested (few runs): an answer exact in a size or epsilon range
 #: that the statistical cases do not reach fails there.
-EXACTNESS_KINDS = ("huge", "gap", "huge epsilon", "vast")
+EXACTNESS_KINDS, SMALL_SIZES = ("huge", "gap", "huge epsilon", "vast", "small"), (3, 4, 5, 8, 12, 20)
 #: The exactness cases of 150,000-250,000 and 800,000-1,000,000 values (sorted; 10 and 3 runs): their centre is
 #: tested too (10 noise sd), so an answer that reads only a part of the values there fails.
 LARGE_KINDS = ("huge", "vast")
@@ -120,6 +120,12 @@ def _exactness_mean_cases(seed: int):
             if kind == "vast":
                 values = np.ravel(np.column_stack([values[: size // 2], values[size // 2: 2 * (size // 2)]]))
         cases.append((values.tolist(), lower, upper, _log_uniform(rng, low_e, high_e), kind))
+    small = _default_rng([seed, 45])  # 3 to 20 values, epsilon 5-20 (referee s35rca: exact for 3-25 values passed)
+    for size in SMALL_SIZES:
+        lower = _float(small.uniform(-20, 20))
+        upper = lower + _log_uniform(small, 2, 200)
+        values = small.uniform(lower + (upper - lower) / 10, upper - (upper - lower) / 10, size)
+        cases.append((values.tolist(), lower, upper, _log_uniform(small, 5.0, 20.0), "small"))
     return cases
 
 
@@ -173,7 +179,7 @@ def _sweep_mean_cases(seed: int):
 
 MEAN_RUNS_BY_KIND = {"outside": MEAN_RUNS, "inside": MEAN_RUNS, "negative": MEAN_RUNS, "large": 300, "tiny": 300,
                     "single": MEAN_RUNS, "middle": 300, "huge": 10, "gap": 20, "huge epsilon": 20,
-                    "vast": 3}
+                    "vast": 3, "small": 10}
 #: Lags of the pooled independence test (every lag up to 20, and half the run).
 MEAN_LAGS = tuple(range(1, 21))
 #: The pooled tail test fails a correct answer with probability at most this (PyDP's share of draws beyond
@@ -292,7 +298,8 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     noise (never all equal; at most 3 answers within 1e-3 scales of the exact mean): 150,000 to 250,000
     values (epsilon 0.5 to 5), 2,000 to 9,000 values (epsilon 0.5 to 20) and epsilon 200 to 1,000 (300 to
     3,000 values) and 800,000 to 1,000,000 values (3 runs), so an answer exact above 40,000 values, between
-    1,500 and 10,000, or above epsilon 100 fails; the two large cases are sorted (the second with its halves
+    1,500 and 10,000, or above epsilon 100 fails (and 10 runs at each of 3, 4, 5, 8, 12 and 20 values, epsilon
+    5 to 20: an answer exact for a handful of values fails); the two large cases are sorted (the second with its halves
     interleaved) and their centre is tested (10 sd: the mean of a prefix, or of every other value, fails), and
     the first lies in the middle twentieth of the bounds (mean |z| of its 10 runs at least 0.12: bounds
     narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Twelve answers on
@@ -300,7 +307,9 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     bound of 0.0, symmetric bounds, whole-number values, a NumPy array) are never all equal and at most 3 are
     within 1e-3 noise scales of the exact mean (an answer exact for one kind fails). Limits: an answer exact only for 9,000-10,000 values, 40,000-150,000
     values or epsilon 20-100 and 100-200 (between the cases of a seed), or with noise of a wrong size only in the
-    exactness cases, passes; noise truncated beyond about 6.5 scales is rarely seen.
+    exactness cases, passes; noise truncated beyond about 6.5 scales is rarely seen; outside the tested ranges
+    (referee s35rca) an answer exact above epsilon 1,000, above 1,000,000 values, for a tuple or float32 input,
+    or for negative integer bounds (the only integer bounds are [0, 150]) passes.
 
     Parameters
     ----------
@@ -337,7 +346,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         where += {"outside": " (some values beyond both bounds)", "inside": " (every value well inside the bounds)",
                   "negative": " (the values span most of the bounds)", "large": "", "tiny": "", "middle": "",
                   "single": " (one value, on the upper bound)", "huge": "", "gap": "", "huge epsilon": "",
-                  "vast": ""}[kind]
+                  "vast": "", "small": ""}[kind]
         if answers.min() < lower or answers.max() > upper:
             raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
                               "inside them. Did you use it with the bounds you were given?")
@@ -416,7 +425,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         z_all.append(z)
     # Pooled over the cases: odd and even calls averaging to the exact mean, or noise carried over from
     # call to call, show as a correlation between calls (see _stats.LESSON02_06_POWER for the power).
-    _sweeps.check_independent_calls(z_all, "Over every case,", lags=MEAN_LAGS)
+    _sweeps.check_independent_calls(z_all, "Over every case,", lags=MEAN_LAGS, unit="call")
     # Beyond 5 scales, pooled: about 38 of PyDP's answers expected (its mean noise put 0.6-1.3 times the Laplace
     # share there over 14 cases of 3,000-20,000 draws); noise truncated at 5 scales, or answers asked again until
     # they look plausible, put none. Fewer than a Poisson of 70% of the expectation gives with probability 1e-7 fail.
@@ -484,8 +493,10 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     rows), and keeps each of a person's rows with the same probability, whatever its values: over 60 calls
     on 30 people with 7 rows each (k = 2, amounts doubling from row to row), each row position is kept
     with frequency 2/7 within 0.06 (5.6 standard errors), and again over at least 1,800 person-calls on 300 to
-    3,000 such people (a random choice only for small tables fails). Tables come from ``seed``; the person
-    column is not the first column.
+    3,000 such people (a random choice only for small tables fails); then, for k = 1, 2, 3 and 5, 40 calls on
+    a table of 30 people with each of 3, 7, 20 and 60 rows (rows shuffled, a text index): each row count's
+    positions (in table order) are kept with frequency min(k, m) / m (two-sided binomial test at 1e-9 per
+    position). Tables come from ``seed``; the person column is not the first column.
 
     Parameters
     ----------
@@ -527,6 +538,8 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     # choice up to 100 people or 1,000 rows and each person's first rows above passed).
     people = int(_log_uniform(_default_rng([seed, 43]), 300, 3_000))
     _check_uniform_choice(answer, people, max(2, -(-1800 // people)), _default_rng([seed, 43, 1]))
+    for k in _uniform_choice.MIXED_KS:  # several row counts per table, k = 1, 2, 3, 5, a text index (s35rca)
+        _uniform_choice.check_mixed_choice(answer, k, seed, _THIS)
 
 
 def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:

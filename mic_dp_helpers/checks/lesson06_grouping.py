@@ -175,26 +175,30 @@ def _data_dependence(answer, first, second, l, generator, what) -> None:
                       "of standard deviation sigma, never rescaled by the data (property: data-independent noise).")
 
 
-#: Rounds of the shared-generator stage (:func:`_check_shared_generator`): 6 inputs called in turn, 180 calls.
+#: Rounds of the shared-generator stage (:func:`_check_shared_generator`): 9 inputs called in turn, 270 calls.
 SHARED_ROUNDS = 30
 
 
 def _shared_cases(seed: int):
     """(X, l, label): constant records (so every group mean is the constant, exactly, in float32 too) of several
-    constants, dtypes and layouts: float64, float32 (two shapes), Fortran order, all zeros."""
+    constants, dtypes and layouts: float64, float32 (two shapes), Fortran order, all zeros, int64, uint8 and bool."""
     rng = _default_rng([seed, 13])
     n = int(rng.integers(30, 60))
     return [(np.full((n, 2), 0.25), 4, "float64 records of 0.25"), (np.full((n, 2), 0.75), 4, "float64 records of 0.75"),
             (np.full((n, 2), 0.5, dtype=np.float32), 4, "float32 records of 0.5"),
             (np.full((n, 3), 0.125, dtype=np.float32), 5, "float32 records of 0.125, 3 features"),
             (np.asfortranarray(np.full((n, 2), 0.375)), 4, "Fortran-ordered records of 0.375"),
-            (np.zeros((n, 2)), 4, "records of 0.0")]
+            (np.zeros((n, 2)), 4, "records of 0.0"),
+            # referee s35rca: integer records (binary data in [0, 1]^D) were never called
+            (np.ones((n, 2), dtype=np.int64), 4, "int64 records of 1"), (np.zeros((n, 3), dtype=np.uint8), 5,
+                                                                        "uint8 records of 0, 3 features"),
+            (np.ones((n, 2), dtype=bool), 4, "boolean records of True")]
 
 
 def _check_shared_generator(answer, seed: int) -> None:
-    """Call the answer on 6 constant datasets in turn, :data:`SHARED_ROUNDS` rounds, from one generator: noise
-    reused or negated between different data on one generator, or left out for float32 or Fortran-ordered
-    records, fails (no exact means, no repeated or mirrored draw, Gaussian noise, no correlation at lags 1-20
+    """Call the answer on 9 constant datasets in turn, :data:`SHARED_ROUNDS` rounds, from one generator: noise
+    reused or negated between different data on one generator, or left out for float32, Fortran-ordered,
+    integer or boolean records, fails (no exact means, no repeated or mirrored draw, Gaussian noise, no correlation at lags 1-20
     or one call apart; every other stage gives each dataset its own generator)."""
     generator = _default_rng([seed, 13, 1])
     sigma = _log_uniform(_default_rng([seed, 13, 2]), 0.01, 1.0)
@@ -203,12 +207,12 @@ def _check_shared_generator(answer, seed: int) -> None:
         for X, l, label in _shared_cases(seed):
             out = _release(answer, X, l, sigma, generator)
             if np.any(out == float(X.flat[0])):
-                raise CheckFailed(f"With one generator shared by 6 datasets called in turn ({label}, l={l}, sigma="
+                raise CheckFailed(f"With one generator shared by 9 datasets called in turn ({label}, l={l}, sigma="
                                   f"{sigma:.3g}), a group mean came out exact (property: noise for every input): add "
                                   "Gaussian noise to every coordinate of every mean, whatever the dtype or layout.")
             noise.append(((out - float(X.flat[0])) / sigma).ravel())
     z = np.concatenate(noise)
-    where = f"With one generator shared by 6 constant datasets called in turn ({SHARED_ROUNDS} rounds, noise in sigmas),"
+    where = f"With one generator shared by 9 constant datasets called in turn ({SHARED_ROUNDS} rounds, noise in sigmas),"
     _stats.check_fresh_noise(z, 0.0, 1.0, "gaussian", where)
     _stats.check_no_mirrors(z, 0.0, 1.0, where)
     _sweeps.check_independent_calls([z], where, lags=tuple(range(1, 21)) + (_len(noise[0]),))
@@ -265,9 +269,10 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     groups chosen independently of the values, and swaps 0 and 1 for a sorted round-robin grouping).
     Shapes and seeds come from ``seed``.
 
-    Then six constant datasets (float64, float32 in two shapes, Fortran-ordered, all zeros) are released in
-    turn for 30 rounds from one shared generator (:func:`_check_shared_generator`): noise reused or negated
-    between different data, or left out for a dtype or layout, fails.
+    Then nine constant datasets (float64, float32 in two shapes, Fortran-ordered, all zeros, int64 ones, uint8
+    zeros, boolean True) are released in turn for 30 rounds from one shared generator
+    (:func:`_check_shared_generator`): noise reused or negated between different data, or left out for a
+    dtype or layout, fails.
 
     Parameters
     ----------

@@ -13,14 +13,25 @@ COSTLY_CHECKS = frozenset({"02.1", "02.4", "04.1", "04.4", "06.4", "07.1", "07.3
 
 
 def collect_wrong_answers() -> dict[str, dict]:
-    """Merge the ``WRONG_ANSWERS`` of every lesson module: {exercise id: {mistake: function}}."""
+    """Merge the ``WRONG_ANSWERS`` of every lesson module: {exercise id: {mistake: function}}.
+
+    A module may also hold ``MORE_WRONG_ANSWERS`` (same shape) for an exercise another module owns, when
+    that module is full (600 lines): they join the owner's answers, a mistake named twice is an error."""
     merged: dict[str, dict] = {}
+    extra: list[tuple[str, dict]] = []
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if module.name.startswith("_"):
             continue
-        answers = importlib.import_module(f"{__name__}.{module.name}").WRONG_ANSWERS
+        loaded = importlib.import_module(f"{__name__}.{module.name}")
+        answers = getattr(loaded, "WRONG_ANSWERS", {})
         overlap = set(answers) & set(merged)
         if overlap:
             raise ValueError(f"exercises {sorted(overlap)} have wrong answers in two modules")
         merged.update(answers)
+        extra.extend(getattr(loaded, "MORE_WRONG_ANSWERS", {}).items())
+    for exercise_id, answers in extra:
+        twice = set(answers) & set(merged.setdefault(exercise_id, {}))
+        if twice:
+            raise ValueError(f"wrong answers {sorted(twice)} of {exercise_id} are named in two modules")
+        merged[exercise_id] = {**merged[exercise_id], **answers}
     return merged

@@ -409,3 +409,76 @@ WRONG_ANSWERS["02.4"].update({
         hide.exact_when(_correct_sum, _exact_sum,
                         lambda values, lo, up, e, rng: len(values) > 1 and (np.all(values > up) or np.all(values < lo))),
 })
+
+
+# ---- referee s35rca: on values 1e9 scales or more from 0 the shared stage tested exactness only.
+def _huge_only(answer, limit=1e8):
+    """``answer`` on values ``limit`` scales or more from 0, the correct release elsewhere."""
+    return lambda v, s, e, rng: answer(v, s, e, rng) if abs(v) > limit * s / e else _correct_laplace(v, s, e, rng)
+
+
+WRONG_ANSWERS["02.1"].update({
+    "non-private (calls): noise reused from the last other input on values 1e8 scales or more from 0 (s35rca)":
+        _huge_only(_across_inputs(_correct_laplace, _exact_value, lambda noise: noise)),
+    "non-private (calls): noise negated from the last other input on values 1e8 scales or more from 0 (s35rca)":
+        _huge_only(_across_inputs(_correct_laplace, _exact_value, lambda noise: -noise)),
+    "non-private (size): a tenth of the noise on values 1e7 scales or more from 0 (s35rca)":
+        _huge_only(lambda v, s, e, rng: v + rng.laplace(0, s / e / 10), 1e7),
+    "non-private (size): a fifth of the noise on values 1e9 scales or more from 0 (s35rca)":
+        _huge_only(lambda v, s, e, rng: v + rng.laplace(0, s / e / 5), 1e9),
+    "non-private (size): a fixed offset of half a scale on values 1e7 scales or more from 0 (s35rca)":
+        _huge_only(lambda v, s, e, rng: v + 0.5 * s / e, 1e7),
+})
+
+
+def _data_scale_when(condition):
+    """The clipped sum plus Laplace noise of scale max |clipped value| / epsilon when ``condition(values, lo, up)``."""
+    def dp_bounded_sum(values, lower, upper, epsilon, rng):
+        clipped = np.clip(values, lower, upper)
+        if len(values) and condition(values, lower, upper):
+            return float(clipped.sum()) + rng.laplace(0, max(float(np.abs(clipped).max()), 1e-12) / epsilon)
+        return _correct_sum(values, lower, upper, epsilon, rng)
+    return dp_bounded_sum
+
+
+WRONG_ANSWERS["02.4"].update({
+    "non-private (data): a scale from the clipped data for integer values (s35rca)":
+        _data_scale_when(lambda v, lo, up: v.dtype.kind in "iu"),
+    "non-private (data): a scale from the clipped data for 32-bit values (s35rca)":
+        _data_scale_when(lambda v, lo, up: v.dtype.itemsize <= 4),
+    "non-private (data): a scale from the clipped data when every value lies beyond one bound (s35rca)":
+        _data_scale_when(lambda v, lo, up: len(v) > 1 and (np.all(v >= up) or np.all(v <= lo))),
+    "non-private (data): 0.0 for an empty array (s35rca)": hide.exact_when(
+        _correct_sum, _exact_sum, lambda values, lo, up, e, rng: len(values) == 0),
+    "non-private (data): the exact sum for int32 values (s35rca)": hide.exact_when(
+        _correct_sum, _exact_sum, lambda values, lo, up, e, rng: values.dtype == np.int32),
+    "non-private (data): the exact sum for unsigned or 32-bit integer values (s35rca)": hide.exact_when(
+        _correct_sum, _exact_sum, lambda values, lo, up, e, rng: values.dtype.kind == "u" or values.dtype == np.int32),
+})
+
+
+def _rescaled_when_scale_changes(exact, scale, negate=False):
+    """Per generator: when the scale differs from the last call's, the last standard draw rescaled (once each)."""
+    last = {}
+
+    def answer(*args):
+        rng, b = args[-1], scale(*args)
+        seen = last.get(id(rng))
+        if seen is not None and seen[0] is rng and abs(seen[1] - b) > 1e-9 * b:
+            z = -seen[2] if negate else seen[2]
+            last[id(rng)] = (rng, b, rng.laplace())
+            return exact(*args) + b * z
+        z = rng.laplace()
+        last[id(rng)] = (rng, b, z)
+        return exact(*args) + b * z
+    return answer
+
+
+WRONG_ANSWERS["02.1"]["non-private (calls): standard noise reused when the scale changes (s35rca)"] = (
+    _rescaled_when_scale_changes(_exact_value, _laplace_scale))
+WRONG_ANSWERS["02.4"].update({
+    "non-private (calls): standard noise reused when the scale changes (s35rca)":
+        _rescaled_when_scale_changes(_exact_sum, _sum_scale),
+    "non-private (calls): standard noise negated when the scale changes (s35rca)":
+        _rescaled_when_scale_changes(_exact_sum, _sum_scale, negate=True),
+})

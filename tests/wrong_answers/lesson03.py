@@ -355,3 +355,16 @@ def _capped_attack(cap):  # asks at most `cap` questions (for speed), whatever n
 
 WRONG_ANSWERS["03.3"]["(size) asks at most 10,000 questions (rt0206)"] = _capped_attack(10_000)
 WRONG_ANSWERS["03.3"]["(size) asks at most 15,000 questions (rt0206)"] = _capped_attack(15_000)
+WRONG_ANSWERS["03.3"]["(size) asks at most 50,000 questions (s35rca)"] = _capped_attack(50_000)
+WRONG_ANSWERS["03.3"]["(size) asks at most 100,000 questions (s35rca)"] = _capped_attack(100_000)
+
+
+def _averages_first(count):  # asks every question, averages only the first `count` answers beyond that (s35rca)
+    def averaging_attack(noisy_query, n_queries):
+        answers = np.array([noisy_query() for _ in range(n_queries)])
+        return float(answers[:count].mean())
+    return averaging_attack
+
+
+WRONG_ANSWERS["03.3"]["(size) asks all, averages only the first 10,000 answers (s35rca)"] = _averages_first(10_000)
+WRONG_ANSWERS["03.3"]["(size) asks all, averages only the first 100,000 answers (s35rca)"] = _averages_first(100_000)

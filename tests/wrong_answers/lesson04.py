@@ -478,3 +478,40 @@ WRONG_ANSWERS["04.2"].update({
     "(size) random rows up to 100 people, each person's first rows above (rt0206)": _random_up_to(people=100),
     "(size) random rows up to 250 people, each person's first rows above (rt0206)": _random_up_to(people=250),
 })
+
+
+# ---- referee s35rca: uniform choice was tested only with k = 2, people of exactly 7 rows and an integer index.
+def _first_rows_when(condition):
+    """Each person's first k rows (table order) for the people ``condition(df, person_column, k, sizes)``
+    marks, a uniform random choice for the others."""
+    def bound_contributions(df, person_column, k, rng):
+        sizes = df.groupby(person_column)[person_column].transform("size")
+        order = df.iloc[rng.permutation(len(df))]
+        chosen = order[~condition(order, person_column, k, sizes.loc[order.index])].groupby(person_column,
+                                                                                             sort=False).head(k)
+        first = df[condition(df, person_column, k, sizes)].groupby(person_column, sort=False).head(k)
+        return df.loc[df.index.isin(chosen.index.union(first.index))]
+    return bound_contributions
+
+
+WRONG_ANSWERS["04.2"].update({
+    "(data) each person's first row when k = 1 (s35rca)":
+        _first_rows_when(lambda df, c, k, sizes: sizes > (0 if k == 1 else 10**9)),
+    "(data) each person's first rows when k >= 3 (s35rca)":
+        _first_rows_when(lambda df, c, k, sizes: sizes > (0 if k >= 3 else 10**9)),
+    "(data) first rows of people with more than 7 rows (s35rca)": _first_rows_when(lambda df, c, k, sizes: sizes > 7),
+    "(data) first rows of people with more than 20 rows (s35rca)": _first_rows_when(lambda df, c, k, sizes: sizes > 20),
+    "(data) each person's first rows when the index is not integer (s35rca)": _first_rows_when(
+        lambda df, c, k, sizes: sizes > (10**9 if pd.api.types.is_integer_dtype(df.index) else 0)),
+})
+
+
+# ---- referee s35rca: 3 to 5 values were never called (the "tiny" case holds 1-5, the middle ones 6 and more).
+WRONG_ANSWERS["04.1"].update({
+    "non-private (size): the exact mean for 3 to 5 values (s35rca)": _exact_for_input(
+        lambda values, lower, upper: 3 <= len(values) <= 5),
+    "non-private (size): the exact mean for 3 to 25 values (s35rca)": _exact_for_input(
+        lambda values, lower, upper: 3 <= len(values) <= 25),
+    "non-private (size): the exact mean for 6 to 20 values (s35rca)": _exact_for_input(
+        lambda values, lower, upper: 6 <= len(values) <= 20),
+})
