@@ -52,10 +52,11 @@ LESSON07_POWER = (
      "(a correct answer: about 10^6 lags x 8e-11, below 1e-4)",
      "correlation rho between coins at one distance is seen while rho sqrt(n - d) > 6.5 (rho >= 0.01 at d = n/2)"),
     ("07.1", "exact (no flips) in a band of epsilons (referee: 2 < epsilon < 3)",
-     "one call at each of 24 epsilons, log-uniform and jittered over 0.01 to 12, on max(2,000, 30 / (1 - p)) "
+     "one call at each of 24 epsilons, log-uniform over 0.01 to 12, on max(2,000, 30 / (1 - p)) "
      "people (at most 1,000,000): an exact answer keeps all where a correct one expects 30 flips (none: "
      "e^-30; the test needs 25 expected); keep shares of true yes and true no z-tested at 5",
-     "a band narrower than a grid step (a factor 1.35) can fall between the points; above epsilon about 10.4 "
+     "a band narrower than a grid step (a factor 1.344; one random offset shared by the 24 points since referee "
+     "s35rcb) can fall between the points; above epsilon about 10.4 "
      "the 1,000,000 people expect fewer than 25 flips and the all-kept test is off"),
     ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
      "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "
@@ -139,13 +140,24 @@ LESSON07_POWER = (
     # little noise or a scale upper / (n + 1), passed 07.4. All "1" rows below hold by construction.
     ("07.1", "exact, coins shared between i and i + d, or a wrong keep rate, in a band of sizes (referee rt0709: "
              "exact for 20,000-60,000 people)",
-     "size sweep (lesson07._size_sweep): 40 sizes log-uniform and jittered over 2 to 1,000,000, epsilon "
+     "size sweep (lesson07._size_sweep): 40 sizes log-uniform over 2 to 1,000,000 with one shared random offset "
+     "(referee s35rcb: per-point jitter left gaps of a factor 1.93), epsilon "
      "log-uniform over 0.05-1, calls for 40 expected flips: all kept fails (a correct answer: below e^-40); keep "
      "shares z-tested at 5.5 (80 tests, 3e-6 in all); coins of i and i + d from 2,000 people: every lag with 300 "
      "expected double flips to 150,000 people, lags 1-32 and n/2, n/3, n/4, n/5, n/8, n/10 above, |z| > 7 (about "
-     "600,000 lags, 2e-6 in all). Exact or shared coins in a band wider than a grid step (a factor 1.4): 1; "
-     "1.1 times epsilon from 300,000 people: z about 30, 1",
-     "a band narrower than a factor 1.4; above 150,000 people, coins shared at a distance not in that list"),
+     "600,000 lags, 2e-6 in all). Exact or shared coins in a band [a, b] with (b + 1) / a above a grid step (a "
+     "factor 1.388): 1; 1.1 times epsilon from 300,000 people: z about 30, 1",
+     "a band narrower than a factor 1.388; above 150,000 people, coins shared at a distance not in that list; "
+     "twice epsilon below 10 people (40 expected flips per size: z about 2; referee s35rcb)"),
+    ("07.1", "a flip count that varies too little: exactly round(n (1 - p)) flips at random positions above a "
+             "size (referee s35rcb: above 12,000 people)",
+     "lesson07_sweeps.check_flip_count_spread: z of each call's flip count from 2,000 people up (about 20 sweep "
+     "sizes and the two calls on over 1,000,000 people); every suffix of the calls by size has sum z^2 tested "
+     "against chi^2(m)'s lower 1e-7 / (number of suffixes) quantile (a correct answer: below 1e-7 in all; "
+     "simulated 4.9e-4 at a 1e-3 family tail). A fixed count above 12,000 or 400,000 people: 1 (sum z^2 below "
+     "1e-5); a tenth of the binomial spread above 12,000 people: 1",
+     "a fixed count only on over 1,000,000 people, or a spread reduced by less than about half, passes; below "
+     "2,000 people only the 200- and 400-call distribution cases test the spread (variance ratio)"),
     ("07.4", "exact mean or bound in a band of sizes, bound shares, public bounds or levels (referee rt0709)",
      "band sweep (lesson07_sweeps.bound_mean_band_sweep): 200 cases, n 1-100,000, epsilon 0.01-30 and public_high "
      "10-100,000 log-uniform, bound_share uniform 0.02-0.98, 1 - level log-uniform 0.001-0.95, one call each: a "
