@@ -18,6 +18,7 @@ from mic_dp_helpers.checks.lesson08 import SEED, _dpsgd_accounting, _log_uniform
 
 # References bound at import: patching numpy or math later does not change what the checks compute.
 _exp, _tanh, _sqrt = math.exp, math.tanh, math.sqrt
+_min = min
 _default_rng = np.random.default_rng
 
 
@@ -85,7 +86,7 @@ def _accounting_cases(rng: np.random.Generator) -> list[tuple[float, float, int,
     # small and such an error large: (a) no subsampling with a noise multiplier just above a tenth (0.5 to 0.9
     # plus 0.003-0.02; RDP is 5-10% above the exact value there, rounding it up to a tenth lowers epsilon by
     # 7-13%); (b) q = d e-4 + 0.7e-4..0.95e-4 (d 1..4) with much noise and 150,000 to 190,000 steps, where
-    # truncating q to 4 decimals loses 15-48% of it and RDP answers 11-32% below the run's epsilon.
+    # truncating q to 4 decimals loses 15-48% of it and RDP answers well below both RDP and fine PLD at the true q.
     cases.append((1.0, int(rng.integers(5, 10)) / 10 + float(rng.uniform(0.003, 0.02)), int(rng.integers(2, 30)),
                   _log_uniform(rng, 1e-6, 1e-3)))
     cases.append((int(rng.integers(1, 5)) * 1e-4 + float(rng.uniform(0.7e-4, 0.95e-4)), float(rng.uniform(3.0, 4.0)),
@@ -97,6 +98,8 @@ def _accounting_cases(rng: np.random.Generator) -> list[tuple[float, float, int,
 def check_training_epsilon(answer, seed: int = SEED) -> None:
     """Any valid accountant accepted (see the slacks above), over q 1e-4..1, 1..200,000 steps, delta 1e-10..1e-2.
 
+    The lower edge is 0.995 times the lower of fine PLD and RDP (exact when q = 1): far below epsilon 1 over
+    10^5 steps the fine grid errs upwards by more than RDP's gap (up to 12% above RDP; referee s35rcb cases).
     An answer is rejected only where it falls below the run's epsilon (or far above RDP and coarse PLD), so
     an error that moves an RDP answer by less than RDP's gap above the run's epsilon (5-20% at these cases)
     is not seen there: the cases are drawn where the errors met so far cross it (a run of 185,000-200,000
@@ -122,16 +125,18 @@ def check_training_epsilon(answer, seed: int = SEED) -> None:
     answers = [expect_number(answer(q, sigma, steps, delta), "an epsilon") for q, sigma, steps, delta in cases]
     for (q, sigma, steps, delta), got in zip(cases, answers):  # expected values only now
         where = f"for sample_rate={q:.4g}, noise_multiplier={sigma:.3g}, steps={steps}, delta={delta:.2g}:"
-        upper = _rdp_epsilon(q, sigma, steps, delta)
+        upper = rdp_figure = _rdp_epsilon(q, sigma, steps, delta)
         if got > upper * (1 + UPPER_SLACK):
             upper = max(upper, _pld_epsilon(q, sigma, steps, delta, grid=COARSE_GRID))
         if got > upper * (1 + UPPER_SLACK):
             raise CheckFailed(f"{where} your epsilon {got:.4g} is far more pessimistic than the RDP or PLD "
                               "accountant's (even PLD on a coarse grid). Did you account for the Poisson sampling, "
                               "and compose the steps with the accountant rather than adding epsilons up?")
-        if got < _lower_edge(q, sigma, steps, delta):
-            raise CheckFailed(f"{where} your epsilon {got:.4g} is smaller than the run's epsilon (PLD on a fine grid, "
-                              "or the exact value without sampling): it claims more privacy than the run has. Check "
+        # Far below epsilon 1 over 10^5 steps, PLD's 1e-4 grid errs upwards by more than RDP's gap (referee
+        # s35rcb's cases: fine PLD up to 12% above RDP, itself a valid bound), so the edge is the lower of the two.
+        if got < _min(_lower_edge(q, sigma, steps, delta), rdp_figure * (1 - FINE_SLACK)):
+            raise CheckFailed(f"{where} your epsilon {got:.4g} is smaller than the run's epsilon (PLD on a fine grid "
+                              "or RDP, whichever is lower, or the exact value without sampling): it claims more privacy than the run has. Check "
                               "that you compose all the steps, at this delta, with this noise multiplier and sample "
                               "rate, and use an upper bound (RDP or PLD), not an approximation.")
 
