@@ -325,6 +325,13 @@ LESSON02_06_POWER = (
      "_check_choice_at_scale: one call on 126,000 rows (6,000 customers on the same 10 days, 22,000 on days 2, 5 "
      "and 8), per-day counts and the popular days' sum at 6 sd; an answer switching only above 126,000 rows or "
      "28,000 customers passes"),
+    ("09.1", "the earliest days or the first rows in table order only at larger bounds or on larger days (referee "
+             "s35rcb: earliest days when max_partitions >= 15, first rows when max_per_partition >= 4 or on days "
+             "of more than 20 rows)", "1 (earliest 40 of 400 days: mean rank 0.05 against 0.5 +- 0.0137, 33 sd; "
+             "first 8 of 300 rows: 0.013 against 0.5 +- 0.032, 15 sd)",
+     "_check_uniform_at_large_bounds: 10 calls at max_partitions 40, max_per_partition 8 on a customer with 400 "
+     "days and a day of 300 rows, mean normalised rank at 6 sd; a switch only above 40 partitions, 8 rows per "
+     "partition or 300 rows in a day passes"),
     ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
     ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
      "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),
