@@ -52,10 +52,11 @@ LESSON07_POWER = (
      "(a correct answer: about 10^6 lags x 8e-11, below 1e-4)",
      "correlation rho between coins at one distance is seen while rho sqrt(n - d) > 6.5 (rho >= 0.01 at d = n/2)"),
     ("07.1", "exact (no flips) in a band of epsilons (referee: 2 < epsilon < 3)",
-     "one call at each of 24 epsilons, log-uniform and jittered over 0.01 to 12, on max(2,000, 30 / (1 - p)) "
+     "one call at each of 24 epsilons, log-uniform over 0.01 to 12, on max(2,000, 30 / (1 - p)) "
      "people (at most 1,000,000): an exact answer keeps all where a correct one expects 30 flips (none: "
      "e^-30; the test needs 25 expected); keep shares of true yes and true no z-tested at 5",
-     "a band narrower than a grid step (a factor 1.35) can fall between the points; above epsilon about 10.4 "
+     "a band narrower than a grid step (a factor 1.344; one random offset shared by the 24 points since referee "
+     "s35rcb) can fall between the points; above epsilon about 10.4 "
      "the 1,000,000 people expect fewer than 25 flips and the all-kept test is off"),
     ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
      "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "
@@ -143,13 +144,24 @@ LESSON07_POWER = (
     # little noise or a scale upper / (n + 1), passed 07.4. All "1" rows below hold by construction.
     ("07.1", "exact, coins shared between i and i + d, or a wrong keep rate, in a band of sizes (referee rt0709: "
              "exact for 20,000-60,000 people)",
-     "size sweep (lesson07._size_sweep): 40 sizes log-uniform and jittered over 2 to 1,000,000, epsilon "
+     "size sweep (lesson07._size_sweep): 40 sizes log-uniform over 2 to 1,000,000 with one shared random offset "
+     "(referee s35rcb: per-point jitter left gaps of a factor 1.93), epsilon "
      "log-uniform over 0.05-1, calls for 40 expected flips: all kept fails (a correct answer: below e^-40); keep "
      "shares z-tested at 5.5 (80 tests, 3e-6 in all); coins of i and i + d from 2,000 people: every lag with 300 "
      "expected double flips to 150,000 people, lags 1-32 and n/2, n/3, n/4, n/5, n/8, n/10 above, |z| > 7 (about "
-     "600,000 lags, 2e-6 in all). Exact or shared coins in a band wider than a grid step (a factor 1.4): 1; "
-     "1.1 times epsilon from 300,000 people: z about 30, 1",
-     "a band narrower than a factor 1.4; above 150,000 people, coins shared at a distance not in that list"),
+     "600,000 lags, 2e-6 in all). Exact or shared coins in a band [a, b] with (b + 1) / a above a grid step (a "
+     "factor 1.388): 1; 1.1 times epsilon from 300,000 people: z about 30, 1",
+     "a band narrower than a factor 1.388; above 150,000 people, coins shared at a distance not in that list; "
+     "twice epsilon below 10 people (40 expected flips per size: z about 2; referee s35rcb)"),
+    ("07.1", "a flip count that varies too little: exactly round(n (1 - p)) flips at random positions above a "
+             "size (referee s35rcb: above 12,000 people)",
+     "lesson07_sweeps.check_flip_count_spread: z of each call's flip count from 2,000 people up (about 20 sweep "
+     "sizes and the two calls on over 1,000,000 people); every suffix of the calls by size has sum z^2 tested "
+     "against chi^2(m)'s lower 1e-7 / (number of suffixes) quantile (a correct answer: below 1e-7 in all; "
+     "simulated 4.9e-4 at a 1e-3 family tail). A fixed count above 12,000 or 400,000 people: 1 (sum z^2 below "
+     "1e-5); a tenth of the binomial spread above 12,000 people: 1",
+     "a fixed count only on over 1,000,000 people, or a spread reduced by less than about half, passes; below "
+     "2,000 people only the 200- and 400-call distribution cases test the spread (variance ratio)"),
     ("07.4", "exact mean or bound in a band of sizes, bound shares, public bounds or levels (referee rt0709)",
      "band sweep (lesson07_sweeps.bound_mean_band_sweep): 200 cases, n 1-100,000, epsilon 0.01-30 and public_high "
      "10-100,000 log-uniform, bound_share uniform 0.02-0.98, 1 - level log-uniform 0.001-0.95, one call each: a "
@@ -254,6 +266,16 @@ POWER_LESSON08 = (
     ("08.2/08.5: noise from a sum of 12 uniforms", "excess-kurtosis test (check_vector_noise, 500,000 draws of the "
      "20,000-coordinate cases): 14 sd against 6", 1.0),
     ("08.2: noise truncated at 5 sd (excess kurtosis about -0.0004)", "excess-kurtosis test: 0.06 sd", 0.0),
+    # 08.3 (lesson08_accounting): deterministic, seeded cases; an answer below 0.995 x the lower of fine PLD and
+    # RDP (exact at q = 1) fails. Powers below are on the wrong-answer corpus at the check's default seed (referee s35rcb).
+    ("08.3: steps capped at 100,000, 120,000 or 150,000", "run of 185,000-200,000 steps: a cap at 150,000 answers "
+     "10-13% low (epsilon about sqrt(steps)) where RDP's gap is smaller; limit: a cap above about "
+     "150,000-170,000 (by the gap), or above 200,000, passes", 1.0),
+    ("08.3: noise multiplier rounded up to 1 decimal", "q = 1, sigma 0.5-0.9 plus 0.003-0.02: epsilon 7-13% low, "
+     "RDP's gap there 5-10%; limit: rounding only where q < 1 passes", 1.0),
+    ("08.3: q truncated to 4 decimals or to 1 significant figure", "q = d e-4 + 0.7e-4..0.95e-4, sigma 3-4, 150,000-"
+     "190,000 steps: RDP answers far below RDP and fine PLD at the true q (seed 2024: 0.197 against 0.217); limit: q cut to 2 significant figures passes (at most 9% of q lost, "
+     "inside RDP's gap)", 1.0),
 )
 # ===================================================================== lessons 02-06 (02.1, 02.4, 04.1, 04.4, 06.4)
 #: Power of the release checks of lessons 02-06 against the named non-private alternatives of issue 26:
@@ -308,6 +330,13 @@ LESSON02_06_POWER = (
      "_check_choice_at_scale: one call on 126,000 rows (6,000 customers on the same 10 days, 22,000 on days 2, 5 "
      "and 8), per-day counts and the popular days' sum at 6 sd; an answer switching only above 126,000 rows or "
      "28,000 customers passes"),
+    ("09.1", "the earliest days or the first rows in table order only at larger bounds or on larger days (referee "
+             "s35rcb: earliest days when max_partitions >= 15, first rows when max_per_partition >= 4 or on days "
+             "of more than 20 rows)", "1 (earliest 40 of 400 days: mean rank 0.05 against 0.5 +- 0.0137, 33 sd; "
+             "first 8 of 300 rows: 0.013 against 0.5 +- 0.032, 15 sd)",
+     "_check_uniform_at_large_bounds: 10 calls at max_partitions 40, max_per_partition 8 on a customer with 400 "
+     "days and a day of 300 rows, mean normalised rank at 6 sd; a switch only above 40 partitions, 8 rows per "
+     "partition or 300 rows in a day passes"),
     ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
     ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
      "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),

@@ -18,6 +18,7 @@ import numpy as np
 from scipy.stats import binom, poisson
 
 from mic_dp_helpers.checks import _core, _stats
+from mic_dp_helpers.checks import lesson07_sweeps as _sweeps07
 from mic_dp_helpers.checks._coins import independence_of_coins, lag_z_scores
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
@@ -191,6 +192,8 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                 raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
                                   f" ({share:.4f}): every person, however many there are, must tell the truth with "
                                   "probability e^epsilon / (1 + e^epsilon), on every call.")
+    # The two calls' flip counts join the size sweep's test of the count's spread (referee s35rcb).
+    big_counts = [(n, int((~call).sum()), 1 - p) for call in (kept, kept_next)]
     if abs(float(np.corrcoef(kept, kept_next)[0, 1])) * _sqrt(n) > 6.5:
         raise CheckFailed(f"{where} two calls on the same people flipped correlated sets of answers: the coins of one "
                           "call are reused in the next. Draw new coins from `rng` on every call, however many people "
@@ -241,12 +244,13 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
         raise CheckFailed(f"{where} the coins of person i and person i + {d:,} are correlated: each person, however "
                           "many there are, must flip their own coin, independent of everyone else's.")
 
-    # Every epsilon: one call at each of 24 epsilons spread (log-uniformly, jittered) over 0.01 to 12, on enough
-    # people for 30 expected flips (2,000 to 1,000,000; referee: an answer exact only for 2 < epsilon < 3). An
-    # answer exact in any band of epsilons wider than a step of the grid (a factor 1.35) keeps every answer
-    # where a correct one flips none with probability below e^-25 (to epsilon about 10.4, where 1,000,000
-    # people expect 30 flips); the kept shares of true yes and true no must be p within 5 standard errors.
-    grid = _log(0.01) + (_arange(24) + generator.random(24)) / 24 * (_log(12.0) - _log(0.01))
+    # Every epsilon: one call at each of 24 epsilons spread log-uniformly over 0.01 to 12 (one random offset
+    # shared by all, so neighbours are exactly a step apart), on enough people for 30 expected flips (2,000 to
+    # 1,000,000; referee: an answer exact only for 2 < epsilon < 3). An answer exact in any band of epsilons
+    # wider than a step of the grid (a factor 1.344) keeps every answer where a correct one flips none with
+    # probability below e^-25 (to epsilon about 10.4, where 1,000,000 people expect 30 flips); the kept shares of
+    # true yes and true no must be p within 5 standard errors.
+    grid = _log(0.01) + (_arange(24) + generator.random()) / 24 * (_log(12.0) - _log(0.01))
     for epsilon in (float(_exp_array(g)) for g in grid):
         p = _keep_probability(epsilon)
         n = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
@@ -265,24 +269,31 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                                   "probability e^epsilon / (1 + e^epsilon).")
 
 
-    _size_sweep(answer, generator)
+    _size_sweep(answer, generator, big_counts)
 
 
-def _size_sweep(answer, generator) -> None:
+def _size_sweep(answer, generator, big_counts) -> None:
     """Every size (referee rt0709: an answer exact only for 20,000 to 60,000 people passed).
 
-    One case at each of 40 sizes spread log-uniformly (jittered) over 2 to 1,000,000 people, each at an
-    epsilon drawn log-uniformly from 0.05 to 1 (flip rate 0.27 to 0.49), with enough calls for 40 expected
-    flips: an answer exact (or wrong in its rate) in any band of sizes wider than a grid step (a factor 1.4)
-    keeps every answer where a correct one flips none with probability below e^-40, and the kept shares of
-    true yes and true no must be p within 5.5 standard errors (a correct answer: 3.8e-8 per test, 80 tests).
+    One case at each of 40 sizes spread log-uniformly over 2 to 1,000,000 people (one random offset shared by
+    all, so neighbours are exactly a step apart before rounding down to an integer), each at an epsilon drawn
+    log-uniformly from 0.05 to 1 (flip rate 0.27 to 0.49), with enough calls for 40 expected flips: an answer
+    exact (or wrong in its rate) in any band of sizes [a, b] with (b + 1) / a above a grid step (a factor
+    500,000^(1/40) = 1.388) keeps every answer where a correct one flips none with probability below e^-40,
+    and the kept shares of true yes and true no must be p within 5.5 standard errors (a correct answer: 3.8e-8
+    per test, 80 tests). The count of flipped answers per call from 2,000 people up (about 20 sizes, and the two
+    calls on over 1,000,000 people) is tested by :func:`lesson07_sweeps.check_flip_count_spread` (referee
+    s35rcb: exactly round(n (1 - p)) flips at random positions above 12,000 people passed). Limit (referee
+    s35rcb): twice epsilon below 10 people passes; the few calls there (40 expected flips) see a keep rate
+    0.607 -> 0.705 at z about 2.
     From 2,000 to 150,000 people the coins of persons i and i + d must be uncorrelated for every d with 300
     expected double flips, above 150,000 for d = 1 to 32 and n/2, n/3, n/4, n/5, n/8, n/10: |z| above 7 (a
     correct answer: 2.6e-12 per lag, about 600,000 lags) fails; coins shared at one distance for a band of
     sizes give z about sqrt((n - d) / 2), over 30. Limit: above 150,000 people (to 1,000,000) coins shared at
     another distance pass this sweep.
     """
-    grid = _log(2.0) + (_arange(40) + generator.random(40)) / 40 * (_log(1e6) - _log(2.0))
+    grid = _log(2.0) + (_arange(40) + generator.random()) / 40 * (_log(1e6) - _log(2.0))
+    counts = list(big_counts)  # (people, flips, flip rate) of one call each
     for size in (int(_exp_array(g)) for g in grid):
         epsilon = float(_exp_array(generator.uniform(_log(0.05), 0.0)))
         p = _keep_probability(epsilon)
@@ -301,6 +312,7 @@ def _size_sweep(answer, generator) -> None:
                                   f" ({share:.4f}): for every number of people, every person must tell the truth with "
                                   "probability e^epsilon / (1 + e^epsilon).")
         if size >= 2000:
+            counts.append((size, int((~kept[0]).sum()), 1 - p))
             flips = (~kept[:1]).astype(float)
             flips -= float(flips.mean())
             if size <= 150_000:
@@ -313,6 +325,7 @@ def _size_sweep(answer, generator) -> None:
                 d = int(lags[int(np.argmax(np.abs(z)))])
                 raise CheckFailed(f"{where} the coins of person i and person i + {d:,} are correlated: each person, "
                                   "for every number of people, must flip their own coin, independent of everyone else's.")
+    _sweeps07.check_flip_count_spread(counts)
 
 
 # --------------------------------------------------------------------------------------- 07.2

@@ -20,6 +20,7 @@ from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly
 _abs, _asarray, _clip, _default_rng = np.abs, np.asarray, np.clip, np.random.default_rng
 _sort, _concatenate, _cumsum, _searchsorted = np.sort, np.concatenate, np.cumsum, np.searchsorted
 _gamma_cdf, _gamma_sf, _quantile = stats.gamma.cdf, stats.gamma.sf, np.quantile
+_chi2_cdf = stats.chi2.cdf
 _float = float
 
 #: Per test, the probability that a correct answer's noise size is declared off (each tail).
@@ -159,3 +160,47 @@ def bound_mean_band_sweep(answer, generator, bound_and_mean) -> None:
         tolerances.append(1e-12 * max(1.0, abs(centre)) + 1e-9 * scale)
         described.append(where)
     _sweeps.check_noise_in_every_band(releases, centres, scales, tolerances, lambda i: described[i])
+
+
+#: Family-wise probability that a correct 07.1 answer's flip counts are declared too steady (all suffixes).
+SPREAD_TAIL = 1e-7
+
+
+def check_flip_count_spread(counts) -> None:
+    """Test that the number of flipped answers per call varies like a binomial count (07.1, referee s35rcb).
+
+    For each call on n people at flip rate f, z = (flips - n f) / sqrt(n f (1 - f)) is about standard
+    normal; the sum of z^2 over the m calls on the most people is chi^2(m). Every such suffix (m = 1 to
+    all, about 22 calls from 2,000 people up) is tested against its lower ``SPREAD_TAIL`` / (number of
+    suffixes) quantile (a correct answer: below 1e-7 in all, the counts' lattice aside, on which z lies
+    at least 20 standard errors apart by 1/20 and which the rate's random fractional part averages out).
+    Exactly round(n f) flips gives |z| <= 0.5 / sqrt(n f (1 - f)) on each call: an answer fixing the count
+    from the third-largest call up (about 500,000 people; the two calls on over 1,000,000 included) fails,
+    and from 12,000 people (16 calls) up z^2 sums to below 1e-3 where the quantile is about 1.3. A count
+    with a tenth of the binomial spread from 2,000 people up sums to about 0.2 against about 2.6. Limit: a
+    fixed count only on calls on over 1,000,000 people (two calls) or a spread reduced by less than about
+    half passes.
+
+    Parameters
+    ----------
+    counts : list of tuple
+        (people, flipped answers, flip rate) of one call each.
+
+    Raises
+    ------
+    CheckFailed
+        If the counts of some suffix vary too little.
+    """
+    ordered = sorted(counts, key=lambda c: -c[0])
+    z2 = [(k - n * f) ** 2 / (n * f * (1 - f)) for n, k, f in ordered]
+    tail = SPREAD_TAIL / max(len(z2), 1)
+    total = 0.0
+    for m, (value, (n, _, f)) in enumerate(zip(z2, ordered), start=1):
+        total += value
+        if _chi2_cdf(total, m) < tail:
+            raise CheckFailed(f"For {n:,} people and more, the number of flipped answers stays within "
+                              f"{_float(math.sqrt(total / m)):.3g} standard errors (root mean square over {m} calls) of "
+                              "n / (1 + e^epsilon), far closer than independent coins allow (it is Binomial(n, "
+                              "1 / (1 + e^epsilon)), not a fixed number; at the extreme, a fixed number of liars makes "
+                              "the report differ from the truth in a known number of places, which is not private). Flip every "
+                              "person's coin independently, however many people there are.")

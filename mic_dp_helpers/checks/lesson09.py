@@ -281,8 +281,10 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
     1,400 kept days, 0.0031 for t's 4,200 kept rows within their day), a normal tail of 2e-9 each (the
     means of 1,400 or more draws). Keeping the first or last days by date or by table position, or the
     first rows of a day, moves a mean by 0.2 or more (over 20 sd): rejected with certainty, whatever the
-    threshold (more than 60 days, more than 100 rows, up to 4,000 days: customer ``h``, referee rt0709) above
-    which an answer switches to it; above 4,000 days such a switch passes. Limit: a
+    customer size (more than 60 days, more than 100 rows, up to 4,000 days: customer ``h``, referee rt0709)
+    above which an answer switches to it; above 4,000 days such a switch passes. Switches on the bounds or
+    on a day's rows are met at bounds 40 and 8 and a day of 300 rows by :func:`_check_uniform_at_large_bounds`
+    (referee s35rcb: this sentence said "whatever the threshold", false for those). Limit: a
     choice biased only within the middle of the order (mean rank still 1/2) is left to the count tests of
     the smaller cases.
     """
@@ -347,6 +349,55 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
         _check_adjacent_pairs(u_pairs[order], 240, 14, f"the 240 days of one customer (max_partitions=14) in {order} order")
 
 
+#: Calls of :func:`_check_uniform_at_large_bounds` (referee s35rcb).
+LARGE_BOUND_CALLS = 10
+
+
+def _check_uniform_at_large_bounds(answer, rng: np.random.Generator) -> None:
+    """The choice stays uniform at large bounds and on large days (referee s35rcb).
+
+    The earliest days when max_partitions >= 15, the first rows in table order when max_per_partition >= 4
+    and the first rows on days of more than 20 rows passed (the uniformity tests ran at bounds up to 14 and 3,
+    days up to 20 rows). Customer ``w`` has 400 days of one row, customer ``r`` one day of 300 rows, in a
+    shuffled table; max_partitions = 40, max_per_partition = 8, over 10 calls. The kept items' mean normalised
+    rank must be 1/2 within 6 sd (:func:`_rank_mean_sd`: 0.0137 for w's 400 kept days, in date and in table
+    order; 0.032 for r's 80 kept rows, in table order). The earliest or first 40 days sit at 0.05 (33 sd), the
+    first 8 rows at 0.013 (15 sd): rejected with certainty. Limit: a switch to such a choice only above 40
+    partitions, above 8 rows per partition or on days of more than 300 rows passes.
+    """
+    w = _DataFrame({"customer_id": ["w"] * 400, "day": _arange(20_000, 20_400)})
+    r = _DataFrame({"customer_id": ["r"] * 300, "day": _repeat(_array([30_000]), 300)})
+    log = _concat([w, r], ignore_index=True)
+    log = log.loc[rng.permutation(log.index)]
+    position = _DataFrame({"at": _arange(_len(log))}, index=log.index)["at"]
+    ranks = {who: position[log["customer_id"] == who].rank(method="first") - 1 for who in ("w", "r")}
+    sums = {"w_date": 0.0, "w_table": 0.0, "r_table": 0.0}
+    for kept in call_repeatedly(answer, LARGE_BOUND_CALLS, log, 40, 8, _default_rng(_int(rng.integers(1 << 30)))):
+        kept = _expect_frame(kept, "the kept rows")
+        if not kept.index.isin(log.index).all():
+            raise CheckFailed("for a customer with 400 days and one with a day of 300 rows the result returned rows "
+                              "that are not rows of the log.")
+        who = log.loc[kept.index, "customer_id"].to_numpy()
+        kept_w, kept_r = kept.index[who == "w"], kept.index[who == "r"]
+        if _len(kept_w) != 40 or _len(kept_r) != 8:
+            raise CheckFailed("for a customer with 400 days of one row and one with a single day of 300 rows "
+                              "(max_partitions=40, max_per_partition=8) the result did not keep 40 days of the "
+                              "first and 8 rows of the second.")
+        sums["w_date"] += float(((log.loc[kept_w, "day"].to_numpy() - 20_000 + 0.5) / 400).sum())
+        sums["w_table"] += float(((ranks["w"].loc[kept_w].to_numpy() + 0.5) / 400).sum())
+        sums["r_table"] += float(((ranks["r"].loc[kept_r].to_numpy() + 0.5) / 300).sum())
+    for key, n, k, what in (("w_date", 400, 40, "the 400 days of one customer, in date order"),
+                            ("w_table", 400, 40, "the 400 days of one customer, in table order"),
+                            ("r_table", 300, 8, "the 300 rows of one day, in table order")):
+        mean = sums[key] / (LARGE_BOUND_CALLS * k)
+        sd = _rank_mean_sd(n, k, LARGE_BOUND_CALLS)
+        if _abs(mean - 0.5) > UNIFORMITY_SDS * sd:
+            raise CheckFailed(f"at max_partitions=40 and max_per_partition=8 the choice is not uniform: the kept items "
+                              f"among {what} sit on average at {mean:.2f} of the way through (uniform: 0.50 +- "
+                              f"{sd:.3f}); they lean to the {'first' if mean < 0.5 else 'last'} ones. Keep a uniformly "
+                              "random subset whatever the bounds and however many rows a day has.")
+
+
 @exercise("09.1", title="Contribution bounding, at scale", answer_name="bound_contributions")
 def check_bound_contributions(answer) -> None:
     """Properties of a correct ``bound_contributions(log, max_partitions, max_per_partition, rng)``.
@@ -367,7 +418,9 @@ def check_bound_contributions(answer) -> None:
        of the time) and one day of 4 rows (each 3/4), in the same 300 calls; kept days are neighbours in date
        or table order as often as in a uniform subset (no window of consecutive days, no every-k-th day).
     4b. Sizes from one row to about 50,000 rows and bounds from 1 to 150 (max_partitions up to 150,
-       max_per_partition up to 120; people far above, exactly at, and just above both bounds).
+       max_per_partition up to 120; people far above, exactly at, and just above both bounds). The choice is
+       tested for uniformity up to max_partitions 40, max_per_partition 8 and days of 300 rows (referee
+       s35rcb); a biased choice only above those passes (the larger bounds test counts only).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
 
@@ -407,6 +460,7 @@ def check_bound_contributions(answer) -> None:
     _check_choice_ignores_other_people(answer, rng)
     _check_choice_at_scale(answer, _default_rng(_int(rng.integers(1 << 30))))
     _check_uniform_for_heavy_customers(answer, _default_rng(_int(rng.integers(1 << 30))))
+    _check_uniform_at_large_bounds(answer, _default_rng(_int(rng.integers(1 << 30))))
     days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})
     shared = _default_rng(_int(rng.integers(1 << 30)))
     outcomes = call_repeatedly(answer, UNIFORMITY_CALLS, days, 3, 1, shared)

@@ -65,6 +65,43 @@ WRONG["07.1"] = {
         _rr_epsilon_scaled_between(300_000, 900_000, 1.1),
     "non-private (size): twice epsilon for 10 to 1,000 people": _rr_epsilon_scaled_between(10, 1_000, 2.0),
 }
+
+
+# ------------------------------------------------------------------ referee s35rcb: flip counts, grid gaps
+def _flip_count_between(low, high, spread):
+    """Flips at random positions, their number n (1 - p) plus ``spread`` binomial standard errors of normal
+    noise (0: exactly round(n (1 - p)) liars), only for ``low`` to ``high`` people."""
+    def answer(truth, epsilon, rng):
+        truth = np.asarray(truth, dtype=bool)
+        n = truth.size
+        if not low <= n <= high:
+            return _rr(truth, epsilon, rng)
+        f = 1 / (1 + math.exp(epsilon))
+        k = int(np.clip(round(n * f + spread * rng.normal() * math.sqrt(n * f * (1 - f))), 0, n))
+        flip = np.zeros(n, dtype=bool)
+        flip[rng.choice(n, k, replace=False)] = True
+        return truth ^ flip
+    return answer
+
+
+WRONG["07.1"].update({
+    "non-private (calls): exactly round(n (1 - p)) flips at random positions above 12,000 people":
+        _flip_count_between(12_001, 10**9, 0.0),
+    "non-private (calls): exactly round(n (1 - p)) flips at random positions above 400,000 people":
+        _flip_count_between(400_001, 10**9, 0.0),
+    "non-private (calls): a flip count with a tenth of the binomial spread above 12,000 people":
+        _flip_count_between(12_001, 10**9, 0.1),
+    "non-private (size): exact for 15,000 to 24,000 people":
+        _exact_when(lambda t, e, rng: 15_000 <= len(t) <= 24_000, _CORRECT_RR, _EXACT_RR),
+    "non-private (size): exact for 400,000 to 600,000 people":
+        _exact_when(lambda t, e, rng: 400_000 <= len(t) <= 600_000, _CORRECT_RR, _EXACT_RR),
+    "non-private (size): exact for 100,000 to 140,000 people":
+        _exact_when(lambda t, e, rng: 100_000 <= len(t) <= 140_000, _CORRECT_RR, _EXACT_RR),
+    "non-private (size): coins shared between person i and i + n/2 for 400,000 to 600,000 people":
+        _rr_paired_between(400_000, 600_000),
+    "non-private (parameters): exact for 1.2 <= epsilon <= 1.7":
+        _exact_when(lambda t, e, rng: 1.2 <= e <= 1.7, _CORRECT_RR, _EXACT_RR),
+})
 WRONG["07.4"] = {
     "non-private (parameters): exact mean when bound_share <= 0.2": _exact_when(
         lambda v, q, h, e, s, rng: s <= 0.2, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),

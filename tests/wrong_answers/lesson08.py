@@ -223,7 +223,15 @@ WRONG_ANSWERS["08.3"].update({
     "steps capped at 10,000": lambda q, s, t, d: _rdp(q, s, min(t, 10_000), d),
     "steps capped at 50,000": lambda q, s, t, d: _rdp(q, s, min(t, 50_000), d),
     "sample rate rounded down to 3 decimals": lambda q, s, t, d: _rdp(
-        math.floor(q * 1000) / 1000 if q >= 1e-3 else q, s, t, d),
+        math.floor(q * 1000) / 1000 if q >= 1e-3 else q, s, t, d),    # referee s35rcb: all passed while the long case had 112,771 steps and no case put such a rounding across the
+    # gap between RDP and the run's epsilon
+    "steps capped at 100,000": lambda q, s, t, d: _rdp(q, s, min(t, 100_000), d),
+    "steps capped at 150,000": lambda q, s, t, d: _rdp(q, s, min(t, 150_000), d),
+    "steps capped at 120,000": lambda q, s, t, d: _rdp(q, s, min(t, 120_000), d),
+    "noise multiplier rounded up to 1 decimal": lambda q, s, t, d: _rdp(q, math.ceil(s * 10) / 10, t, d),
+    "sample rate truncated to 4 decimals": lambda q, s, t, d: _rdp(math.floor(q * 1e4) / 1e4 if q < 1 else q, s, t, d),
+    "sample rate cut to 1 significant figure below 0.001": lambda q, s, t, d: _rdp(
+        math.floor(q * 10 ** -math.floor(math.log10(q))) / 10 ** -math.floor(math.log10(q)) if q < 1e-3 else q, s, t, d),
 })
 
 

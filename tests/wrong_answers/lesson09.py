@@ -512,3 +512,47 @@ WRONG_ANSWERS["09.1"].update({
     "size: the earliest days and first rows when the log has more than 60,000 rows": _above_rows(60_000,
                                                                                                  _first_days_in_order),
 })
+
+
+# Referee s35rcb: the uniformity tests ran at bounds up to 14 and 3 and days up to 20 rows; biased choices only
+# above those passed.
+def _when_bounds(condition, wrong):
+    """The course's choice (uniform), but ``wrong`` where ``condition(max_partitions, max_per_partition)``."""
+    return lambda log, l0, linf, rng: (wrong if condition(l0, linf) else _correct_core)(log, l0, linf, rng)
+
+
+def _days_in_date_order(latest):
+    """The earliest (or latest) days by date of each customer, random rows within each day."""
+    def answer(log, max_partitions, max_per_partition, rng):
+        cells = log[["customer_id", "day"]].drop_duplicates().sort_values(["customer_id", "day"], ascending=not latest)
+        kept = cells[cells.groupby("customer_id", sort=False).cumcount() < max_partitions]
+        return _keep_cells(log, kept, max_per_partition, rng)
+    return answer
+
+
+def _rows_in_table_order(last=False, above_rows=0):
+    """Uniform days, then the first (or last) rows of each kept day in table order, on days of more than
+    ``above_rows`` rows (uniform rows on smaller days)."""
+    def answer(log, max_partitions, max_per_partition, rng):
+        days = log.loc[log.index.isin(_correct_core(log, max_partitions, 10**9, rng).index)]  # table order
+        size = days.groupby(["customer_id", "day"])["day"].transform("size")
+        big = days[size > above_rows]
+        big = big[big.groupby(["customer_id", "day"], sort=False).cumcount(ascending=not last) < max_per_partition]
+        small = days[size <= above_rows]
+        small = _correct_core(small, 10**9, max_per_partition, rng) if len(small) else small
+        return log.loc[log.index.isin(big.index.union(small.index))]
+    return answer
+
+
+WRONG_ANSWERS["09.1"].update({
+    "parameters: the earliest days when max_partitions >= 15": _when_bounds(lambda l0, linf: l0 >= 15,
+                                                                            _days_in_date_order(latest=False)),
+    "parameters: the latest days when max_partitions >= 30": _when_bounds(lambda l0, linf: l0 >= 30,
+                                                                          _days_in_date_order(latest=True)),
+    "parameters: the first rows in table order when max_per_partition >= 4": _when_bounds(
+        lambda l0, linf: linf >= 4, _rows_in_table_order()),
+    "parameters: the last rows in table order when max_per_partition >= 6": _when_bounds(
+        lambda l0, linf: linf >= 6, _rows_in_table_order(last=True)),
+    "size: the first rows in table order on days of more than 20 rows": _rows_in_table_order(above_rows=20),
+    "size: the last rows in table order on days of more than 100 rows": _rows_in_table_order(last=True, above_rows=100),
+})
