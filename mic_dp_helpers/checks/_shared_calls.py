@@ -67,11 +67,7 @@ def check_shared_generator(call, cases, seed: int, mixed=None) -> None:
     generator = _default_rng([seed, 26])
     arguments = [case[0] for case in cases()]
     count = _len(arguments)
-    releases = []
-    for _ in range(SHARED_ROUNDS):
-        for args in arguments:
-            args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
-            releases.append(expect_number(call(*args, generator), "the noisy release"))
+    releases = _releases_in_turn(call, arguments, generator)
     table = cases()  # recomputed after the student ran
     releases = np.array(releases).reshape(SHARED_ROUNDS, count)
     z_columns, huge_columns, huge_exact = [], [], 0
@@ -118,11 +114,7 @@ def _check_mixed_scales(call, mixed, seed: int) -> None:
     """
     generator = _default_rng([seed, 29])
     arguments = [case[0] for case in mixed()]
-    releases = []
-    for _ in range(SHARED_ROUNDS):
-        for args in arguments:
-            args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
-            releases.append(expect_number(call(*args, generator), "the noisy release"))
+    releases = _releases_in_turn(call, arguments, generator)
     table = mixed()  # recomputed after the student ran
     centres = np.tile([case[1] for case in table], SHARED_ROUNDS)
     scales = np.tile([case[2] for case in table], SHARED_ROUNDS)
@@ -185,3 +177,13 @@ def _check_huge_columns(z_table, table, huge_columns, where: str) -> None:
                 raise CheckFailed(f"{where} on {label} (and other inputs) {pairs} releases carry the same noise as "
                                   "another release, or its negative, in Laplace scales (property: fresh noise for "
                                   "every value and call). Draw new noise for every call, whatever the value.")
+
+
+def _releases_in_turn(call, arguments, generator) -> list:
+    """The answer called on every input in turn, :data:`SHARED_ROUNDS` times, all on one ``generator``."""
+    releases = []
+    for _ in range(SHARED_ROUNDS):
+        for args in arguments:
+            args = tuple(a.copy() if isinstance(a, np.ndarray) else a for a in args)
+            releases.append(expect_number(call(*args, generator), "the noisy release"))
+    return releases
