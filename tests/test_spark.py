@@ -67,7 +67,8 @@ def test_a_cluster_master_gets_none_of_the_local_settings(monkeypatch, master):
     options, local_ip = _built_options(monkeypatch, master)
     assert options["spark.master"] == master and options["spark.ui.enabled"] == "false"
     assert not set(_LOCAL_ONLY) & set(options), sorted(set(_LOCAL_ONLY) & set(options))
-    assert "-XX:" not in options["spark.driver.extraJavaOptions"]  # the laptop JVM flags
+    java_options = options["spark.driver.extraJavaOptions"]
+    assert "-XX:" not in java_options and "-Xms" not in java_options  # the laptop JVM flags
     assert "log4j2.configurationFile" in options["spark.driver.extraJavaOptions"]  # quiet logs everywhere
     assert local_ip is None, "a cluster driver must not be pinned to loopback"
 
@@ -76,7 +77,8 @@ def test_a_cluster_master_gets_none_of_the_local_settings(monkeypatch, master):
 def test_a_local_master_gets_the_laptop_settings(monkeypatch, master):
     options, local_ip = _built_options(monkeypatch, master)
     assert set(_LOCAL_ONLY) <= set(options) and options["spark.driver.memory"] == "512m"
-    assert "-XX:+UseSerialGC" in options["spark.driver.extraJavaOptions"] and local_ip == "127.0.0.1"
+    assert "-XX:+UseSerialGC -XX:TieredStopAtLevel=1 -Xss4m -Xms64m" in options["spark.driver.extraJavaOptions"]
+    assert local_ip == "127.0.0.1"
 
 
 def _alive(pid: int) -> bool:
