@@ -21,7 +21,7 @@ import sys
 import numpy as np
 
 from mic_dp_helpers.accounting.ledger import zcdp_rho_gaussian, zcdp_to_dp
-from mic_dp_helpers.checks import _core
+from mic_dp_helpers.checks import _attack_orders, _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -432,8 +432,8 @@ def _noisy_query(seed: int, index: int, order: str | None = None):
     else:
         noise = rng.normal(0.0, sd, size)
     answers = (true_count + noise).tolist()
-    if order is not None:  # the same allowed answers, sorted: an attack that averages them all cannot tell
-        answers = sorted(answers[:n_queries], reverse=order == "descending") + answers[n_queries:]
+    if order is not None:  # the same allowed answers, reordered: an attack that averages them all cannot tell
+        answers = _attack_orders.reordered(answers[:n_queries], order, rng) + answers[n_queries:]
     stream = iter(answers)
 
     def noisy_query():
@@ -453,8 +453,13 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
     the two estimates must agree within 0.01 (an attack that uses only the first hundred answers, or
     the second half, moves by about a noise SD) and lie within 0.5 of the true count. An eighth case allows
     150,000 to 200,000 answers (an attack that caps its questions below 150,000 fails) and is handed out sorted
-    too (an attack that asks every question but averages only a part, the first 10,000, fails). Limit: a cap
-    between 150,000 and 200,000 questions passes unless the seed's case lies above it.
+    too (an attack that asks every question but averages only a part, the first 10,000, fails). Both cases are
+    also handed out sorted and started at the 30% quantile, and shuffled: the estimates of the four orders must
+    agree within 0.01 (an attack averaging the first and the last answers, any number of them below half,
+    moves by 0.36-0.52 noise SD under the rotation, both ends then lying near the 30% quantile; under the
+    shuffle a fixed part of k answers moves by a normal of SD sd (1/k - 1/n)^0.5, 0.029 for k = 10,000 of
+    150,000 answers of SD 3). Limit: a cap between 150,000 and 200,000 questions passes unless the seed's case
+    lies above it; a part that is neither a prefix, a suffix nor both ends, with most of the answers, can pass.
 
     Parameters
     ----------
@@ -490,7 +495,7 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
     # a part of them (the first hundred, the second half) moves by about a noise SD (3 here).
     for case in (ORDER_CASE, LARGE_CASE):
         estimates = []
-        for order in ("ascending", "descending"):
+        for order in _attack_orders.ORDERS:
             noisy_query, stream, n_queries, size = _noisy_query(seed, case, order)
             estimates.append(expect_number(_call("03.3", answer, noisy_query, n_queries),
                                            "an estimate of the true answer"))
@@ -501,6 +506,12 @@ def check_averaging_attack(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"given the same {n_queries} answers in ascending and then in descending order your "
                               f"estimates differ ({estimates[0]:.6g} and {estimates[1]:.6g}; property: uses every "
                               "answer): your estimate uses only part of the answers. Average all of them.")
+        spread = max(estimates) - min(estimates)
+        if spread > 0.01:
+            raise CheckFailed(f"given the same {n_queries} answers in four orders (sorted both ways, sorted and "
+                              "started at the 30% quantile, shuffled) your estimates differ by "
+                              f"{spread:.3g} (property: uses every answer): your estimate uses only part of the "
+                              "answers (for example the first and the last ones). Average all of them.")
         if _abs(estimates[0] - _attack_case(seed, case)[0]) > ATTACK_TOLERANCE:
             raise CheckFailed(f"after {n_queries} answers your estimate is more than 0.5 away from the true count, "
                               "so rounding does not recover it (property: accuracy).")

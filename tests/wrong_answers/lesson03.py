@@ -368,3 +368,16 @@ def _averages_first(count):  # asks every question, averages only the first `cou
 
 WRONG_ANSWERS["03.3"]["(size) asks all, averages only the first 10,000 answers (s35rca)"] = _averages_first(10_000)
 WRONG_ANSWERS["03.3"]["(size) asks all, averages only the first 100,000 answers (s35rca)"] = _averages_first(100_000)
+
+
+def _first_and_last(count=None, share=None):  # asks all, averages the first and the last part (referee s36rA)
+    def averaging_attack(noisy_query, n_queries):
+        answers = [noisy_query() for _ in range(n_queries)]
+        k = min(count or int(share * len(answers)), len(answers) // 2)
+        return float(np.mean(answers[:k] + answers[-k:]))
+    return averaging_attack
+
+
+WRONG_ANSWERS["03.3"]["(size) asks all, averages the first and the last 5,000 answers (s36rA)"] = _first_and_last(5_000)
+WRONG_ANSWERS["03.3"]["(size) asks all, averages the first and the last 3,000 answers"] = _first_and_last(3_000)
+WRONG_ANSWERS["03.3"]["(size) asks all, averages the first and the last 20% of the answers"] = _first_and_last(share=0.2)
