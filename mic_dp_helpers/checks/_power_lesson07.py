@@ -1,0 +1,181 @@
+"""The power of lesson 07's statistical tests (split from :mod:`mic_dp_helpers.checks._stats` at 600 lines).
+
+Re-exported there as ``_stats.LESSON07_POWER``.
+"""
+
+from __future__ import annotations
+
+
+# ===================================================================== lesson 07 (07.1, 07.3, 07.4, 07.5)
+#: Power of lesson 07's tests against the failures they are there to catch, at the check's own sizes
+#: (``mic_dp_helpers/checks/lesson07.py`` and ``lesson07_selection.py``). Each row: (exercise, failure, detection, and its limit).
+#: A correct answer fails each test with probability below about 1e-6 (thresholds stated in the code).
+LESSON07_POWER = (
+    ("07.1", "coins shared by person i and person i + d (any d), the same uniform",
+     "lag correlation z = sqrt(calls (n - d)), 548 at n = 1,500, d = 750, 400 calls; limit |z| 6.5",
+     "antithetic coins (1 - u) give correlation -q / (1 - q): seen while that times sqrt(calls (n - d)) > 6.5"),
+    ("07.1", "a call's coins reused in another call, or two people with one coin",
+     "identical flip rows / columns found exactly; independent ones coincide with probability < e^-40",
+     "only where n * 2f(1 - f) >= 40 (rows) or calls * 2f(1 - f) >= 40 (columns)"),
+    ("07.1", "exact (no flips) above a size or an epsilon",
+     "100,000 and 150,000 people x 20 calls at epsilon 10 expect 91 and 136 flips, 100,000 x 30 at epsilon 11.5 "
+     "expect 30 (an exact answer: 0); 2 people x 4,000 calls at 0.01; 12,000 people x 200 calls at epsilon 1 for "
+     "the per-person test (a person never randomised: z about 8.6)",
+     "above epsilon about 12 the flip rate (< 6e-6) is too small for any feasible number of calls"),
+    ("07.1", "exact (no flips) above a size beyond the distribution cases (referee: above 160,000 people)",
+     "one call on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected flips): the kept shares of "
+     "true yes, true no and each tenth of the positions, z-tests at 5 (an exact answer: z above 500; 1 by "
+     "construction, for any threshold below the case's size)",
+     "an answer exact only above 1,200,000 people, or randomising with a slightly wrong rate only there "
+     "(the z-test sees a keep rate off by about 0.0005), passes"),
+    ("07.1", "coins shared between person i and person i + d only above a size (referee: i and i + n/2 above "
+             "20,000 people)",
+     "lag correlation over every d up to n - 14,000 in the one call on 1,000,001 to 1,200,000 people (centred on "
+     "the call's flip rate): shared coins give z about sqrt(n - d), over 700 for d = n/2; limit |z| 6.5 "
+     "(a correct answer: about 10^6 lags x 8e-11, below 1e-4)",
+     "correlation rho between coins at one distance is seen while rho sqrt(n - d) > 6.5 (rho >= 0.01 at d = n/2)"),
+    ("07.1", "exact (no flips) in a band of epsilons (referee: 2 < epsilon < 3)",
+     "one call at each of 24 epsilons, log-uniform over 0.01 to 12, on max(2,000, 30 / (1 - p)) "
+     "people (at most 1,000,000): an exact answer keeps all where a correct one expects 30 flips (none: "
+     "e^-30; the test needs 25 expected); keep shares of true yes and true no z-tested at 5",
+     "a band narrower than a grid step (a factor 1.344; one random offset shared by the 24 points since referee "
+     "s35rcb) can fall between the points; above epsilon about 10.4 "
+     "the 1,000,000 people expect fewer than 25 flips and the all-kept test is off"),
+    ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
+     "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "
+     "10,000 calls (200 at g 12.6-13.2, referee: noise clipped above at 12 scales picks about 40% of them, "
+     "chi-square p below 1e-12); such answers pick none: chi-square p ~ 1e-10 (a correct answer picks none w.p. e^-40)",
+     "thresholds beyond about 13 Gumbel scales (a candidate's chance e^-13) cannot be seen; noise clipped at 12.5 "
+     "scales or more keeps about 2/3 of the far picks and passes; a floor on the Gumbel noise (at -1.5 scales, "
+     "moving about 1% of the choices) passes"),
+    ("07.3", "exact in a band of epsilons (referee: 5 < epsilon < 15)",
+     "16 epsilons, log-uniform and jittered over 0.01 to 30, 8 candidates within 2 Gumbel scales, 600 calls each: "
+     "an exact argmax picks one candidate every time, where the best expects at most 600 x 0.6",
+     "a band narrower than a grid step (a factor 1.6) can fall between the points"),
+    ("07.3", "exact above an epsilon or a number of candidates",
+     "cases at epsilon 0.01 and 20 (scores on the noise's scale) and 100,000 close candidates x 400 calls",
+     "an answer exact only where the exponential mechanism is itself near-certain is indistinguishable; an "
+     "answer exact only above epsilon 20 passes"),
+    ("07.3", "sampling among part of many candidates: the best k (top-k pruning), those within a gap of the best, "
+             "or a prefix of the list (referee: the best 1,000 of 100,000)",
+     "100,000 candidates x 400 calls, the candidates with expected count below 5 pooled into 10 groups of equal "
+     "expected count (about 40 each) by rank and by position, chi-square on 9 df at p 1e-6 (limit about 46) "
+     "each. Candidates left out holding a share m of the chance give about 400 m / (1 - m): power near 1 for "
+     "m >= 0.2 (the best 59,000 of 100,000 or fewer, e.g. the best 1,000: 400 of 400 in the first group; the first "
+     "80% of positions or fewer; candidates more than 1 Gumbel scale behind), about 0.5 at m = 0.11",
+     "left-out candidates holding less than about 10% of the chance (the best 80,000 of 100,000, the first 90% "
+     "of positions) are not seen; a wrong noise scale there is seen only as far as it moves 10% of the choices"),
+    ("07.1", "coins reused or memoised between calls only above a size (referee redB: coins cached per size above "
+             "150,000 people)",
+     "two calls on the same 1,000,001 to 1,200,000 people: corr(kept flags of call 1, call 2) x sqrt(n) against "
+     "6.5 (a correct answer: 8e-11); reused coins give about 1,000 (1 by construction), coins copied from the "
+     "previous call for a share c of the people about 1,000 c (seen from c about 0.7%)",
+     "coins reused only after more calls than the check makes (about 6,000 in all) cannot be seen"),
+    ("07.1", "coins shared between person i and person i + d only at high epsilons (referee redB: i and i + n/2 "
+             "above epsilon 5; the lag test runs at epsilon 1, and flips are too rare for it at high epsilon)",
+     "one call each at epsilon 6 and 10 on the 1,000,001-1,200,000 people and one fewer (one size odd, one even: "
+     "referee redB, persons 2i and 2i + 1 sharing a coin only for odd sizes passed too; about 2,700 and 50 flips): the pairs "
+     "of flips at each distance, against the 1e-11 upper quantile of Poisson(k^2 / n) (a correct answer: below "
+     "1e-5 over the 10^6 distances); shared coins give about k / 2 pairs at one distance (1,350 and 25): 1",
+     "sharing only between epsilon 1 and 6 or 6 and 10 is seen only where another case has enough flips "
+     "(the distribution cases at 0.5-4 and 6); above epsilon about 12 too few flips for any test"),
+    ("07.1", "a wrong chance of keeping the truth at high epsilon (the flip count of the epsilon 6 and 10 calls, "
+             "r33c3)", "epsilon 6 (about 2,720 flips, accepted 2,395-3,058): a flip rate 15% off 0.89-0.96, 20% off 1, "
+             "10% off 0.11-0.14; epsilon 10 (about 50, accepted 12-101): twice the rate 0.43, 2.5 times 0.98 "
+             "(binomial, computed by referee fix26)", "Binomial(size, 1 - keep) outside its 1e-10 tails at each "
+             "call; smaller errors are left to the distribution cases at epsilon 0.5-6"),
+    ("07.3", "exact argmax, or noise reused between calls, above 100,000 candidates (referee redB: exact above "
+             "100,000 passed; the largest case had 100,000)",
+     "16 calls on 1,000,001 to 1,100,000 candidates (scores uniform on [0, 4], epsilon 1): the randomized PIT of "
+     "each choice under the exponential mechanism, KS test at p 1e-6, and at most one repeated choice. The exact "
+     "argmax (PIT about 2e-6 each time) fails the KS test with p about 1e-14, the same noise every call the repeat "
+     "test (15 repeats; a correct answer repeats twice with probability below 1e-8): both 1 by construction",
+     "above 1,000,000 candidates this test is weak against a distorted choice (an outside referee's simulation: "
+     "all 16 choices in the best 50% of the chance give p about 1e-4, caught in 1.1% of runs; the best 40% in "
+     "29%; 30% or less always), and Gumbel noise of half the scale there was never caught in 5,000 runs (the "
+     "100,000-candidate cases test the scale and see sampling among the best down to about 90%); an answer exact only above 1,100,000 candidates, or only after more calls "
+     "than the check makes (about 90,000), passes"),
+    ("07.4", "a quantile range taken from the data (v.min() as its lower end)",
+     "30 values in [50, 95], level 0.1: the DP quantile lands below the minimum about half the time; "
+     "such an answer never does (KS and a share test)", "none at these sizes"),
+    ("07.4", "exact mean below a size (referee: fewer than 5 values)",
+     "cases with 1, 2, 3 and 4 values (n is public; 300 calls each): a noise-free mean is caught at once",
+     "none at these sizes"),
+    ("07.4", "exact bound or mean above a size or epsilon",
+     "cases with 20,000 values (100 calls), 20,001-24,000 values (1,000 calls: check_noise_size sees a noise scale "
+     "off by 0.7x or 1.43x with probability 1 - 1e-8), 3,000 values at epsilon 0.02 (the top interval is drawn "
+     "often: a bound capped at the data's maximum fails the KS test of the bounds), epsilons 0.02, 20 and 30; "
+     "noise-free releases are caught at once",
+     "an answer wrong only above 24,000 values or epsilon 30, or by a scale factor within about 10% on the large "
+     "case, passes, except that a release without noise (bound or mean) is caught up to 1,000,000 values (next row)"),
+    ("07.4", "exact mean or bound far above the other sizes (referee: from 200,000 values)",
+     "one case of 1,000,001 to 1,100,000 values, 12 calls: a noise-free mean or a bound that never varies is "
+     "caught at once (1 by construction, for any threshold below the case's size)",
+     "12 calls do not test the noise's scale there: half the noise only above 24,000 values passes"),
+    ("07.4", "exact mean or bound in a band of epsilons (referee: 3 < epsilon < 15, 0.03 < epsilon < 0.09)",
+     "12 epsilons, log-uniform and jittered over 0.02 to 30, 50 to 500 values, 100 calls each: a noise-free mean "
+     "or a bound that never varies is caught at once", "a band narrower than a grid step (a factor 1.8) can fall "
+     "between the points; a wrong noise scale in a band is seen only by the 100 calls' KS test (about 0.6x or 1.6x)"),
+    ("07.4", "Laplace noise clipped or truncated at c scales",
+     "pooled tails over all 12,212 releases: the largest |z| must reach 6.97 scales (check_pooled_tails; a "
+     "correct answer fails with probability TAIL_FAILURE = 1e-5): clipped or truncated at c <= 6.97 scales, 1; at "
+     "c = 7.0, 0.69; 7.1, 0.24 (exp(-N (e^-6.97 - e^-c)))",
+     "clipping beyond 7.2 scales is seen with probability below 0.1 (the 13,212 releases before the "
+     "20,001-24,000-value case's 2,000 calls became 1,000 had to reach 7.05: 7.0 scales, 1; 7.1, 0.54)"),
+    # Referee rt0709: answers exact, with shared coins or too few flips only for 20,000-60,000 people passed 07.1;
+    # exact only for bound_share <= 0.2, public_high < 100, levels above 0.99 or 3,001-15,000 values, and 10% too
+    # little noise or a scale upper / (n + 1), passed 07.4. All "1" rows below hold by construction.
+    ("07.1", "exact, coins shared between i and i + d, or a wrong keep rate, in a band of sizes (referee rt0709: "
+             "exact for 20,000-60,000 people)",
+     "size sweep (lesson07._size_sweep): 40 sizes log-uniform over 2 to 1,000,000 with one shared random offset "
+     "(referee s35rcb: per-point jitter left gaps of a factor 1.93), epsilon "
+     "log-uniform over 0.05-1, calls for 40 expected flips: all kept fails (a correct answer: below e^-40); keep "
+     "shares z-tested at 5.5 (80 tests, 3e-6 in all); coins of i and i + d from 2,000 people: every lag with 300 "
+     "expected double flips to 150,000 people, lags 1-32 and n/2, n/3, n/4, n/5, n/8, n/10 above, |z| > 7 (about "
+     "600,000 lags, 2e-6 in all). Exact or shared coins in a band [a, b] with (b + 1) / a above a grid step (a "
+     "factor 1.388): 1; 1.1 times epsilon from 300,000 people: z about 30, 1",
+     "a band narrower than a factor 1.388; above 150,000 people, coins shared at a distance not in that list; "
+     "twice epsilon below 10 people (40 expected flips per size: z about 2; referee s35rcb)"),
+    ("07.1", "a flip count that varies too little: exactly round(n (1 - p)) flips at random positions above a "
+             "size (referee s35rcb: above 12,000 people)",
+     "lesson07_sweeps.check_flip_count_spread: z of each call's flip count from 2,000 people up (about 20 sweep "
+     "sizes and the two calls on over 1,000,000 people); every suffix of the calls by size has sum z^2 tested "
+     "against chi^2(m)'s lower 1e-7 / (number of suffixes) quantile (a correct answer: below 1e-7 in all; "
+     "simulated 4.9e-4 at a 1e-3 family tail). A fixed count above 12,000 or 400,000 people: 1 (sum z^2 below "
+     "1e-5); a tenth of the binomial spread above 12,000 people: 1",
+     "a fixed count only on over 1,000,000 people, or a spread reduced by less than about half, passes; below "
+     "2,000 people only the 200- and 400-call distribution cases test the spread (variance ratio)"),
+    ("07.4", "exact mean or bound in a band of sizes, bound shares, public bounds or levels (referee rt0709)",
+     "band sweep (lesson07_sweeps.bound_mean_band_sweep): 200 cases, n 1-100,000, epsilon 0.01-30 and public_high "
+     "10-100,000 log-uniform, bound_share uniform 0.02-0.98, 1 - level log-uniform 0.001-0.95, one call each: a "
+     "mean within 1e-12 relative of the clipped mean, or a bound equal to an exact quantile (NumPy's linear or "
+     "midpoint; every other method returns a value) or a value, fails. A band holding 5% of a parameter's range "
+     "is met with probability 0.99996, 1 then",
+     "a band narrower than about 2% of a range (met with probability 0.98); 200 single calls do not test the "
+     "noise's scale in a band (only the pooled Laplace KS test over the 200)"),
+    ("07.4", "too little noise: 10% too little, a scale upper / (n + 1), 0.8x for fewer than 10 values",
+     "check_noise_size: sum of |noise| / scale is Gamma(N, 1), outside its 1e-8 tails fails; pooled over the "
+     "12,212 releases 10% too little noise gives z about 11 (power 1 - 1e-9); per case, upper / (n + 1) at n = 1 "
+     "(300 calls) averages 0.5 (1); pooled over the 1,200 releases of 1-4 values, 0.8x gives z about 7 (0.9)",
+     "5% too little noise everywhere (z about 5.5, power 0.50); too little noise only in a band of sizes "
+     "or parameters the fixed cases miss (the band sweep tests exactness there, not the scale)"),
+    ("07.4", "Laplace noise truncated beyond 8 scales (rt0709)", "pooled tails: none",
+     "3.4e-4 of Laplace draws lie beyond 8 scales, 4.1 expected among the 12,212 releases: not seen (power "
+     "below 0.01)"),
+    ("07.3", "1% of the candidates, at random on each call, get no noise (rt0709)", "none",
+     "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "
+     "seeing it needs about 2 million calls, far beyond the check's"),
+    ("07.5", "a point estimate (frequency ratio, a bound at 50-60% confidence) instead of a confidence bound",
+     "every round holds randomized response (true epsilon 1) claiming 0.985: point estimate about 1.00, the "
+     "audit's 95% bound about 0.97; the expected answer is the course audit's verdict on the same outputs",
+     "an answer using another valid 95% bound may disagree near the claim; the exercise names the course audit"),
+    ("07.5", "the audit at a lower confidence (0.8, 0.9), on part of the samples (the first half or fifth), or "
+             "with a margin added to the claim (referee: +0.05)",
+     "every round adds two randomized-response entries whose claims are set from the course audit's own bounds on "
+     "their outputs: one 0.002 (or less) below the 95% bound on all the samples and above the bounds on the first "
+     "half and fifth, one halfway between the 95% and 90% bounds. Deterministic: the expected answer is the "
+     "audit's verdict on the same outputs (a correct answer is never rejected); such answers miss the first or "
+     "flag the second in every round where the bounds differ",
+     "a margin below 0.002, or a confidence between 0.9 and 0.95, can pass; an audit on part of the samples "
+     "passes a round where that part's bound happens to exceed the full one (it fails the others)"),
+)
