@@ -9,8 +9,9 @@ set so that a correct answer fails it with probability at most about 1e-6 (the t
 - **amount** (chi-square, two-sided) over all coordinates, then per coordinate (Bonferroni);
 - **shape**: Kolmogorov-Smirnov against the normal, and **tails**: the largest ``|z|`` must reach
   what that many normal draws reach with probability ``1 - 1e-5``
-  (:func:`mic_dp_helpers.checks._stats.gaussian_tail_threshold`); with 800,000 draws that is 4.34,
-  so noise truncated at 4 scales always fails;
+  (:func:`mic_dp_helpers.checks._stats.gaussian_tail_threshold`); with 2,000,000 draws (lesson 08's
+  20,000-coordinate cases) that is 4.535, so noise truncated at 4.5 scales always fails; truncation at 5
+  scales passes (1.1 draws beyond 5 expected), a limit stated in the checks' docstrings;
 - **independence between coordinates**: every pair's correlation (p <= 16), or for many
   coordinates the neighbouring pairs, the pairs ``(j, j + p // 2)`` and the sum of all coordinates;
 - **independence between calls**: the autocorrelations at lags 1 to 16;

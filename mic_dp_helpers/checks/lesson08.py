@@ -1,8 +1,10 @@
-"""Checks for lesson 08 (DP machine learning): 08.1, 08.2 and 08.5 (DP-SGD); 08.3 and 08.4 are in ``lesson08_accounting``.
+"""Checks for lesson 08 (DP machine learning): 08.1 and 08.2 (DP-SGD); 08.5 is in ``lesson08_step``, 08.3 and 08.4 in
+``lesson08_accounting``.
 
 Neighbouring datasets differ by adding or removing one example, so the number of examples is
 private: the checks' inputs include empty gradient matrices (shape ``(0, p)``), all-zero gradients,
-one-example datasets, 100,000-example ones and one of 1,000,001 to 1,100,000 (few calls), and in 08.5
+one-example datasets, 100,000-example ones and one of 1,000,001 to 1,100,000 (few calls), band sweeps of
+1 to 1,100,000 examples, dimension sweeps of 1 to 20,000 coordinates, and in 08.5
 the public normaliser ``expected_batch_size`` differs from ``sample_rate * len(X)``. Every input
 is drawn from a generator seeded with ``seed`` (fixed by default) over wide ranges: gradients from
 tiny to huge, rows exactly at and a hair above the clipping norm, zero rows, one coordinate or
@@ -26,13 +28,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.stats import chi2 as _chi2
 
 from mic_dp_helpers.ml import dpsgd as _dpsgd
 from mic_dp_helpers.ml import accounting as _dpsgd_accounting
 from mic_dp_helpers.attacks import membership as _membership
 from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
+from mic_dp_helpers.checks._dimension_tests import check_case_noise, dimension_grid
 from mic_dp_helpers.checks._vector_noise import check_vector_noise
 
 # References bound at import: patching numpy or scipy later does not change what the checks compute.
@@ -85,6 +87,11 @@ FRESH_CALLS = 60
 #: caught (power 0.99996 at the chi-square test's 1e-6 level), 0.9x mostly not (power 0.23; power 0.9996 needs
 #: 1,500 calls, which made the check 10x slower: 17 s instead of 1.7 s for a plain answer).
 LARGE_DRAWS = 400
+#: Calls on the 20,000-coordinate cases (08.2, 08.5): 2,000,000 noise draws, whose largest |z| must reach 4.535
+#: (:func:`mic_dp_helpers.checks._stats.gaussian_tail_threshold`, a correct answer fails with probability
+#: 1e-5), so noise truncated at 4.5 scales fails on every seed (referee s36rC: at 25 calls, 500,000
+#: draws and a threshold of 4.23, truncation at 4.5 or 5 passed). Truncation at 5 scales is a stated limit.
+TAIL_CALLS = 100
 
 
 def _log_uniform(rng, low: float, high: float) -> float:
@@ -240,7 +247,7 @@ def _release_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float, fl
     many = rng.uniform(0.5, 3.0, (100_000, 1)) * direction / _norm(direction) * clip_norm
     cases.append((many + rng.normal(0.0, 0.1 * clip_norm, many.shape), clip_norm, sigma(), LARGE_DRAWS))
     cases.append((_random_gradients(rng, 5, 16) * 0.3, 1.0, sigma(), 3000))        # 16 coordinates: every pair
-    cases.append((_random_gradients(rng, 3, 20_000), _log_uniform(rng, 0.01, 100.0), sigma(), 25))  # the tails
+    cases.append((_random_gradients(rng, 3, 20_000), _log_uniform(rng, 0.01, 100.0), sigma(), TAIL_CALLS))  # the tails
     # No examples (a neighbour of every one-example dataset under add/remove), and examples whose gradients are
     # all zero: the clipped sum is 0 in both, and the release must still be noise.
     cases.append((_np_zeros((0, int(rng.integers(1, 6)))), _log_uniform(rng, 0.01, 100.0), 0.05, 500))
@@ -258,15 +265,22 @@ def _release_cases(rng: np.random.Generator) -> list[tuple[np.ndarray, float, fl
 #: The band sweep (referee redB: no noise for 5 < sigma < 40 passed 08.2 and 08.5, whose cases left sigma
 #: from 4.3 to 44 and sizes from 47 to 100,000 untried): cases spread over every range, calls per case.
 BAND_CASES, BAND_CALLS = 32, 4
+#: The band sweep's largest number of examples (referee s36rC: no noise for 200,001 to 1,000,000 examples passed
+#: 08.2 and 08.5, whose sweep stopped at 200,000): a stratum is a factor 1.55 wide.
+BAND_MAX_SIZE = 1_100_000
+#: The band sweep's sample rates (08.5), uniform on a logit scale from 1e-5 to 0.999 (a stratum is 0.58 wide, a
+#: factor 1.78 of q below 0.1; referee s36rC: no noise for q from 5e-5 to 9e-4 passed, the sweep's rates
+#: were log-uniform in 1 - q, so q below 0.01 was almost never drawn).
+_LOGIT_LOW, _LOGIT_HIGH = math.log(1e-5 / (1 - 1e-5)), math.log(0.999 / 0.001)
 
 
 def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
     """32 cases, a Latin hypercube on log scales of the noise multiplier (0.05 to 50), the clipping norm (1e-4 to
-    1e4) and the number of examples (1 to 200,000), 4 calls each, 2 coordinates; for 08.5 (``step``) also the
-    sample rate (1e-3 to 0.999), with gradients 0.01 sigma C / sqrt(n) long so that the sampling's spread is
-    1e-4 of the noise's.
+    1e4) and the number of examples (1 to 1,100,000), 4 calls each, 2 coordinates; for 08.5 (``step``) also the
+    sample rate (1e-5 to 0.999, logit scale), with gradients 0.01 sigma C / sqrt(n) long so that the sampling's
+    spread is 1e-4 of the noise's.
 
-    Each stratum (a factor 1.24 of sigma, 1.78 of C, 1.47 of n) holds one case, all at the same seeded offset in
+    Each stratum (a factor 1.24 of sigma, 1.78 of C, 1.55 of n, 0.58 of logit q) holds one case, all at the same seeded offset in
     their strata (one offset per parameter), so neighbouring cases are exactly one stratum apart (a random point
     in each stratum could leave a gap of almost two; an outside referee found such gaps) and the grid still moves
     with the seed (at the strata's centres, fixed for every seed, a no-noise band between two centres, sigma 1.0
@@ -282,8 +296,9 @@ def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
     strata = _np_array([row[rng.permutation(BAND_CASES)] for row in strata])
     sigmas = _np_exp(_log(0.05) + strata[0] * (_log(50.0) - _log(0.05)))
     clips = _np_exp(_log(1e-4) + strata[1] * (_log(1e4) - _log(1e-4)))
-    sizes = _np_floor(_np_exp(strata[2] * _log(200_001.0))).astype(int)
-    rates = 1 - _np_exp(_log(0.001) + strata[3] * (_log(0.999) - _log(0.001)))
+    sizes = _np_floor(_np_exp(strata[2] * _log(BAND_MAX_SIZE + 1.0))).astype(int)
+    logits = _LOGIT_LOW + strata[3] * (_LOGIT_HIGH - _LOGIT_LOW)  # q on a logit scale: 1e-5 to 0.999
+    rates = 1 / (1 + _np_exp(-logits))
     units = []
     for sigma, clip_norm, n, q in zip(sigmas.tolist(), clips.tolist(), sizes.tolist(), rates.tolist()):
         if step:
@@ -308,8 +323,36 @@ def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
                               "norm and number of examples.")
         units.append(unit)
     check_vector_noise(_np_concatenate(units), 1.0, f"Over {BAND_CASES} inputs spread over noise multipliers 0.05-50, "
-                       "clipping norms 1e-4 to 1e4 and 1 to 200,000 examples (4 calls each, noise in units of "
+                       "clipping norms 1e-4 to 1e4 and 1 to 1,100,000 examples (4 calls each, noise in units of "
                        "noise_multiplier * clip_norm):")
+
+
+#: The dimension sweeps (08.2, 08.5): calls per case, and the largest number of gradient entries (examples x
+#: coordinates) of an 08.2 case.
+DIMENSION_CALLS, DIMENSION_CELLS = 4, 200_000
+
+
+def _dimension_sweep(answer, rng: np.random.Generator) -> None:
+    """08.2 with every number of coordinates from 1 to 8 and one in each stratum of a log scale up to 20,000
+    (:func:`mic_dp_helpers.checks._dimension_tests.dimension_grid`, about 27 cases), 4 calls each; the number of
+    examples log-uniform from 1 to 200,000 / p, sigma from 0.05 to 50, C from 0.01 to 100.
+
+    Each case is tested on its own (:func:`~mic_dp_helpers.checks._dimension_tests.check_case_noise`: no noise,
+    one draw shared by the coordinates, the amount), then all draws together, in the order drawn, by
+    :func:`check_vector_noise` (one column: amount, shape, tails, centre, and correlation between neighbouring
+    draws, which shared noise also shows).
+    """
+    units = []
+    for p in dimension_grid(rng):
+        n = int(_log_uniform(rng, 1.0, max(1.0, DIMENSION_CELLS / p)))
+        clip_norm, sigma = _log_uniform(rng, 0.01, 100.0), _log_uniform(rng, 0.05, 50.0)
+        grads = _random_gradients(rng, n, p) * clip_norm * 2
+        released = _releases(answer, grads, clip_norm, sigma, DIMENSION_CALLS, _default_rng(int(rng.integers(1 << 30))))
+        unit = (released - _clip_reference(grads, clip_norm).sum(axis=0)) / (sigma * clip_norm)
+        check_case_noise(unit, _release_where(grads, clip_norm, sigma, "one generator for every call"))
+        units.append(unit.ravel())
+    check_vector_noise(_np_concatenate(units)[:, None], 1.0, f"Over {len(units)} inputs with 1 to 20,000 "
+                       "coordinates (4 calls each, noise in units of noise_multiplier * clip_norm):")
 
 
 def _releases(answer, grads, clip_norm, sigma, draws, rng):
@@ -335,11 +378,23 @@ def _release_where(grads, clip_norm, sigma, how: str) -> str:
 
 @exercise("08.2", title="One DP-SGD release: clip, sum, add noise", answer_name="noisy_clipped_sum")
 def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
-    """The release's distribution on 10 inputs and 3 call sequences (see the module docstring).
+    """The release's distribution on 11 inputs and 3 call sequences (see the module docstring), the band sweep
+    (``_band_sweep``: 32 inputs, 1 to 1,100,000 examples) and the dimension sweep (``_dimension_sweep``: every
+    number of coordinates from 1 to 8 and one in each factor 1.51 of a log scale up to 20,000).
 
     The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50, no examples, one
-    example, 100,000 examples (400 calls: noise 0.8x too small is caught there, 0.9x with power 0.23) and
-    1,000,001 to 1,100,000 examples (30 calls: a release without noise is caught).
+    example, 100,000 examples (400 calls: noise 0.8x too small is caught there, 0.9x with power 0.23),
+    20,000 coordinates (100 calls: 2,000,000 draws, so noise truncated at 4.5 scales fails) and 1,000,001 to
+    1,100,000 examples (6 calls: a release without noise is caught).
+
+    Limits: Gaussian noise truncated at 4.54 scales or more passes (the largest of 2,000,000 draws reaches 4.54
+    only with probability 1 - 1e-5; truncation at 5 scales leaves neighbours' outputs uncovered with
+    probability P(5 - 1/sigma < Z < 5), 3.1e-5 at multiplier 1 and 1.3e-3 at 0.5, so it is not (epsilon, 1e-5)-DP
+    for multipliers below 1.35: testing it needs about 20,000,000 draws). An answer wrong only in a band of
+    coordinates narrower than a factor 1.51 (above 8), of examples narrower than 1.55, is met with probability
+    about its width in strata; noise only too small (not absent or shared) in one case of the dimension sweep is
+    caught when it is below 0.03x the right sd with 1 coordinate, 0.52x with 10, 0.84x with 100 and 0.99x with
+    20,000 (per-case chi-square of 4 p values at 1e-6).
 
     Parameters
     ----------
@@ -375,6 +430,7 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
     for index in (1, 4):
         runs.append((index, _np_stack([o for i, o in pair if i == index]), "two inputs taking turns on one generator"))
     _band_sweep(answer, _default_rng([seed, 83]), step=False)
+    _dimension_sweep(answer, _default_rng([seed, 84]))
     for index, outs, how in runs:  # expected values only now
         grads, clip_norm, sigma, _ = cases[index]
         centre = _clip_reference(grads, clip_norm).sum(axis=0)
@@ -389,171 +445,3 @@ def _logistic_grads(w: np.ndarray, X: np.ndarray, y: np.ndarray) -> np.ndarray:
     small = _np_exp(-_np_abs(margin))
     prob = _where(margin >= 0, 1.0 / (1.0 + small), small / (1.0 + small))
     return (prob - y)[:, None] * X
-
-
-def _step_cases(rng: np.random.Generator) -> list[tuple]:
-    """(w, X, y, clip_norm, sigma, q, expected_batch_size, learning_rate, draws); B != q * n in every case.
-
-    Clipping norms from 1e-4 to 1e4, noise multipliers from 0.05 to 50 and sample rates from 3e-4
-    to 0.999, each range's ends in cases of their own.
-    """
-    def normaliser(q, n):  # the batch size planned for a dataset of another size: public, and not q * len(X)
-        return q * n * float(rng.choice([rng.uniform(0.5, 0.8), rng.uniform(1.25, 2.0)]))
-
-    def rate():
-        return _log_uniform(rng, 0.01, 1.0)
-
-    cases = []
-    # Every example the same: the realised batch size matters (Poisson sampling must show).
-    d, n = int(rng.integers(2, 6)), int(rng.integers(150, 300))
-    q = float(rng.uniform(0.2, 0.4))
-    cases.append((rng.normal(0, 0.1, d), _np_tile(rng.normal(0, 3, d), (n, 1)), _np_zeros(n), 1.0, 0.3, q,
-                  normaliser(q, n), rate(), DRAWS))
-    # Large, diverse gradients: clipping each row vs the batch shows in the mean.
-    d, n = int(rng.integers(2, 7)), int(rng.integers(60, 200))
-    X = (rng.normal(0, 1, (n, d)) + rng.normal(0, 3, d)) * rng.lognormal(1.0, 1.0, (n, 1))
-    y = (rng.random(n) < 0.15).astype(float)  # mostly one class: the gradients point roughly the same way
-    q = float(rng.uniform(0.05, 0.3))
-    cases.append((rng.normal(0, 1, d), X, y, _log_uniform(rng, 0.1, 3.0), float(rng.uniform(0.5, 2.0)), q,
-                  normaliser(q, n), rate(), DRAWS))
-    # One example, with a gradient far longer than clip_norm.
-    d = int(rng.integers(2, 5))
-    q = float(rng.uniform(0.3, 0.9))
-    cases.append((_np_zeros(d), rng.normal(0, 1, (1, d)) * 200.0, _np_ones(1), _log_uniform(rng, 0.1, 3.0),
-                  float(rng.uniform(0.5, 2.0)), q, q * float(rng.uniform(2.0, 10.0)), rate(), DRAWS))
-    # Zero features: every gradient is 0, so the update is pure noise.
-    d, n = int(rng.integers(2, 6)), int(rng.integers(20, 90))
-    q = float(rng.uniform(0.05, 0.5))
-    cases.append((rng.normal(0, 1, d), _np_zeros((n, d)), (rng.random(n) < 0.5).astype(float),
-                  _log_uniform(rng, 1e-3, 1e3), _log_uniform(rng, 0.05, 50.0), q, normaliser(q, n), rate(), DRAWS))
-    # 100,000 examples at a small rate, gradients pointing one way.
-    d, n = 3, 100_000
-    q = _log_uniform(rng, 3e-4, 2e-3)
-    x = rng.normal(0, 1, d)
-    cases.append((_np_zeros(d), _np_tile(x, (n, 1)) * rng.uniform(0.5, 2.0, (n, 1)), _np_zeros(n), 1.0,
-                  float(rng.uniform(0.5, 2.0)), q, normaliser(q, n), rate(), 200))
-    # Every gradient non-zero and far below clip_norm (norms about 1e-3 clip_norm): a clipping norm taken from
-    # the data (the batch's or the dataset's largest gradient) shrinks the noise and shows here.
-    d, n = int(rng.integers(2, 6)), int(rng.integers(20, 90))
-    q = float(rng.uniform(0.1, 0.5))
-    clip_norm = _log_uniform(rng, 1.0, 1e3)
-    Xs = rng.normal(0, 1, (n, d))
-    Xs *= (clip_norm * 1e-3 * rng.uniform(0.5, 2.0, (n, 1)) * 2) / _norm(Xs, axis=1, keepdims=True)
-    cases.append((_np_zeros(d), Xs, _np_ones(n), clip_norm, float(rng.uniform(0.5, 4.0)), q, normaliser(q, n),
-                  rate(), DRAWS))
-    # 20,000 zero features: the noise's tails.
-    d, n = 20_000, 5
-    q = float(rng.uniform(0.2, 0.8))
-    cases.append((_np_zeros(d), _np_zeros((n, d)), _np_ones(n), _log_uniform(rng, 0.01, 100.0),
-                  _log_uniform(rng, 0.05, 50.0), q, normaliser(q, n), rate(), 25))
-    # The ends of the ranges, as pure noise: C = 1e-4 with multiplier 0.05 at q from 0.95 to 0.999, and C = 1e4
-    # with multiplier 50 at q from 0.9 to 0.999.
-    for clip_norm, sigma, q in ((1e-4, 0.05, 1 - _log_uniform(rng, 1e-3, 0.05)),
-                                (1e4, 50.0, float(rng.uniform(0.9, 0.999)))):
-        d, n = int(rng.integers(2, 6)), int(rng.integers(20, 90))
-        cases.append((rng.normal(0, 1, d), _np_zeros((n, d)), _np_ones(n), clip_norm, sigma, q, normaliser(q, n),
-                      rate(), DRAWS))
-    # Sampling at a large rate: 1,000 equal examples at q from 0.9 to 0.97 spread the batch's sum by at least
-    # 29 clipped gradients' variance, against the noise's 1 to 2.25: taking every example shows.
-    d, n = int(rng.integers(2, 5)), 1000
-    q = float(rng.uniform(0.9, 0.97))
-    cases.append((rng.normal(0, 0.1, d), _np_tile(rng.normal(0, 3, d), (n, 1)), _np_zeros(n), 1.0,
-                  float(rng.uniform(1.0, 1.5)), q, normaliser(q, n), rate(), DRAWS))
-    # Every gradient zero (features all 0), 64 weights: the update is the noise alone, tested on its shape, tails and
-    # length (referee: noise rescaled to a fixed norm passes where sampling adds its own spread).
-    d, n = 64, int(rng.integers(20, 60))
-    q = float(rng.uniform(0.1, 0.5))
-    cases.append((rng.normal(0, 0.1, d), _np_zeros((n, d)), (rng.random(n) < 0.5).astype(float), 1.0,
-                  float(rng.uniform(0.5, 2.0)), q, normaliser(q, n), rate(), DRAWS))
-    # Far above the other sizes: 1,000,001 to 1,100,000 equal examples sampled at a rate that expects 20 to 40 in
-    # the batch, 40 calls. Poisson sampling spreads the batch's sum along the gradient by its batch size's
-    # variance (20 to 40 clipped gradients' worth) against the noise's 0.25 to 1: a batch of fixed size
-    # (rng.choice(n, round(q * n))) leaves about 1/40 to 1/20 of the expected variance, and dividing by the realised
-    # batch size instead of expected_batch_size (0.5-0.8 or 1.25-2 times q * n) moves every step by 10 to 40
-    # noise standard deviations: both fail the amount or centre tests of check_vector_noise.
-    d, n = 2, int(rng.integers(1_000_001, 1_100_000))
-    q = float(rng.uniform(20.0, 40.0)) / n
-    cases.append((rng.normal(0, 0.1, d), _np_tile(rng.normal(0, 3, d), (n, 1)), _np_zeros(n), 1.0,
-                  float(rng.uniform(0.5, 1.0)), q, normaliser(q, n), rate(), 40))
-    return cases
-
-
-def _batch_size_spread(noise: np.ndarray, gradient: np.ndarray, sd: float, q: float, n: int, where: str) -> None:
-    """Every example's clipped gradient is ``gradient``: along it, the released sums vary by the noise's sd^2 plus
-    the Poisson batch size's variance q (1 - q) n times |gradient|^2 (20 to 40 of them). A batch of fixed size
-    leaves only the noise, a sum divided by its realised size (times expected_batch_size) about as little: the
-    sample variance over the calls, in units of the expected one, falls below the chi-square's 1e-6 quantile
-    (a correct answer: probability 1e-6; Poisson sums of mean >= 20 are near normal, kurtosis excess <= 0.05).
-    """
-    length = _float(_norm(gradient))
-    if not length > 0:
-        return
-    along = noise @ (gradient / length)
-    variance = sd**2 + q * (1 - q) * n * length**2
-    dof = len(along) - 1
-    statistic = _float(((along - along.mean()) ** 2).sum()) / variance
-    if _chi2.cdf(statistic, dof) < 1e-6:
-        raise CheckFailed(f"{where} every example is the same, so the step along their gradient varies with the batch "
-                          f"size, by about {_sqrt(variance):.3g} per call, but yours varies by "
-                          f"{_sqrt(statistic * variance / dof):.3g}. The batch must be a Poisson sample (each example in "
-                          "independently with probability sample_rate, so its size varies), not a fixed number of "
-                          "examples (rng.choice), and the sum is divided by the expected_batch_size you are given, not "
-                          "by the size of the batch you drew.")
-
-
-@exercise("08.5", title="One full DP-SGD step with Poisson sampling", answer_name="dpsgd_step")
-def check_dpsgd_step(answer, seed: int = SEED) -> None:
-    """The step's distribution on 11 inputs (1 to 1,100,000 examples, up to 20,000 weights) and 2 call sequences.
-
-    The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50 (at sample rates
-    from 0.9 to 0.999), and 1,000 equal examples sampled at a rate from 0.9 to 0.97 (where taking
-    every example, not a Poisson sample, shows), and 1,000,001 to 1,100,000 equal examples with 20 to 40
-    expected in a batch (40 calls: a batch of fixed size, or one divided by its realised size, shows).
-
-    Parameters
-    ----------
-    answer : callable
-        The student's ``dpsgd_step`` (exercise 08.5).
-    seed : int, default SEED
-        Seed of the test cases.
-
-    Raises
-    ------
-    CheckFailed
-        With a hint that describes the error, when the answer is wrong.
-    """
-    rng = _default_rng([8005, seed])
-    cases = _step_cases(rng)
-    w, X, y, clip_norm, sigma, q, batch, lr, _ = cases[1]
-    _reproducible(answer, (w.copy(), X.copy(), y.copy(), clip_norm, sigma, q, batch, lr), int(rng.integers(1 << 30)),
-                  "weights")
-    runs = []
-    for index, (w, X, y, clip_norm, sigma, q, batch, lr, draws) in enumerate(cases):
-        gw, gX, gy = w.copy(), X.copy(), y.copy()
-        outs = call_repeatedly(answer, draws, gw, gX, gy, clip_norm, sigma, q, batch, lr, _default_rng([seed, 85, index]))
-        if not (_array_equal(gw, w) and _array_equal(gX, X) and _array_equal(gy, y)):
-            raise CheckFailed("your function changed an array it was given (the weights or the data); return new "
-                              "weights and leave the inputs as they were.")
-        runs.append((index, _np_stack([_as_float_array(o, "the new weights", w.shape) for o in outs]),
-                     "one generator for every call"))
-    w, X, y, clip_norm, sigma, q, batch, lr, _ = cases[3]
-    fresh = [answer(w.copy(), X.copy(), y.copy(), clip_norm, sigma, q, batch, lr, _default_rng([seed, 86, k]))
-             for k in range(FRESH_CALLS)]
-    runs.append((3, _np_stack([_as_float_array(o, "the new weights", w.shape) for o in fresh]),
-                 "a fresh generator in every call"))
-    _band_sweep(answer, _default_rng([seed, 87]), step=True)
-    for index, outs, how in runs:  # expected values only now
-        w, X, y, clip_norm, sigma, q, batch, lr, _ = cases[index]
-        released = (w - outs) * batch / lr  # the noisy sum of clipped gradients of the batch
-        clipped = _clip_reference(_logistic_grads(w, X, y), clip_norm)
-        # Poisson sampling: each row in with probability q, which adds this covariance (none for zero gradients)
-        sampling_covariance = q * (1 - q) * clipped.T @ clipped if clipped.any() else None
-        where = (f"with {len(X)} example(s), {len(w)} weight(s), clip_norm={clip_norm:.3g}, noise_multiplier="
-                 f"{sigma:.3g}, sample_rate={q:.3g}, expected_batch_size={batch:.4g}, learning_rate={lr:.3g} ({how}):")
-        centre = q * clipped.sum(axis=0)
-        check_vector_noise(released - centre, sigma * clip_norm, where, extra_covariance=sampling_covariance)
-        if len(X) > 500_000:  # equal examples, 20 to 40 expected in a batch: the batch size's own spread must show
-            _batch_size_spread(released - centre, clipped[0], sigma * clip_norm, q, len(X), where)
-        # Sampling only spreads the releases further, so a release this close to the centre is no likelier
-        # than with the noise alone: the test of noiseless steps holds with or without sampling.
-        _stats.check_fresh_noise(released, centre, sigma * clip_norm, "gaussian", where)

@@ -17,7 +17,7 @@ from mic_dp_helpers.checks._core import CheckFailed, exercise, expect_number
 from mic_dp_helpers.checks.lesson08 import SEED, _dpsgd_accounting, _log_uniform
 
 # References bound at import: patching numpy or math later does not change what the checks compute.
-_exp, _tanh, _sqrt = math.exp, math.tanh, math.sqrt
+_exp, _tanh, _sqrt, _log = math.exp, math.tanh, math.sqrt, math.log
 _min = min
 _default_rng = np.random.default_rng
 
@@ -161,10 +161,27 @@ def _advantage_edge_cases(rng: np.random.Generator) -> list[tuple[float, float]]
             (1e-12, 0.999999), (float(rng.uniform(0, 3)), 1e-300)]
 
 
+#: Strata of the large-parameter sweep of 08.4: deltas over [0.3, 1) and epsilons over [20, 700] (log scale).
+ADVANTAGE_STRATA = 10
+
+
+def _advantage_sweep(rng: np.random.Generator) -> list[tuple[float, float]]:
+    """One delta in each tenth of [0.3, 1) (0.07 wide) with epsilon from 1e-4 to 40, and one epsilon in each tenth of
+    [20, 700] on a log scale (a factor 1.43 wide) with delta 0 or 1e-9 to 0.999 (referee s36rC: answers wrong only
+    for 0.5 < delta < 0.85, or for 40 < epsilon < 89, passed the fixed cases). A band of either wider than one
+    stratum holds a case on every seed."""
+    strata = (np.arange(ADVANTAGE_STRATA) + rng.random(2)[:, None]) / ADVANTAGE_STRATA
+    deltas = [(_log_uniform(rng, 1e-4, 40.0), 0.3 + 0.7 * float(u)) for u in strata[0]]
+    epsilons = [(float(_exp(_log(20.0) + u * _log(35.0))), float(rng.choice([0.0, _log_uniform(rng, 1e-9, 0.999)])))
+                for u in strata[1]]
+    return deltas + epsilons
+
+
 @exercise("08.4", title="The membership advantage that (epsilon, delta) allows", answer_name="max_advantage")
 def check_max_advantage(answer, seed: int = SEED) -> None:
-    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 63 (epsilon, delta): 55
-    drawn from ``seed`` and the edge cases of ``_advantage_edge_cases`` (integers, epsilon to 700, delta near 1).
+    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 83 (epsilon, delta): 55
+    drawn from ``seed``, the edge cases of ``_advantage_edge_cases`` (integers, epsilon to 700, delta near 1) and
+    the 20 strata of ``_advantage_sweep`` (delta 0.3 to 1, epsilon 20 to 700).
 
     Parameters
     ----------
@@ -183,7 +200,7 @@ def check_max_advantage(answer, seed: int = SEED) -> None:
              (0.5, 0.2), (2.0, 0.05), (1e-6, 1e-3)]
     cases += [(_log_uniform(rng, 1e-4, 40.0), float(rng.choice([0.0, _log_uniform(rng, 1e-9, 0.5)])))
               for _ in range(44)]
-    cases += _advantage_edge_cases(rng)
+    cases += _advantage_edge_cases(rng) + _advantage_sweep(rng)
     answers = [expect_number(answer(eps, delta), "an advantage") for eps, delta in cases]
     for (eps, delta), got in zip(cases, answers):
         expected = min(1.0, _tanh(eps / 2) + _delta_term(eps, delta))

@@ -1,0 +1,108 @@
+"""Power of lesson 08's release checks (08.2, 08.5) and of 08.3's accounting check against named alternatives.
+
+Kept apart from :mod:`mic_dp_helpers.checks._stats` (which re-exports :data:`POWER_LESSON08`) so that file stays
+below 600 lines and each lesson's rows can change without touching the others'.
+"""
+
+# Lesson 08 (08.2, 08.5): power of the vector-noise tests (mic_dp_helpers.checks._vector_noise) against
+# named alternatives, per check case. Output of ``benchmarks/lesson08_power.py --reps 200`` (fewer
+# replicates, 20, for the 500,000-draw cases); a correct release was rejected in 0 of 200 replicates.
+# A check rejects an answer if any case does, so the power of the check is at least the largest entry
+# of an alternative. Kept apart from the other lessons' rows to ease merging.
+# Not detectable at these sizes (stated limits, not measured power): noise truncated at 4.54 scales or more
+# (5, say), since P(|Z| > 5) = 5.7e-7 and the largest case (100 calls x 20,000 coordinates) expects 1.1
+# exceedances of a correct release (truncation at 5 breaks delta = 1e-5 for multipliers below 1.35: about
+# 20,000,000 draws would be needed); and in 08.5 a batch capped at
+# 3 x expected_batch_size, which no case's Poisson batch reaches with a noticeable probability. Empty and
+# all-zero gradient inputs (08.2) and rows at 1e-3 C (08.2, 08.5) are cases, so skipping the noise there or
+# a clip norm read from the data fails check_fresh_noise or the amount test. Above 100,000 examples the band
+# sweep (to 1,100,000, 4 calls a case) and the 1,000,001-1,100,000-example cases (few calls) are tested: no
+# noise, and in 08.5 the batch's sampling and normaliser; less noise than needed only above 100,000 examples
+# is not seen. The 100,000-example rows are the
+# chi-square amount test's exact power (800 draws, level 1e-6), not simulated; the range-end rows and 08.5's
+# rows hold by construction (no noise fails check_fresh_noise; a multiplier capped at 20 or 30 gives at most
+# 0.6x the noise at 50; taking every example at q 0.9-0.97 leaves the whitened variance at most 0.08, not 1).
+# ==================================================================================================
+#: (alternative, check case, power)
+POWER_LESSON08 = (
+    ("noise truncated at 4 or 4.5 scales", "tails (100 calls, 20,000 coordinates): 2,000,000 draws must reach "
+     "4.535 (by construction)", 1.0),
+    ("noise truncated at 5 scales (stated limit)", "tails (100 calls, 20,000 coordinates): 1.1 draws expected "
+     "beyond 5", 0.0),
+    ("noise truncated at 3 scales", "generic (1,500 calls, 2 coordinates)", 0.035),
+    ("Student-t (5) noise of the same variance", "tails (100 calls, 20,000 coordinates)", 1.0),
+    ("10% too little noise", "generic (1,500 calls, 2 coordinates)", 1.0),
+    ("10% too little noise", "100,000 examples (400 calls, 2 coordinates)", 0.23),
+    ("20% too little noise", "100,000 examples (400 calls, 2 coordinates)", 1.0),
+    ("no noise at C = 1e-4 or 1e4, or at multiplier 0.05 or 50", "the range ends (500 or 1,500 calls)", 1.0),
+    ("noise multiplier capped at 30", "multiplier 50, one example (500 calls)", 1.0),
+    ("correlation 0.1 between successive calls", "generic (1,500 calls, 2 coordinates)", 0.19),
+    ("correlation 0.1 between successive calls", "tails (100 calls, 20,000 coordinates)", 1.0),
+    ("correlation 0.1 between two coordinates", "16 coordinates (3,000 calls)", 0.185),
+    ("correlation 0.1 between coordinates j and j + p/2", "tails (100 calls, 20,000 coordinates)", 1.0),
+    ("correlation 0.1 between all coordinates", "16 coordinates (3,000 calls)", 1.0),
+    ("a scale read from the data (rows at 1e-3 C: noise x 1e-3)", "rows far below C (1,500 calls)", 1.0),
+    ("no noise in 1% of calls", "generic (1,500 calls, 2 coordinates)", 1.0),
+    ("08.5: no noise at C = 1e-4 or 1e4, multiplier 0.05 or 50, q up to 0.999", "range ends (1,500 calls)", 1.0),
+    ("08.5: noise multiplier capped at 20", "multiplier 50 (1,500 calls)", 1.0),
+    ("08.5: every example, no Poisson sampling, at large q", "1,000 equal examples, q 0.9-0.97 (1,500 calls)", 1.0),
+    # Far above 100,000 examples (referee, lesson 08 pass 4): by construction, for any threshold below the size.
+    ("08.2: no noise above a size (any threshold up to 1,000,000 examples)",
+     "1,000,001-1,100,000 examples, 2 coordinates (6 calls): every value on the true sum", 1.0),
+    # Referee s36rC: no noise only in a band of sizes (200,001-1,000,000 examples) passed; the band sweep now
+    # reaches 1,100,000 examples (a stratum is a factor 1.55), and in 08.5 sample rates down to 1e-5.
+    ("08.2/08.5: no noise for 200,001-1,000,000 (or 400,000-800,000) examples",
+     "band sweep: the case in that stratum releases its centre (by construction)", 1.0),
+    ("08.5: no noise for sample rates 5e-5 to 9e-4 (or 1e-4 to 3e-4)",
+     "band sweep, q uniform on a logit scale from 1e-5 to 0.999 (a stratum is a factor 1.78 of small q)", 1.0),
+    # Referee s36rC: no noise, one draw shared by all coordinates, sd sigma C / sqrt(p), and in 08.5 noise / B,
+    # the batch's sum clipped, or a fixed batch divided by its size, passed for dimensions no case used.
+    # _dimension_sweep: dimensions 1-8 and one per factor 1.51 up to 20,000, 4 calls each; per case (level 1e-6
+    # each, _dimension_tests.check_case_noise), then pooled.
+    ("08.2/08.5: no noise, or one draw shared by all coordinates, in a band of dimensions wider than a factor "
+     "1.51 (or at any one dimension up to 8)", "dimension sweep, that band's case (shared: 3 or more weights in "
+     "08.5, whose first weight carries the gradient)", 1.0),
+    ("08.2: noise sd sigma C / sqrt(p) for p >= 9", "dimension sweep, per-case amount (chi-square, 4 p values)",
+     1.0),
+    ("08.5: noise sd sigma C / B (B >= 7.5) with 2 or more weights, in a band wider than a factor 1.51",
+     "dimension sweep, per-case amount", 1.0),
+    ("08.5: the batch's sum clipped, in a band of weights holding 3 or more of the 26 cases (a factor 3.4 above 8)",
+     "dimension sweep, pooled first-weight centre: 5.5 standard errors or more (2 cases: 3.7, not caught)", 1.0),
+    ("08.5: a fixed batch divided by its size, for 7-63 and 65-19,999 or 10-100 weights",
+     "dimension sweep: per-case amount (scaled by B / k, 0.5-0.8 or 1.25-2) and pooled first-weight variance", 1.0),
+    ("08.5: no noise above a size (up to 1,000,000 examples)",
+     "1,000,001-1,100,000 equal examples, 20-40 expected in a batch (40 calls)", 1.0),
+    ("08.5: a fixed-size batch (rng.choice(n, round(q n))) above a size",
+     "same case: the step's variance along the gradient is 1/(1 + 20-40 / sigma^2) of Poisson's (chi-square "
+     "lower tail, 39 df, p 1e-6)", 1.0),
+    ("08.5: dividing by the realised batch size above a size",
+     "same case: expected_batch_size is 0.5-0.8 or 1.25-2 times q n, so the steps sit 6 or more batch-size "
+     "standard deviations off centre, and their variance along the gradient collapses", 1.0),
+    # Referee red0708: Gaussian noise rescaled to a fixed norm (right per coordinate, bounded). The length test of
+    # check_vector_noise: sample variance of the squared norm over the calls against 2p, rejected below half of it
+    # (7 relative standard errors or more; a correct answer: below 1e-9). Power 1 by construction (variance 0).
+    ("08.2: noise rescaled to a fixed norm", "16 coordinates (3,000 calls) and every case with p >= 8", 1.0),
+    ("08.5: noise rescaled to a fixed norm", "every gradient zero, 64 weights (1,500 calls)", 1.0),
+    # Referee redB: the fixed cases left noise multipliers 4.3-44 (08.2) and 2.3-50 (08.5) and sizes 47-100,000
+    # untried, so no noise for 5 < sigma < 40 passed both. _band_sweep: 32 cases, a Latin hypercube on log scales
+    # of sigma (0.05-50), C (1e-4-1e4), n (1-200,000) and, in 08.5, q (1e-3-0.999), 4 calls each; a case whose 8
+    # values all lie within 0.05 noise sd of the centre fails (a correct answer: 7e-12 per case).
+    ("08.2/08.5: no noise in a band of sigma wider than a factor 1.24, of C wider than 1.78 or of n wider than 1.55",
+     "band sweep (32 cases x 4 calls): the case in that stratum releases its centre", 1.0),
+    ("08.2: half the noise for 2 < sigma < 10 (a fifth of the log range)", "band sweep, pooled amount test", 0.0),
+    ("08.2/08.5: half the noise over more than about 58% of the range", "band sweep, pooled amount test (256 draws)", 0.5),
+    # Referee redB: a sum of 12 uniforms (bounded at 6 sd, excess kurtosis -0.1) passed the tail and KS tests.
+    ("08.2/08.5: noise from a sum of 12 uniforms", "excess-kurtosis test (check_vector_noise, 500,000 draws of the "
+     "20,000-coordinate cases): 14 sd against 6", 1.0),
+    ("08.2: noise truncated at 5 sd (excess kurtosis about -0.0004)", "excess-kurtosis test: 0.06 sd", 0.0),
+    # 08.3 (lesson08_accounting): deterministic, seeded cases; an answer below 0.995 x the lower of fine PLD and
+    # RDP (exact at q = 1) fails. Powers below are on the wrong-answer corpus at the check's default seed (referee s35rcb).
+    ("08.3: steps capped at 100,000, 120,000 or 150,000", "run of 185,000-200,000 steps: a cap at 150,000 answers "
+     "10-13% low (epsilon about sqrt(steps)) where RDP's gap is smaller; limit: a cap above about "
+     "150,000-170,000 (by the gap), or above 200,000, passes", 1.0),
+    ("08.3: noise multiplier rounded up to 1 decimal", "q = 1, sigma 0.5-0.9 plus 0.003-0.02: epsilon 7-13% low, "
+     "RDP's gap there 5-10%; limit: rounding only where q < 1 passes", 1.0),
+    ("08.3: q truncated to 4 decimals or to 1 significant figure", "q = d e-4 + 0.7e-4..0.95e-4, sigma 3-4, 150,000-"
+     "190,000 steps: RDP answers far below RDP and fine PLD at the true q (seed 2024: 0.197 against 0.217); limit: q cut to 2 significant figures passes (at most 9% of q lost, "
+     "inside RDP's gap)", 1.0),
+)
