@@ -9,6 +9,7 @@ and are re-exported here, where the checks call them.
 
 from __future__ import annotations
 
+from mic_dp_helpers.checks._power_s36 import LESSON02_06_POWER_S36
 from mic_dp_helpers.checks._noise_tests import (  # noqa: F401  (re-exported: the checks call _stats.*)
     KS_P_VALUE,
     TAIL_FAILURE,
@@ -519,18 +520,22 @@ LESSON02_06_POWER = (
      "or a part of the answers (by construction: too few calls; sorted answers move a part's mean by about a noise "
      "SD against 0.01); a cap from 150,000 to 200,000 only when the seed's case lies above it",
      "the large case (150,000 to 200,000 answers, log-uniform), also handed out sorted both ways"),
-    ("02.1, 04.1, 04.4", "exact outside the tested ranges (referee s35rca item 10): 02.1 for a sensitivity below "
-                         "1e-8, a scale below 1e-6 or beyond 2e13 scales; 04.1 above epsilon 1,000 or 1,000,000 "
+    ("02.1, 04.1, 04.4", "exact outside the tested ranges (referee s35rca item 10; s36rA): 02.1 for a sensitivity "
+                         "below 1e-6, an epsilon below 1e-5 or above 1e6, or beyond 2e13 scales; 04.1 above epsilon 1,000 or 1,000,000 "
                          "values, for tuple or float32 input or negative integer bounds; 04.4 from the 15th query, "
                          "above epsilon 20, for a Series or tuple, or NumPy scalar bounds", "0",
      "not called; stated in each check's Limits"),
     ("02.1, 02.4", "standardised noise reused (or negated) when the scale changes between inputs on one generator "
-                   "(referee s35rca item 5)", "1 (by construction: one pair within 8 float spacings fails; a correct "
-     "answer gives one with probability below 1e-6); limit 3: only on one value or dataset at 3 scales",
-     "_shared_calls._check_mixed_scales: 25 rounds of 3 scales (sensitivity or epsilon 1, 3, 10 times), one generator"),
+                   "(referee s35rca item 5), or when any one setting changes (referee s36rA: epsilon in 02.1, the "
+                   "bounds in 02.4, kept for the same value or data)", "1 (by construction: one pair within 8 float "
+     "spacings fails; a correct answer gives one with probability below 1e-4); limit 3: on two values or datasets",
+     "_shared_calls._check_mixed_scales: 25 rounds of 5 inputs, one generator: 02.1 sensitivity 1 and 3 times x "
+     "epsilon 1 and 4 times a base, a second value; 02.4 epsilon 1 and 1/3 times x bounds 1 and 2 times, a second "
+     "dataset"),
     ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "
                    "s35rca: d = 21, 40)", "0", "check_independent_calls tests lags 1-20 and half the run only"),
 )
+LESSON02_06_POWER += LESSON02_06_POWER_S36  # referee s36rA's rows, in their own module (600 lines at most)
 
 
 # ===================================================================== lesson 05 (05.4)
