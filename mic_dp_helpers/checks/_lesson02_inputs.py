@@ -79,18 +79,32 @@ def _shared_sum_cases(seed: int):
 
 
 def _mixed_laplace_cases(seed: int):
-    """02.1's inputs of three scales (sensitivity 1, 3 and 10 times a base, one epsilon), for the mixed round."""
+    """02.1's inputs for the mixed round: every setting varied on its own and together (sensitivity 1 and 3
+    times a base, epsilon 1 and 4 times a base, two values), so a standard draw kept when epsilon, the
+    sensitivity or the value changes shows as a rescaled repeat."""
     rng = _default_rng([seed, 30])
-    base, epsilon, value = _log_uniform(rng, 1e-2, 10), _log_uniform(rng, 0.1, 10), _float(rng.uniform(-100, 100))
-    return [((value, base * f, epsilon), value, base * f / epsilon, f"sensitivity {base * f:.3g}", "")
-            for f in (1.0, 3.0, 10.0)]
+    base, epsilon = _log_uniform(rng, 1e-2, 10), _log_uniform(rng, 0.1, 10)
+    first, second = _float(rng.uniform(-100, 100)), _float(rng.uniform(-100, 100))
+    settings = ((first, 1.0, 1.0), (first, 3.0, 1.0), (first, 1.0, 4.0), (first, 3.0, 4.0), (second, 1.0, 4.0))
+    return [((value, base * f, epsilon * g), value, base * f / (epsilon * g),
+             f"value {value:.3g}, sensitivity {base * f:.3g}, epsilon {epsilon * g:.3g}", "")
+            for value, f, g in settings]
 
 
 def _mixed_sum_cases(seed: int):
-    """02.4's inputs of three scales (epsilon 1, 1/3 and 1/10 times a base, one dataset), for the mixed round."""
+    """02.4's inputs for the mixed round: every setting varied on its own and together (epsilon 1 and 1/3
+    times a base, bounds 1 and 2 times a base pair, two datasets), so a standard draw kept when epsilon, the
+    bounds or the data change shows as a rescaled repeat."""
     rng = _default_rng([seed, 31])
     lower, upper = -_log_uniform(rng, 1, 10), _log_uniform(rng, 1, 10)
     values, epsilon = rng.uniform(lower, upper, 12), _log_uniform(rng, 0.5, 10)
-    centre, largest = _fsum(_clip(values, lower, upper)), _max(_abs(lower), _abs(upper))
-    return [((values, lower, upper, epsilon / f), centre, largest * f / epsilon, f"epsilon {epsilon / f:.3g}", "")
-            for f in (1.0, 3.0, 10.0)]
+    other = rng.uniform(lower, upper, 7)
+    settings = ((values, 1.0, 1.0), (values, 1.0, 3.0), (values, 2.0, 1.0), (values, 2.0, 3.0), (other, 1.0, 3.0))
+    cases = []
+    for data, width, f in settings:
+        low, high = lower * width, upper * width
+        centre, largest = _fsum(_clip(data, low, high)), _max(_abs(low), _abs(high))
+        cases.append(((data, low, high, epsilon / f), centre, largest * f / epsilon,
+                      f"{_len(data)} values, bounds [{low:.3g}, {high:.3g}], epsilon {epsilon / f:.3g}", ""))
+    return cases
+

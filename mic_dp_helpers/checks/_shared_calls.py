@@ -43,8 +43,9 @@ def check_shared_generator(call, cases, seed: int, mixed=None) -> None:
     (``_sweeps.check_independent_calls``, about 1e-6 false rejection). Power: ``LESSON02_06_POWER``.
     Limits: on huge inputs beyond 2e10 scales noise reused or mirrored between inputs passes (their float
     spacing, 2e-6 to 2e-3 scales, hides a reuse), and noise between 0.4 and 1.6 times the scale passes there;
-    correlation only at lags above 20 (other than half the run) passes. Noise reused when the scale changes is
-    tested by the ``mixed`` round (3 scales, one dataset), not between the main inputs.
+    correlation only at lags above 20 (other than half the run) passes. Noise reused when a setting changes is
+    tested by the ``mixed`` round (5 inputs: every setting varied alone and together, two values or datasets),
+    not between the main inputs.
 
     Parameters
     ----------
@@ -109,8 +110,9 @@ def _check_mixed_scales(call, mixed, seed: int) -> None:
     """Inputs of different scales in turn on one generator: no standardised noise repeated or mirrored.
 
     A correct release's noise in its own scales meets another within the float tolerance (8 spacings of the
-    release, in scales: 1e-10 or less here) with probability below 1e-6 over the round (2,800 pairs); one such
-    pair fails (a draw reused or negated once when the scale changes).
+    release, in scales: 5e-10 or less here) with probability below 1e-4 over the round (125 releases, 7,750
+    pairs); one such pair fails (a draw reused or negated once when epsilon, the sensitivity, the bounds or
+    the data change: referee s36rA).
     """
     generator = _default_rng([seed, 29])
     arguments = [case[0] for case in mixed()]

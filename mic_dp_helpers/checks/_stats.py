@@ -298,17 +298,44 @@ LESSON02_06_POWER = (
      "for a fixed choice, 3-5 for these weights, against its Gamma 1e-7 quantile, 1.1-2.5); weak weights can pass",
      "_uniform_choice.check_mixed_choice: people of 3, 7, 20, 60 (30 each) and 250 rows (10), k = 1, 2, 3, 5, 8, "
      "a date, a visit number and a day in an order unrelated to the rows', per-position and per-row tests"),
-    ("02.1, 04.1, 04.4", "exact outside the tested ranges (referee s35rca item 10): 02.1 for a sensitivity below "
-                         "1e-8, a scale below 1e-6 or beyond 2e13 scales; 04.1 above epsilon 1,000 or 1,000,000 "
+    ("02.1, 04.1, 04.4", "exact outside the tested ranges (referee s35rca item 10; s36rA): 02.1 for a sensitivity "
+                         "below 1e-6, an epsilon below 1e-5 or above 1e6, or beyond 2e13 scales; 04.1 above epsilon 1,000 or 1,000,000 "
                          "values, for tuple or float32 input or negative integer bounds; 04.4 from the 15th query, "
                          "above epsilon 20, for a Series or tuple, or NumPy scalar bounds", "0",
      "not called; stated in each check's Limits"),
     ("02.1, 02.4", "standardised noise reused (or negated) when the scale changes between inputs on one generator "
-                   "(referee s35rca item 5)", "1 (by construction: one pair within 8 float spacings fails; a correct "
-     "answer gives one with probability below 1e-6); limit 3: only on one value or dataset at 3 scales",
-     "_shared_calls._check_mixed_scales: 25 rounds of 3 scales (sensitivity or epsilon 1, 3, 10 times), one generator"),
+                   "(referee s35rca item 5), or when any one setting changes (referee s36rA: epsilon in 02.1, the "
+                   "bounds in 02.4, kept for the same value or data)", "1 (by construction: one pair within 8 float "
+     "spacings fails; a correct answer gives one with probability below 1e-4); limit 3: on two values or datasets",
+     "_shared_calls._check_mixed_scales: 25 rounds of 5 inputs, one generator: 02.1 sensitivity 1 and 3 times x "
+     "epsilon 1 and 4 times a base, a second value; 02.4 epsilon 1 and 1/3 times x bounds 1 and 2 times, a second "
+     "dataset"),
     ("02.1, 02.4", "limit 4: noise correlated with the call d before, d > 20 other than half the run (referee "
                    "s35rca: d = 21, 40)", "0", "check_independent_calls tests lags 1-20 and half the run only"),
+    # Referee s36rA (2026-11-27): 02.1, 02.4 and 06.4 (fix36a1).
+    ("02.1", "exact for epsilon 1e3-2e4, above 5e4 or below 1e-3, or a sensitivity below 1e-3 (referee s36rA)",
+     "1 - (1 - f)^300 with f = 0.12, 0.12, 0.18, 0.30: above 1 - 1e-16", "band_sweep over sensitivity 1e-6 to 1e4 "
+     "and epsilon 1e-5 to 1e6 (BAND_SENSITIVITIES, BAND_EPSILONS); a scale below 1e-10 holds 1.8% of the cases "
+     "(an answer exact only there passes with probability 0.004)"),
+    ("02.4", "exact below epsilon 0.01 (referee s36rA)", "1 - (1 - 0.23)^300: 1", "band_sweep over epsilon 1e-3 "
+     "to 20 (SUM_BAND_EPSILONS); below 1e-3 is not called"),
+    ("02.4", "exact, or a scale read from the data, for 120,000 to 800,000 values (referee s36rA: 150,000-700,000 "
+             "exact, 130,000-750,000 data scale)", "1 for a band covering one of 8 log strata (a factor 1.27 each); "
+     "a narrower band: its share of the stratum it lies in", "_lesson02_sizes.check_sum_midsizes: 25 releases on "
+     "one case per stratum (data inside a tenth of the bounds): none exact, mean |z| at least 0.25"),
+    ("02.1, 02.4", "a narrow component in a share w of calls (referee s36rA: uniform within b/20 in 0.5%, Laplace "
+                   "of b/100 in 0.3%)", "1 for those (02.1: 12.5 and 10.8 sd over 324,000 releases; 02.4: 9.7 and "
+     "8.3 sd over about 200,000), against 4.75 sd (binomial tail 1e-6); a component of weight w inside h scales "
+     "adds about w n (1 - h) releases to the window of h: seen when that exceeds about 5 sqrt(n h), i.e. w >= "
+     "0.2% (02.1) or 0.25% (02.4) at h = 0.05, less for narrower components",
+     "_sweeps.check_pooled_near_answer: windows 1e-2 and 5e-2 scales pooled over every main case"),
+    ("06.4", "no noise for groups above 10,000 records, beyond 100 features when l > 1, below sigma 1e-6, or "
+             "sigma capped at 2e4 (referee s36rA)", "1 (by construction: every output tested)", "_beyond_cases: "
+     "l 10,000-40,000 and 40,000-160,000; 65-400 and 1,500-3,000 features with l 2-10; sigma 1e-9 to 2e-9 and "
+     "5e6 to 1e7. Not called: l above 160,000 with noise, more than 3,000 features with l > 1, sigma beyond them"),
+    ("06.4", "grouping and standard noise kept when sigma changes (referee s36rA)", "1 (by construction: thousands "
+     "of equal |z| against none allowed; a correct answer has one with probability about 2e-6)",
+     "lesson06_grouping._check_mixed_sigmas: 30 rounds of 5 inputs (sigma 1 and 3 times, l 4 and 5, two datasets)"),
 )
 
 

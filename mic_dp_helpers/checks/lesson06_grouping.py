@@ -109,6 +109,24 @@ def _noise_cases(seed: int):
         cases.append((n, dim, l, 10.0 ** (decades[stratum] - 6 + rng.random()), calls))
     far = _default_rng([seed, 14])  # far beyond the other sizes: 1,000,000 records, 50,000 to 500,000 groups
     cases.append((1_000_000, 1, int(far.integers(10, 21)), _log_uniform(far, 1e-3, 1.0), 2))
+    return cases + _beyond_cases(seed)
+
+
+def _beyond_cases(seed: int):
+    """(records, features, l, sigma, calls) beyond the stratified ranges (referee s36rA): groups of l = 10,000 to
+    40,000 and 40,000 to 160,000 records (2 or 3 groups, 2 features), 65 to 400 and 1,500 to 3,000 features with
+    l = 2 to 10, and sigma 1e-9 to 2e-9 and 5e6 to 1e7 (an answer exact below a sigma, or capping sigma, between
+    them fails)."""
+    rng = _default_rng([seed, 15])
+    cases = []
+    for low, high in ((10_000, 40_000), (40_000, 160_000)):
+        l = int(_log_uniform(rng, low, high))
+        cases.append((l * int(rng.integers(2, 4)) + int(rng.integers(0, l)), 2, l, _log_uniform(rng, 1e-3, 1.0), 20))
+    for low, high in ((65, 400), (1_500, 3_000)):
+        n, dim = int(rng.integers(20, 60)), int(_log_uniform(rng, low, high))
+        cases.append((n, dim, int(rng.integers(2, 11)), _log_uniform(rng, 1e-2, 10), 3))
+    for sizes, sigmas in (((300, 480), (1e-9, 2e-9)), ((520, 700), (5e6, 1e7))):  # sizes: not the other cases' 500
+        cases.append((int(rng.integers(*sizes)), 2, 5, _log_uniform(rng, *sigmas), 20))
     return cases
 
 
@@ -219,6 +237,35 @@ def _check_shared_generator(answer, seed: int) -> None:
     _stats.check_gaussian_noise(z.reshape(-1, 1, 1), where)
 
 
+def _mixed_sigma_cases(seed: int):
+    """(X, l, sigma) of the mixed round: constant records of 0.25 and 0.75, l = 4 and 5, sigma 1 and 3 times a
+    base (0.01 to 1), each setting varied on its own and together."""
+    sigma = _log_uniform(_default_rng([seed, 13, 3]), 0.01, 1.0)
+    n = int(_default_rng([seed, 13, 4]).integers(30, 60))
+    first, second = np.full((n, 2), 0.25), np.full((n, 2), 0.75)
+    return [(first, 4, sigma), (first, 4, 3 * sigma), (first, 5, sigma), (second, 4, 3 * sigma), (second, 5, sigma)]
+
+
+def _check_mixed_sigmas(answer, seed: int) -> None:
+    """The mixed round (referee s36rA): 5 inputs varying sigma, l and the data called in turn for SHARED_ROUNDS rounds
+    from one generator. Standardised noise repeated or mirrored, to 16 float spacings of 0.75 in sigmas, fails: a
+    correct answer has such a pair among the 2,000 to 3,900 draws with probability about 2e-6 (8e6 pairs, each
+    within 2e-13 sigmas with probability 2e-13)."""
+    generator = _default_rng([seed, 13, 5])
+    z = []
+    for _ in range(SHARED_ROUNDS):
+        for X, l, sigma in _mixed_sigma_cases(seed):
+            z.append(((_release(answer, X.copy(), l, sigma, generator) - X[0, 0]) / sigma).ravel())
+    z = np.sort(np.abs(np.concatenate(z)))
+    base = _mixed_sigma_cases(seed)[0][2]
+    pairs = int((np.diff(z) <= 16 * np.spacing(0.75) / base).sum())
+    if pairs:
+        raise CheckFailed(f"With one generator shared by 5 inputs called in turn (records of 0.25 and 0.75, l = 4 and "
+                          f"5, sigma {base:.3g} and {3 * base:.3g}; {SHARED_ROUNDS} rounds): {pairs} noisy means carry "
+                          "the same noise as another, or its negative, in sigmas (property: fresh noise for every "
+                          "call, whatever sigma). Draw new noise in every call; never rescale an earlier draw.")
+
+
 @exercise("06.4", title="A random-grouping release that passes the audit", answer_name="random_group_release")
 def check_random_group_release(answer, seed: int = SEED) -> None:
     """A correct answer leaves X unchanged and returns len(X) // l noisy means of D coordinates (also
@@ -272,7 +319,14 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     Then nine constant datasets (float64, float32 in two shapes, Fortran-ordered, all zeros, int64 ones, uint8
     zeros, boolean True) are released in turn for 30 rounds from one shared generator
     (:func:`_check_shared_generator`): noise reused or negated between different data, or left out for a
-    dtype or layout, fails.
+    dtype or layout, fails. Then 5 inputs varying sigma (1, 3 times), l (4, 5) and the data (0.25, 0.75) are
+    released in turn for 30 rounds from one generator (:func:`_check_mixed_sigmas`): a standard draw kept when
+    sigma changes fails. Beyond the strata (:func:`_beyond_cases`): groups of 10,000 to 160,000 records, 65 to
+    400 and 1,500 to 3,000 features with l = 2 to 10, and sigma 1e-9 to 2e-9 and 5e6 to 1e7.
+
+    Limits: no noise only for groups above 160,000 records, beyond 3,000 features with l > 1, for sigma below
+    1e-9 or above 1e7, or only in a band of l between 10,000 and 160,000 or of features between 400 and 1,500
+    that misses the drawn cases, passes; Gaussian noise truncated at 5 sigma or further out passes (above).
 
     Parameters
     ----------
@@ -380,6 +434,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
         z_all.append(noise)
     _sweeps.check_pooled_tails(z_all, "gaussian", "Over every case,")
     _check_shared_generator(answer, seed)
+    _check_mixed_sigmas(answer, seed)
 
     # The noise scale may not follow the data: records that spread by 1e-9 (nearly constant) to 1, per feature,
     # with sigma from 1e-6 to 1e4 and far above the spread of a group mean (_group_release.spread_cases).

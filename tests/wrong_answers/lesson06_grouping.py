@@ -1,6 +1,7 @@
 """More wrong answers to 06.4 (random-grouping release), kept apart because ``lesson06`` is full (600 lines).
 
-Referee s35rca: the shared-generator stage called only float records, so an answer that adds no noise to integer
+Referee s36rA: a draw kept when sigma changes, l above 10,000, more than 64 features with l > 1, sigma outside
+1e-6 to 1e4. Referee s35rca: the shared-generator stage called only float records, so an answer that adds no noise to integer
 or boolean records (binary data in [0, 1]^D, which the text allows) passed. Collected through
 ``MORE_WRONG_ANSWERS`` (see :func:`wrong_answers.collect_wrong_answers`).
 """
@@ -21,7 +22,51 @@ def _means_only_when(condition):
     return random_group_release
 
 
+def _kept_draw(sign=1.0):
+    """The grouping and standard noise of the last call on the same records and l, kept (times ``sign``) when
+    sigma changed since it (referee s36rA: "consistent" releases at several sigmas)."""
+    cache = {}
+
+    def random_group_release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        key = (X.tobytes(), X.shape, l)
+        last = cache.get(key)
+        if last is not None and last[0] != sigma:
+            groups, z = last[1], sign * last[2]
+        else:
+            groups = np.array_split(rng.permutation(len(X)), len(X) // l)
+            z = rng.standard_normal((len(groups), X.shape[1]))
+        cache[key] = (sigma, groups, z)
+        return np.stack([X[g].mean(axis=0) for g in groups]) + sigma * z
+    return random_group_release
+
+
+def _noise_when(condition, scale=lambda sigma: sigma):
+    """Random groups; no noise when ``condition(X, l, sigma)``, else noise of SD ``scale(sigma)``."""
+    def random_group_release(X, l, sigma, rng):
+        if condition(np.asarray(X), l, sigma):
+            return _release_with(X, l, sigma, rng, noise_scale=0.0)
+        return _release_with(X, l, scale(sigma), rng)
+    return random_group_release
+
+
 MORE_WRONG_ANSWERS = {"06.4": {
+    "non-private (calls): grouping and standard noise kept when sigma changes (s36rA)": _kept_draw(),
+    "non-private (calls): grouping kept and standard noise negated when sigma changes (s36rA)": _kept_draw(-1.0),
+    "non-private (size): no noise for groups above 10,000 records (s36rA)":
+        _noise_when(lambda X, l, sigma: l > 10_000),
+    "non-private (size): no noise for groups above 30,000 records (s36rA)":
+        _noise_when(lambda X, l, sigma: l > 30_000),
+    "non-private (size): no noise beyond 100 features when l > 1 (s36rA)":
+        _noise_when(lambda X, l, sigma: X.shape[1] > 100 and l > 1),
+    "non-private (size): no noise beyond 1,000 features when l > 1 (s36rA)":
+        _noise_when(lambda X, l, sigma: X.shape[1] > 1_000 and l > 1),
+    "non-private (parameters): no noise below sigma 1e-6 (s36rA)": _noise_when(lambda X, l, sigma: sigma < 1e-6),
+    "non-private (parameters): no noise below sigma 1e-8 (s36rA)": _noise_when(lambda X, l, sigma: sigma < 1e-8),
+    "non-private (parameters): sigma capped at 2e4 (s36rA)":
+        _noise_when(lambda X, l, sigma: False, scale=lambda sigma: min(sigma, 2e4)),
+    "non-private (parameters): sigma capped at 1e6 (s36rA)":
+        _noise_when(lambda X, l, sigma: False, scale=lambda sigma: min(sigma, 1e6)),
     "non-private (data): no noise for integer or boolean records (s35rca)":
         _means_only_when(lambda X: X.dtype.kind in "iub"),
     "non-private (data): no noise for boolean records (s35rca)": _means_only_when(lambda X: X.dtype.kind == "b"),

@@ -1,0 +1,96 @@
+"""Check 02.4 at the sizes between its corner cases (up to 120,000 values) and its largest (800,000 or more).
+
+Referee s36rA: no size between 120,000 and 800,000 was called, so an answer exact there, or with a noise scale
+read from the data there, passed. Kept apart from :mod:`mic_dp_helpers.checks.lesson02` (600 lines at most a
+module). Power: ``LESSON02_06_POWER`` in :mod:`mic_dp_helpers.checks._stats`.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mic_dp_helpers.checks import _stats
+from mic_dp_helpers.checks._core import CheckFailed
+from mic_dp_helpers.checks._lesson02_inputs import _log_uniform
+from mic_dp_helpers.checks._shared_calls import INSIDE_SPREAD_FLOOR
+
+_default_rng = np.random.default_rng
+_fsum = math.fsum
+_abs = abs
+_max = max
+_float = float
+_len = len
+
+#: One case in each of MIDSIZE_STRATA equal log strata of MIDSIZES (a factor 1.27 each), MIDSIZE_DRAWS releases.
+MIDSIZES, MIDSIZE_STRATA, MIDSIZE_DRAWS = (120_000, 800_000), 8, 25
+
+
+def midsize_sum_case(seed: int, index: int):
+    """(values, lower, upper, epsilon) of mid-size case ``index`` (0 to MIDSIZE_STRATA - 1).
+
+    n is log-uniform in stratum ``index`` of :data:`MIDSIZES`; the values lie inside a tenth of mixed bounds (1 to
+    10 below 0, 10 to 100 above), so a scale read from the data shrinks 10 times or more; epsilon 0.1 to 10.
+
+    Parameters
+    ----------
+    seed : int
+        The check's seed.
+    index : int
+        The stratum.
+
+    Returns
+    -------
+    tuple
+        ``(values, lower, upper, epsilon)``.
+    """
+    rng = _default_rng([seed, 32, index])
+    low, high = (math.log(size) for size in MIDSIZES)
+    n = int(math.exp(low + (index + rng.random()) / MIDSIZE_STRATA * (high - low)))
+    lower, upper = -_log_uniform(rng, 1, 10), _log_uniform(rng, 10, 100)
+    return rng.uniform(lower / 10, upper / 10, n), lower, upper, _log_uniform(rng, 0.1, 10)
+
+
+def check_sum_midsizes(many, seed: int) -> None:
+    """:data:`MIDSIZE_DRAWS` releases on each mid-size case, one generator a case.
+
+    No release may be the exact sum (within a float sum's error); the mean |noise| of each case must be at
+    least ``INSIDE_SPREAD_FLOOR`` (0.25) scales (Gamma(25, 1/25) for Laplace: below it with probability about
+    1e-8 a case; a scale read from the data gives 0.1 or less); the 200 releases pooled must pass
+    ``_stats.check_laplace_noise``.
+
+    Parameters
+    ----------
+    many : callable
+        ``many(n, values, lower, upper, epsilon, rng)``: n releases of the student's answer, under the guard.
+    seed : int
+        The check's seed.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint naming the case and the property.
+    """
+    z_all = []
+    for index in range(MIDSIZE_STRATA):
+        values, lower, upper, epsilon = midsize_sum_case(seed, index)
+        outputs = many(MIDSIZE_DRAWS, values, lower, upper, epsilon, _default_rng([seed, 32, index, 1]))
+        values, lower, upper, epsilon = midsize_sum_case(seed, index)  # recomputed after the student ran
+        where = (f"For {_len(values)} values inside a tenth of the bounds [{lower:.6g}, {upper:.6g}], "
+                 f"epsilon={epsilon:.6g}:")
+        centre, largest = _fsum(np.clip(values, lower, upper)), _max(_abs(lower), _abs(upper))
+        noise = _stats.as_numbers(outputs, "the noisy release") - centre
+        tolerance = 64 * _len(values) * np.finfo(float).eps * largest + 4 * np.spacing(_abs(centre))
+        if np.any(np.abs(noise) <= tolerance):
+            raise CheckFailed(f"{where} a release is the exact sum (property: noise at every size). Add the noise "
+                              "whatever the number of values.")
+        z = noise / (largest / epsilon)
+        spread = _float(np.mean(np.abs(z)))
+        if spread < INSIDE_SPREAD_FLOOR:
+            raise CheckFailed(f"{where} your releases are {spread:.2f} Laplace scales from the sum on average, where "
+                              "the noise gives 1 (property: data-independent scale, at every size). The sensitivity "
+                              "comes from the declared bounds, max(|lower|, |upper|), never from the data's values.")
+        z_all.append(z)
+    _stats.check_laplace_noise(np.concatenate(z_all), f"Over {MIDSIZE_STRATA} cases of 120,000 to 800,000 values "
+                               f"({MIDSIZE_DRAWS} releases each),")
