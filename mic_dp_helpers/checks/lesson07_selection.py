@@ -49,7 +49,7 @@ def _index(raw, k: int, where: str) -> int:
 
 
 def _rnm_cases(generator):
-    """(scores, sensitivity, epsilon, calls): 1 to 100,000 candidates, epsilons 0.01 to 20, and far candidates.
+    """(scores, sensitivity, epsilon, calls): 1 to 100,000 candidates, epsilons 0.01 to 30, and far candidates.
 
     The 100,000-candidate case (400 calls) is tested in groups of equal expected count by rank and by
     position (``_grouped_cells``): an answer sampling only among the best k candidates, among those within
@@ -83,7 +83,7 @@ def _rnm_cases(generator):
     # a step of the grid (a factor 1.6) picks one candidate every time, where a correct one varies.
     grid = np.exp(math.log(0.01) + (_arange(16) + generator.random(16)) / 16 * (math.log(30.0) - math.log(0.01)))
     for epsilon in grid:
-        sensitivity = float(generator.uniform(0.5, 3.0))
+        sensitivity = _log_uniform(generator, *RNM_SENSITIVITIES)  # referee s36rC: only 0.66-4 had been tried
         scale = 2.0 * sensitivity / float(epsilon)
         # (within 2 scales of each other: every candidate expects 11 or more choices, so the chi-square has no
         # near-empty cell, where a single choice would count as a large deviation)
@@ -102,6 +102,43 @@ def _rnm_cases(generator):
     # a share m of the chance give a chi-square of about 400 m / (1 - m) against the limit 46 (9 df, p 1e-6), so
     # m >= 0.2 (the best 59,000 or fewer, the first 80% of positions or fewer) is caught with power near 1.
     cases.append((generator.uniform(0, 4, 100_000), 1.0, 1.0, 400))
+    return cases + _rnm_size_sweep(generator)
+
+
+#: Sensitivities of 07.3's epsilon grid and size sweep: log-uniform over this range.
+RNM_SENSITIVITIES = (1e-3, 1e3)
+#: Sizes of 07.3's size sweep: log-uniform over 2 to 100,000 candidates on a grid of this many points.
+RNM_SWEEP_SIZES = 24
+
+
+def _log_uniform(generator, low: float, high: float) -> float:
+    """One draw log-uniform over [low, high]."""
+    return float(math.exp(generator.uniform(math.log(low), math.log(high))))
+
+
+def _rnm_size_sweep(generator) -> list:
+    """24 cases (scores, sensitivity, epsilon, calls) with 2 to 100,000 candidates, spread log-uniformly.
+
+    Referee s36rC: the exact argmax for 11-25, 600-8,000 or 10,000-99,999 candidates passed, as the fixed
+    cases use only a dozen sizes. Here the sizes lie on a grid of ``RNM_SWEEP_SIZES`` points log-uniform over 2
+    to 100,000 with one shared random offset (a step of a factor 1.57: any band of sizes wider than that holds
+    a point), the sensitivity log-uniform over 1e-3 to 1e3, epsilon over 0.05 to 10, and the scores within 2
+    Gumbel scales of each other, so a correct answer varies its choice (the best candidate has at most
+    e^2 / (1 + e^2) = 0.88 of the chance): 300 calls up to 1,000 candidates, 50 above (the grouped tests
+    then hold 5 groups of 10 expected choices; about 0.6 s for a NumPy answer). An exact argmax picks one
+    candidate in every call: caught at every point (a correct answer does so with probability below
+    0.88^300 = 2e-17 with 2 candidates; above 1,000 candidates the best holds under 1% of the chance). The noise's scale is tested mainly by the epsilon
+    grid's 16 cases of 600 calls, whose sensitivities are now log-uniform over 1e-3 to 1e3 too.
+    """
+    offset = generator.random()
+    span = math.log(100_000) - math.log(2)
+    cases = []
+    for i in range(RNM_SWEEP_SIZES):
+        k = int(round(2 * math.exp((i + offset) / RNM_SWEEP_SIZES * span)))
+        sensitivity = _log_uniform(generator, *RNM_SENSITIVITIES)
+        epsilon = _log_uniform(generator, 0.05, 10.0)
+        scale = 2.0 * sensitivity / epsilon
+        cases.append((generator.uniform(0, 2, k) * scale, sensitivity, epsilon, 300 if k <= 1_000 else 50))
     return cases
 
 
