@@ -150,7 +150,8 @@ def _refuted_by_the_audit(samples: dict, roles: dict) -> set:
     """The names whose claim the course audit (95% lower bound, all the outputs) refutes, in any order of them.
 
     The entries set by ``_near_bound_claims`` are refuted ("far below") or not ("far above") by their role; the
-    others are judged on the samples as given (their claims lie far from the bound: 0.07 or more).
+    others are judged on the samples as given (far from their claims: a correct audit of shuffled samples was
+    rejected at 0 of 100 seeds).
     """
     return {name for name, (a, b, claim) in samples.items()
             if roles[name] == "far below" or (not roles[name] and _audit_bound(a, b) > claim)}
@@ -202,10 +203,11 @@ def _judge(flagged: set, truth: set, roles: dict) -> None:
 def check_not_private(answer, seed: int = 7005) -> None:
     """Three rounds of stored outputs; the answer must flag exactly the claims the course audit refutes.
 
-    Each round holds 5 to 9 mechanisms' outputs (100,000 per side): planted bugs and their fixes, judged by
-    the course audit on the samples as given (claims 0.07 or more from the bound), and randomized response
-    (true epsilon 1) with claims set 5 standard deviations of the bound's spread over orders of the samples
-    above and below its mean (``_near_bound_claims``), so that a correct audit passes whatever order it uses.
+    Each round holds mechanisms' outputs (100,000 per side): planted bugs and their fixes, judged by the course
+    audit on the samples as given (far from their claims: see Notes), and randomized response (true epsilon
+    1), alone or with a frequent (10%) or rare (0.3%) leak, with claims about 4.3 standard deviations of the
+    bound's spread over orders of the samples above or below its mean (``_near_bound_claims``), so that a
+    correct audit passes whatever order it uses.
 
     Parameters
     ----------
@@ -222,13 +224,13 @@ def check_not_private(answer, seed: int = 7005) -> None:
 
     Notes
     -----
-    False rejection: a correct audit, in any order of the samples, fails below 1e-3 (the nine order-dependent
-    verdicts, about 1e-4 each). Limits (referee s36rC, measured with the course audit at seed 7005): the
-    bound's spread over orders (sd 0.003-0.006) is larger than the gap between the 95% and 90% bounds (about
-    0.002), so no check can tell them apart without fixing the order. Audits at a confidence down to about 0.5,
-    with delta up to 1e-3, on the first 20,000 samples or more, or with a margin below about 0.02, can pass; a
-    point estimate is caught only when it exceeds the "far above" claim (about 0.995; the estimate is about
-    1.00 +- 0.008), in at least one of the three rounds' three such entries. See ``_stats.LESSON07_POWER``.
+    False rejection: a correct audit, in any order of the samples, fails below 1e-3 (15 order-dependent
+    verdicts, below 6.7e-5 each); measured 0 of 200 seeds (reference) and 0 of 100 (samples shuffled). Limits
+    (referee s36rC; variants run at seeds 7005, 1 and 2): confidence 0.90, 0.93 and 0.97, delta 1e-3, the first
+    95,000 samples or fewer, margins of 0.03 or more either way, and n_candidates other than 10 fail; confidence
+    0.94-0.96 (each failed 1 of 3 seeds), delta up to 3e-4, margins within 0.02 and any n_bins pass. The 95%
+    and 90% bounds of randomized response differ by 0.002, less than the spread over orders (sd 0.005): only
+    the leaks, whose bounds move 0.06-0.13 with the confidence, separate them. See ``_stats.LESSON07_POWER``.
     """
     pool = _candidate_pool()
     for round_seed in (seed, seed + 100, seed + 200):
