@@ -165,17 +165,17 @@ LESSON07_POWER = (
     ("07.3", "1% of the candidates, at random on each call, get no noise (rt0709)", "none",
      "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "
      "seeing it needs about 2 million calls, far beyond the check's"),
-    ("07.5", "a point estimate (frequency ratio, a bound at 50-60% confidence) instead of a confidence bound",
-     "every round holds randomized response (true epsilon 1) claiming 0.985: point estimate about 1.00, the "
-     "audit's 95% bound about 0.97; the expected answer is the course audit's verdict on the same outputs",
-     "an answer using another valid 95% bound may disagree near the claim; the exercise names the course audit"),
-    ("07.5", "the audit at a lower confidence (0.8, 0.9), on part of the samples (the first half or fifth), or "
-             "with a margin added to the claim (referee: +0.05)",
-     "every round adds two randomized-response entries whose claims are set from the course audit's own bounds on "
-     "their outputs: one 0.002 (or less) below the 95% bound on all the samples and above the bounds on the first "
-     "half and fifth, one halfway between the 95% and 90% bounds. Deterministic: the expected answer is the "
-     "audit's verdict on the same outputs (a correct answer is never rejected); such answers miss the first or "
-     "flag the second in every round where the bounds differ",
-     "a margin below 0.002, or a confidence between 0.9 and 0.95, can pass; an audit on part of the samples "
-     "passes a round where that part's bound happens to exceed the full one (it fails the others)"),
+    ("07.3", "exact argmax, or a wrong noise scale, in a band of sizes or sensitivities (referee s36rC: 11-25, "
+             "600-8,000, 10,000-99,999 candidates; sensitivity capped at 4, the 2 forgotten below 0.5)",
+     "size sweep (lesson07_selection._rnm_size_sweep): 24 sizes log-uniform over 2-100,000 (one shared offset, step "
+     "1.57x), 300 or 50 calls: an exact argmax repeats one candidate (a correct answer: below 2e-17); sensitivities "
+     "log-uniform over 1e-3-1e3 in the sweep and the epsilon grid (16 x 600 calls, chi-square p 1e-6). Each fails",
+     "a band of sizes narrower than 1.57x; a scale error in a narrow band of sensitivities (40 draws, 6 decades)"),
+    ("07.5", "a point estimate, the audit at another confidence (0.93, 0.97; 0.8, 0.9), on part of the samples "
+             "(95,000 or fewer), with delta 1e-3, other n_candidates, or a margin of 0.03 or more (referee s36rC)",
+     "verdicts proof against the order of the samples (_near_bound_claims): claims 4.3 sd of the bound's spread "
+     "over orders from its mean over 4 orders, for randomized response and for it with a frequent (10%) and a "
+     "rare (0.3%) leak; a correct audit in any order fails below 1e-3. Each fails at seeds 7005, 1 and 2; the "
+     "point estimate is infinite on the leaks",
+     "pass: confidence 0.94-0.96, delta up to 3e-4, margins within +-0.02, any n_bins (order spread sd 0.005)"),
 )

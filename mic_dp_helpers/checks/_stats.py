@@ -365,8 +365,9 @@ LESSON05_POWER = (
      "column at 1.45 times the claim in about a third of runs"),
     ("the course audit, flagged above twice the claim", "by construction (every seed)",
      "the four columns at 1.45 to 1.5 times the claim have lower bounds of 1.14 to 1.5 claims"),
-    ("the course audit with 10,000, 15,000 or 19,000 samples per side (referee: 10,000 and 15,000 passed 2 and 4 "
-     "of seeds 0-3 before the check recorded its release's calls)", "by construction (every seed)",
+    ("the course audit calling release with 10,000, 15,000 or 19,000 samples per side (referee: 10,000 and 15,000 "
+     "passed 2 and 4 of seeds 0-3 before the check recorded its release's calls)", "by construction (every seed) "
+     "when the audit makes the calls; not for one larger call sliced (row below)",
      "the check owns release and refuses a call of 100 to 19,999 releases of either dataset"),
     ("the same noise on both datasets (a fixed seed or a reset generator in the column function; dataset_b's "
      "releases made from dataset_a's) (referee: passed 4 of 4 seeds before)", "by construction (every seed)",
@@ -389,6 +390,10 @@ LESSON05_POWER = (
      "bins at 505)",
      "a delta of 0.005 or more forgives the rare leak (0.4-0.5% of releases); 5 bins miss the mixture's sharp centre. "
      "Not caught: n_bins 10, delta 0.001 (they judge every case right)"),
+    ("one 20,000-per-side call, each column audited on its first 7,000-15,000; or flagged above 1.05-1.10 or "
+     "0.95 times the claim (referee s36rC)", "none: 10,000-15,000 passed 12 of 12 runs, 8,000 3 of 8, 7,000 1 of "
+     "8; margins 1.15 and 0.90 fail", "stated, not tested: the check sees call sizes only; no case separates these "
+     "without honest columns so near the claim that a correct audit errs more than once in 1,000"),
     ("confidence 0.8 or 0.9 instead of 0.95 (referee)", "none: passes (seeds 0-3 before, 505 since)",
      "a black-box limit: the confidence leaves no trace in the calls, and 0.8 raises a bound by about half its "
      "SD; a case that caught it would need honest columns at the claim, where a correct audit errs about once "

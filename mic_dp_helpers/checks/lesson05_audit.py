@@ -338,6 +338,14 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     separates them needs many honest columns at exactly the claim, not built yet); a retry or a
     swapped audit that draws all its samples in one call (and slices them) looks like one audit.
 
+    Limits (referee s36rC, stated, not tested): the call sizes are all the check sees, so an answer that draws
+    20,000 releases per side in one call and audits each column on only part of them passes like an audit
+    with that many samples: 10,000 passed 8 of 8 unseeded runs, 12,000 and 15,000 2 of 2, 8,000 3 of 8, 7,000
+    1 of 8 (5,000 fails: the rare leak). Flagging a column only above 1.05 to 1.10 times the claim, or above
+    0.95 times it, passes too (1.15 and 0.90 fail): the flawed columns sit at 1.2 times the claim or more and
+    the honest ones at 0.97 or less, and no case separates a 10,000- from a 20,000-sample audit, or these
+    margins, without honest columns so near the claim that a correct audit errs more than once in 1,000.
+
     Parameters
     ----------
     answer : callable

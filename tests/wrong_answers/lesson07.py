@@ -560,8 +560,11 @@ WRONG_ANSWERS["07.3"].update({
 # Referee rt0709 (size bands in 07.1; bound shares, public bounds, levels, sizes and the noise's size in 07.4):
 # in their own module, which reads this one's helpers.
 from wrong_answers._lesson07_bands import HONEST as _bands_honest, WRONG as _bands_wrong  # noqa: E402
+# Referee s36rC (07.3 size and sensitivity bands, 07.5 audits in any order of the samples): likewise.
+from wrong_answers._lesson07_s36 import HONEST as _s36_honest, WRONG as _s36_wrong  # noqa: E402
 
-for _exercise, _answers in _bands_wrong.items():
-    WRONG_ANSWERS[_exercise].update(_answers)
-for _exercise, _answers in _bands_honest.items():
-    HONEST_ANSWERS[_exercise].update(_answers)
+for _wrong, _honest in ((_bands_wrong, _bands_honest), (_s36_wrong, _s36_honest)):
+    for _exercise, _answers in _wrong.items():
+        WRONG_ANSWERS[_exercise].update(_answers)
+    for _exercise, _answers in _honest.items():
+        HONEST_ANSWERS[_exercise].update(_answers)
