@@ -204,3 +204,57 @@ def check_flip_count_spread(counts) -> None:
                               "1 / (1 + e^epsilon)), not a fixed number; at the extreme, a fixed number of liars makes "
                               "the report differ from the truth in a known number of places, which is not private). Flip every "
                               "person's coin independently, however many people there are.")
+
+
+def check_flip_count_spread_grid(cases) -> None:
+    """Test the flip counts of 07.1's epsilon-and-size grid for too little spread, in every block of it.
+
+    Referee s36rB: exactly round(n (1 - p)) flips (or stratified coins) from 2,000 people for epsilon above
+    1.05 passed. Each case gives z = (flips - n f) / sqrt(n f (1 - f)), about standard normal; over every
+    block of the grid (a window of consecutive epsilons x a window of consecutive size quarters, 300 x 15 =
+    4,500 blocks), the sum of z^2 over the block's m cases is chi^2(m), tested against its lower
+    ``SPREAD_TAIL`` / 4,500 quantile (about 2e-11; a correct answer: below 1e-7 in all, the lattice of the
+    counts averaged out by the random rate and sizes, as in :func:`check_flip_count_spread`). A fixed count
+    gives z^2 <= 0.25 / (n f (1 - f)) per case, at most 0.008 (every case expects 30 flips or more): over
+    the 45 or so cases from 2,000 people up at epsilon above 1.05 it sums to about 0.01 where the quantile is
+    about 14. Limit: a fixed count confined to one epsilon of the grid and one or two size quarters (a block of
+    1 or 2 cases, whose z^2 must sum below about 1e-10 or 1e-10 x 2) passes unless its counts happen to
+    be that close.
+
+    Parameters
+    ----------
+    cases : list of tuple
+        (epsilon index, size index, people, flipped answers, flip rate) of one call each.
+
+    Raises
+    ------
+    CheckFailed
+        If the counts of some block vary too little.
+    """
+    rows = 1 + max(c[0] for c in cases)
+    columns = 1 + max(c[1] for c in cases)
+    z2, m = np.zeros((rows, columns)), np.zeros((rows, columns))
+    for i, j, n, k, f in cases:
+        z2[i, j] = (k - n * f) ** 2 / (n * f * (1 - f))
+        m[i, j] = 1.0
+    # Prefix sums over both axes: a block's total in four lookups.
+    sums = [np.pad(a, ((1, 0), (1, 0))).cumsum(axis=0).cumsum(axis=1) for a in (z2, m)]
+    blocks = [(a, b, c, d) for a in range(rows) for b in range(a + 1, rows + 1)
+              for c in range(columns) for d in range(c + 1, columns + 1)]
+    index = np.array(blocks).T
+    total, count = (s[index[1], index[3]] - s[index[0], index[3]] - s[index[1], index[2]] + s[index[0], index[2]]
+                    for s in sums)
+    usable = count > 0
+    p_values = np.ones(len(blocks))
+    p_values[usable] = _chi2_cdf(total[usable], count[usable])
+    worst = int(np.argmin(p_values))
+    if p_values[worst] < SPREAD_TAIL / len(blocks):
+        a, b, c, d = blocks[worst]
+        people = [n for i, j, n, _, _ in cases if a <= i < b and c <= j < d]
+        raise CheckFailed(f"For {min(people):,} to {max(people):,} people at some epsilons, the number of flipped "
+                          f"answers stays within {_float(math.sqrt(total[worst] / count[worst])):.3g} standard errors "
+                          f"(root mean square over {int(count[worst])} calls) of n / (1 + e^epsilon), far closer "
+                          "than independent coins allow (it is Binomial(n, 1 / (1 + e^epsilon)), not a fixed number; "
+                          "a fixed number of liars makes the report differ from the truth in a known number of "
+                          "places, which is not private). Flip every person's coin independently, whatever epsilon "
+                          "and the number of people are.")
