@@ -5,6 +5,12 @@ cases skip, and noise 10% too small or scaled by ``upper / (n + 1)`` passed 07.4
 tests the average size of the standardised noise (per case and pooled); :func:`bound_mean_band_sweep` draws
 200 cases across sizes 1 to 100,000, epsilons 0.01 to 30, bound shares 0.02 to 0.98, levels 0.05 to 0.999 and
 public bounds 10 to 100,000, one call each.
+
+Referee s36rB: an answer dropping the zeros (n read from the data) passed, as no case had a zero; a bound from the
+exact quantile plus Laplace noise above 200,000 values, and nearly noise-free means on 1% of calls passed.
+:func:`with_zeros` puts 0 to 50% of exact zeros in the band sweep's values (and the check in some fixed cases);
+:func:`check_bound_in_support` tests each fixed case's bounds against the tails of Smith's distribution;
+:func:`check_near_exact_share` counts the fixed cases' means within 1e-4, 1e-3 and 1e-2 scales of the clipped mean.
 """
 
 from __future__ import annotations
@@ -20,7 +26,8 @@ from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly
 _abs, _asarray, _clip, _default_rng = np.abs, np.asarray, np.clip, np.random.default_rng
 _sort, _concatenate, _cumsum, _searchsorted = np.sort, np.concatenate, np.cumsum, np.searchsorted
 _gamma_cdf, _gamma_sf, _quantile = stats.gamma.cdf, stats.gamma.sf, np.quantile
-_chi2_cdf = stats.chi2.cdf
+_chi2_cdf, _binom_sf = stats.chi2.cdf, stats.binom.sf
+_kstest = stats.kstest
 _float = float
 
 #: Per test, the probability that a correct answer's noise size is declared off (each tail).
@@ -137,7 +144,7 @@ def bound_mean_band_sweep(answer, generator, bound_and_mean) -> None:
         # 1 - level log-uniform over 0.001 to 0.95: levels near 1 (0.99 to 0.999) are a third of the cases
         level = 1.0 - _sweeps.log_uniform(generator, 0.001, 0.95)
         share = _float(generator.uniform(0.02, 0.98))
-        values = np.round(generator.lognormal(3.0, 0.8, n), 2)
+        values = with_zeros(generator, np.round(generator.lognormal(3.0, 0.8, n), 2))
         where = (f"For {n} values, level={level:.3g}, public_high={high:.4g}, epsilon={epsilon:.3g}, "
                  f"bound_share={share:.3g}:")
         (raw,) = call_repeatedly(answer, 1, values.copy(), level, high, epsilon, share,
@@ -258,3 +265,146 @@ def check_flip_count_spread_grid(cases) -> None:
                           "a fixed number of liars makes the report differ from the truth in a known number of "
                           "places, which is not private). Flip every person's coin independently, whatever epsilon "
                           "and the number of people are.")
+
+
+#: A bound whose place in Smith's distribution, F(upper), lies within BOUND_TAIL of 0 or 1 is in its tail.
+BOUND_TAIL = 1e-4
+#: Per test, the probability that a correct answer fails the counts of bounds in the tails or of near-exact means.
+COUNT_TAIL = 1e-8
+#: The distances (in Laplace scales) at which near-exact means are counted.
+NEAR_DISTANCES = (1e-4, 1e-3, 1e-2)
+
+
+def with_zeros(generator, values: np.ndarray) -> np.ndarray:
+    """``values`` with a share of them, drawn uniformly from 0 to 0.5, set to exactly 0 (purchase amounts of 0).
+
+    Parameters
+    ----------
+    generator : numpy.random.Generator
+        The check's generator.
+    values : numpy.ndarray
+        The values (changed in place and returned).
+
+    Returns
+    -------
+    numpy.ndarray
+        ``values``, with zeros.
+    """
+    values[generator.random(values.size) < generator.uniform(0.0, 0.5)] = 0.0
+    return values
+
+
+def _fewest_failing(calls: int, rate: float) -> int:
+    """The smallest count k with P(Binomial(calls, rate) >= k) below ``COUNT_TAIL``."""
+    k = 1
+    while _binom_sf(k - 1, calls, rate) >= COUNT_TAIL:
+        k += 1
+    return k
+
+
+def check_bound_in_support(places, where: str) -> None:
+    """Test that the released bounds do not sit in the far tails of Smith's distribution (07.4, referee s36rB).
+
+    ``places`` are F(upper) for Smith's exact distribution F: uniform on [0, 1] for a correct answer, so a
+    place within ``BOUND_TAIL`` of 0 or 1 has probability 2e-4; ``_fewest_failing`` such places fail (a correct
+    answer: below 1e-8 per case; 3 of 10 calls, 7 of 2,000). An exact quantile plus Laplace noise of scale
+    public_high / (n x bound_share x epsilon) lands far outside the ranks Smith's mechanism reaches in the
+    200,000 to 1,000,000-value case (a noise of about 4 to 20 around a quantile near 75, where Smith's spread is
+    about 0.1): its places are 0 or 1 on about every call.
+
+    Parameters
+    ----------
+    places : array_like
+        F(upper) for each call's bound.
+    where : str
+        The case, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If too many bounds lie in the tails.
+    """
+    places = _asarray(places, dtype=float)
+    outside = int(((places < BOUND_TAIL) | (places > 1 - BOUND_TAIL)).sum())
+    if outside >= _fewest_failing(places.size, 2 * BOUND_TAIL):
+        raise CheckFailed(f"{where} {outside} of {places.size} bounds lie where Smith's DP quantile (with "
+                          "bound_share * epsilon and public range [0, public_high]) almost never goes (below its "
+                          f"{BOUND_TAIL:g} or above its {1 - BOUND_TAIL:g} quantile): the bound is not drawn by the "
+                          "DP quantile. A quantile computed exactly and then noised has no sensitivity of "
+                          "public_high / n and is not private; use dp_quantile(values, level, 0, public_high, "
+                          "bound_share * epsilon, rng), whatever the size.")
+
+
+def check_near_exact_share(standardized, where: str) -> None:
+    """Test that few means are nearly noise-free (07.4, referee s36rB: noise x 1e-4 on 1% of calls passed).
+
+    For Laplace noise of scale 1, |z| < t has probability 1 - e^-t; over the N releases of the fixed cases
+    (about 12,000) the count within t scales is Binomial(N, 1 - e^-t), for t = 1e-4, 1e-3 and 1e-2, each
+    tested at its upper ``COUNT_TAIL`` tail. Noise x 1e-4 on 1% of calls gives about 120 releases within
+    1e-3 scales where about 12 are expected (limit about 36); noise x 1e-2 on 1% gives about 120 more
+    within 1e-2 scales, where about 120 are expected (limit about 190). Limit: nearly noise-free means on
+    fewer than about 0.3% of calls, or noise x 0.1 on 1%, pass.
+
+    Parameters
+    ----------
+    standardized : array_like
+        Noise / scale of every release.
+    where : str
+        Which releases, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If too many releases are within one of the distances.
+    """
+    z = _abs(_asarray(standardized, dtype=float))
+    for distance in NEAR_DISTANCES:
+        rate = -math.expm1(-distance)
+        near = int((z < distance).sum())
+        if _binom_sf(near - 1, z.size, rate) < COUNT_TAIL:
+            raise CheckFailed(f"{where} {near} of {z.size:,} releases are within {distance:g} Laplace scales of the "
+                              f"mean of the values clipped to the released bound, where Laplace noise puts about "
+                              f"{z.size * rate:.0f}: some calls add (almost) no noise. Add Laplace noise of scale "
+                              "upper / (n * (1 - bound_share) * epsilon) on every call.")
+
+
+def zeros_dropped(values, quantile, mean_epsilon: float, results, smith_cdf, where: str) -> None:
+    """On a failed test of a case with zeros, tell whether the answer dropped them.
+
+    Called only after a test of the bounds or the means failed (referee s36rB: an answer dropping the zeros, so
+    that n becomes a count read from the data, passed when no case had a zero): if the bounds fit Smith's
+    distribution over the positive values and the means fit Laplace noise of scale upper / (n' x mean_epsilon)
+    around the positive values' clipped mean (n' of them; both KS p-values above 1e-3), the hint says so.
+
+    Parameters
+    ----------
+    values : numpy.ndarray
+        The case's values.
+    quantile : tuple
+        (level, public_high, epsilon of the bound).
+    mean_epsilon : float
+        The epsilon of the mean.
+    results : list of tuple
+        The (upper, dp_mean) of every call.
+    smith_cdf : callable
+        ``smith_cdf(values, level, high, epsilon)``: the CDF of Smith's DP quantile.
+    where : str
+        The case, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If the zeros were dropped.
+    """
+    positive = values[values > 0]
+    uppers, means = (_asarray([r[k] for r in results], dtype=float) for k in (0, 1))
+    if positive.size in (0, values.size) or uppers.size < 20 or uppers.min() <= 0:
+        return
+    if _kstest(uppers, smith_cdf(positive, *quantile)).pvalue < 1e-3:
+        return
+    z = (means - clipped_means(positive, uppers)) * positive.size * mean_epsilon / uppers
+    if _kstest(z, stats.laplace.cdf).pvalue > 1e-3:
+        raise CheckFailed(f"{where} the bounds and means follow those of the positive values only: values of 0 are "
+                          "values too (purchases of 0). Keep every value, and n = len(values), the public number of "
+                          "values, zeros included; a count of the positive values is read from the data and is not "
+                          "public.")
