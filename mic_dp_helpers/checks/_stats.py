@@ -9,6 +9,7 @@ and are re-exported here, where the checks call them.
 
 from __future__ import annotations
 
+from mic_dp_helpers.checks._stats_lesson07 import LESSON07_REGION_POWER
 from mic_dp_helpers.checks._noise_tests import (  # noqa: F401  (re-exported: the checks call _stats.*)
     KS_P_VALUE,
     TAIL_FAILURE,
@@ -57,7 +58,7 @@ LESSON07_POWER = (
      "e^-30; the test needs 25 expected); keep shares of true yes and true no z-tested at 5",
      "a band narrower than a grid step (a factor 1.344; one random offset shared by the 24 points since referee "
      "s35rcb) can fall between the points; above epsilon about 10.4 "
-     "the 1,000,000 people expect fewer than 25 flips and the all-kept test is off"),
+     "the 1,000,000 people expect fewer than 25 flips in one call, and the cases call up to 5 times for 30"),
     ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
      "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "
      "10,000 calls (200 at g 12.6-13.2, referee: noise clipped above at 12 scales picks about 40% of them, "
@@ -160,7 +161,8 @@ LESSON07_POWER = (
      "against chi^2(m)'s lower 1e-7 / (number of suffixes) quantile (a correct answer: below 1e-7 in all; "
      "simulated 4.9e-4 at a 1e-3 family tail). A fixed count above 12,000 or 400,000 people: 1 (sum z^2 below "
      "1e-5); a tenth of the binomial spread above 12,000 people: 1",
-     "a fixed count only on over 1,000,000 people, or a spread reduced by less than about half, passes; below "
+     "a fixed count only on over 1,000,000 people (four calls, at epsilon 1, 6 and 10: sum z^2 about 0.002, "
+     "above the quantile), or a spread reduced by less than about half, passes; below "
      "2,000 people only the 200- and 400-call distribution cases test the spread (variance ratio)"),
     ("07.4", "exact mean or bound in a band of sizes, bound shares, public bounds or levels (referee rt0709)",
      "band sweep (lesson07_sweeps.bound_mean_band_sweep): 200 cases, n 1-100,000, epsilon 0.01-30 and public_high "
@@ -196,6 +198,8 @@ LESSON07_POWER = (
      "a margin below 0.002, or a confidence between 0.9 and 0.95, can pass; an audit on part of the samples "
      "passes a round where that part's bound happens to exceed the full one (it fails the others)"),
 )
+#: Referee s36rB's rows (07.1's epsilon-and-size grid; 07.4's zeros, tails of the bound, near-exact means).
+LESSON07_POWER = LESSON07_POWER + LESSON07_REGION_POWER
 
 
 # ===========================================================================================

@@ -178,15 +178,17 @@ def check_flip_count_spread(counts) -> None:
 
     For each call on n people at flip rate f, z = (flips - n f) / sqrt(n f (1 - f)) is about standard
     normal; the sum of z^2 over the m calls on the most people is chi^2(m). Every such suffix (m = 1 to
-    all, about 22 calls from 2,000 people up) is tested against its lower ``SPREAD_TAIL`` / (number of
+    all, about 24 calls from 2,000 people up: the size sweep's, the two epsilon-1 calls and, since referee s36rB,
+    the epsilon 6 and 10 calls on over 1,000,000 people) is tested against its lower ``SPREAD_TAIL`` / (number of
     suffixes) quantile (a correct answer: below 1e-7 in all, the counts' lattice aside, on which z lies
     at least 20 standard errors apart by 1/20 and which the rate's random fractional part averages out).
     Exactly round(n f) flips gives |z| <= 0.5 / sqrt(n f (1 - f)) on each call: an answer fixing the count
     from the third-largest call up (about 500,000 people; the two calls on over 1,000,000 included) fails,
     and from 12,000 people (16 calls) up z^2 sums to below 1e-3 where the quantile is about 1.3. A count
     with a tenth of the binomial spread from 2,000 people up sums to about 0.2 against about 2.6. Limit: a
-    fixed count only on calls on over 1,000,000 people (two calls) or a spread reduced by less than about
-    half passes.
+    fixed count only on calls on over 1,000,000 people (the four calls there, at epsilon 1, 6 and 10, sum
+    z^2 to about 0.002, above the quantile) or a spread reduced by less than about half passes; other epsilons are tested by
+    :func:`check_flip_count_spread_grid`.
 
     Parameters
     ----------
@@ -339,11 +341,12 @@ def check_near_exact_share(standardized, where: str) -> None:
     """Test that few means are nearly noise-free (07.4, referee s36rB: noise x 1e-4 on 1% of calls passed).
 
     For Laplace noise of scale 1, |z| < t has probability 1 - e^-t; over the N releases of the fixed cases
-    (about 12,000) the count within t scales is Binomial(N, 1 - e^-t), for t = 1e-4, 1e-3 and 1e-2, each
-    tested at its upper ``COUNT_TAIL`` tail. Noise x 1e-4 on 1% of calls gives about 120 releases within
-    1e-3 scales where about 12 are expected (limit about 36); noise x 1e-2 on 1% gives about 120 more
-    within 1e-2 scales, where about 120 are expected (limit about 190). Limit: nearly noise-free means on
-    fewer than about 0.3% of calls, or noise x 0.1 on 1%, pass.
+    (about 12,200) the count within t scales is Binomial(N, 1 - e^-t), for t = 1e-4, 1e-3 and 1e-2, each
+    tested at its upper ``COUNT_TAIL`` tail (limits 12, 37 and 189 where about 1.2, 12 and 121 are expected).
+    Noise x 1e-4 on a share s of the calls puts about 0.63 s N of them within 1e-4 scales (77 for s = 1%):
+    seen from s about 0.14%; noise x 1e-3 on 0.6% of calls about 46 more within 1e-3; noise x 1e-2 on 1.5%
+    about 115 more within 1e-2 (on 1%, about 77 more: borderline). Limit: noise x 1e-4 on fewer than about
+    0.14% of calls, noise x 1e-2 on under about 1.2%, or noise x 0.1 on 1%, pass.
 
     Parameters
     ----------
