@@ -21,10 +21,10 @@ LESSON07_REGION_POWER = (
      "epsilons narrower than a step can fall between the cases; above epsilon 10.4 only 1,000,000 people"),
     ("07.4", "a bound from the exact quantile plus noise above a size (referee s36rB: plus Laplace(public_high / "
              "(n share epsilon)) above 200,000 values; the values rounded to cents hid it at 1,000,000)",
-     "a case of 200,000 to 1,000,000 unrounded values (0-50% zeros) at epsilon 0.05, share 0.5, public_high 1e5, 8 "
-     "calls: check_bound_in_support counts bounds with F(upper) within 1e-4 of 0 or 1 under Smith's exact "
-     "distribution F (3 of 8 fail; a correct answer: 6e-10); that noise (scale 4-20 around a quantile near 75, "
-     "Smith's spread about 0.1) puts 8 of 8 there: 1",
+     "the 1,000,001-1,100,000-value case now at epsilon 0.05, share 0.5, public_high 1e5, 12 calls: "
+     "check_bound_in_support counts bounds with F(upper) within 1e-4 of 0 or 1 under Smith's exact distribution F "
+     "(3 of 12 fail; a correct answer: 2e-9); that noise (scale about 4 around a quantile near 75, Smith's bound "
+     "within a few cents) puts about 12 of 12 there, for any size threshold below the case's: 1",
      "a noisy quantile of about Smith's spread (within a factor of a few) above 24,000 values, or any bound "
      "only above 1,100,000 values, passes"),
     ("07.4", "zeros dropped, so that n is a count read from the data (referee s36rB: no case had a zero)",
