@@ -16,7 +16,7 @@ LESSON07_REGION_POWER = (
      "1,000,000): all kept where 30 or more flips are expected fails (a correct answer: e^-30), keep shares z-tested "
      "at 5 (240 tests, 1.4e-4 in all). Exact or twice epsilon above any size below the top quarter's draw (over "
      "210,000 people) in an epsilon band wider than a grid step: 1 (twice epsilon at 8,000 people, epsilon 1.05: z "
-     "about 30)",
+     "about 20)",
      "a band of sizes narrower than a quarter (a factor up to 4.7 below epsilon 4.2) together with a band of "
      "epsilons narrower than a step can fall between the cases; above epsilon 10.4 only 1,000,000 people"),
     ("07.4", "a bound from the exact quantile plus noise above a size (referee s36rB: plus Laplace(public_high / "

@@ -260,7 +260,7 @@ def _epsilon_size_grid(answer, generator) -> None:
     calls above epsilon 10.4). An answer exact in any band of epsilons wider than a grid step and above any
     size below the top quarter's draw (over 210,000 people at every epsilon) keeps all where a correct one
     flips none with probability below e^-25; the kept shares of true yes and true no must be p within 5
-    standard errors (240 tests, 5.7e-7 each: twice epsilon gives z above 10 at 8,000 people and epsilon 1.05
+    standard errors (240 tests, 5.7e-7 each: twice epsilon gives z about 20 on 8,000 people at epsilon 1.05
     to 5.9). The first call's flip count of every case goes to
     :func:`lesson07_sweeps.check_flip_count_spread_grid` (epsilon bands x size quarters). Limit: a band of
     sizes narrower than a quarter (a factor up to 4.7) together with a band of epsilons narrower than a step
