@@ -220,6 +220,7 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
             raise CheckFailed(f"{where_high} {flipped.size:,} reports differ from the truth, where randomized response "
                               f"flips about {size * flip_rate:,.0f}: the chance of keeping the true answer is wrong at "
                               "this epsilon and size. Keep it with probability e^epsilon / (1 + e^epsilon).")
+        big_counts.append((size, int(flipped.size), flip_rate))  # to the count-spread test (referee s36rB)
         if flipped.size >= 2:
             rows, cols = np.triu_indices(flipped.size, 1)
             counts = np.bincount(flipped[cols] - flipped[rows])
@@ -244,32 +245,59 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
         raise CheckFailed(f"{where} the coins of person i and person i + {d:,} are correlated: each person, however "
                           "many there are, must flip their own coin, independent of everyone else's.")
 
-    # Every epsilon: one call at each of 24 epsilons spread log-uniformly over 0.01 to 12 (one random offset
-    # shared by all, so neighbours are exactly a step apart), on enough people for 30 expected flips (2,000 to
-    # 1,000,000; referee: an answer exact only for 2 < epsilon < 3). An answer exact in any band of epsilons
-    # wider than a step of the grid (a factor 1.344) keeps every answer where a correct one flips none with
-    # probability below e^-25 (to epsilon about 10.4, where 1,000,000 people expect 30 flips); the kept shares of
-    # true yes and true no must be p within 5 standard errors.
-    grid = _log(0.01) + (_arange(24) + generator.random()) / 24 * (_log(12.0) - _log(0.01))
-    for epsilon in (float(_exp_array(g)) for g in grid):
-        p = _keep_probability(epsilon)
-        n = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
-        truth = generator.random(n) < float(generator.uniform(0.2, 0.8))
-        where = f"For {n} answers at epsilon={epsilon:.3g}:"
-        (raw,) = call_repeatedly(answer, 1, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
-        kept = _reports(raw, n, where) == truth.astype(int)
-        if kept.all() and n * (1 - p) >= 25:
-            raise CheckFailed(f"{where} every report is the true answer: nothing is randomized at this epsilon, so "
-                              "nothing is private. Flip every person's coin, whatever epsilon is.")
-        for label, mask in (("true yes", truth), ("true no", ~truth)):
-            if mask.any() and _z_off(kept[mask].sum(), int(mask.sum()), p) > Z_LIMIT:
-                share = float(kept[mask].mean())
-                raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
-                                  f" ({share:.4f}): at every epsilon, every person must tell the truth with "
-                                  "probability e^epsilon / (1 + e^epsilon).")
-
-
+    _epsilon_size_grid(answer, generator)
     _size_sweep(answer, generator, big_counts)
+
+
+def _epsilon_size_grid(answer, generator) -> None:
+    """Every epsilon, with every size (referees: exact only for 2 < epsilon < 3; s36rB: exact, twice epsilon or
+    a fixed number of liars above 8,000 people for 1.05 < epsilon < 5.9 passed).
+
+    24 epsilons spread log-uniformly over 0.01 to 12 (one random offset shared by all, so neighbours are exactly
+    a step apart, a factor 1.344). At each, one case on n0 = max(2,000, 30 / (1 - p)) people (at most
+    1,000,000) and, where n0 < 1,000,000, four more, one in each quarter of [n0, 1,000,000] on a log scale
+    (drawn uniformly within it): every case expects at least 30 flips (at most 1,000,000 people, with enough
+    calls above epsilon 10.4). An answer exact in any band of epsilons wider than a grid step and above any
+    size below the top quarter's draw (over 210,000 people at every epsilon) keeps all where a correct one
+    flips none with probability below e^-25; the kept shares of true yes and true no must be p within 5
+    standard errors (240 tests, 5.7e-7 each: twice epsilon gives z about 20 on 8,000 people at epsilon 1.05
+    to 5.9). The first call's flip count of every case goes to
+    :func:`lesson07_sweeps.check_flip_count_spread_grid` (epsilon bands x size quarters). Limit: a band of
+    sizes narrower than a quarter (a factor up to 4.7) together with a band of epsilons narrower than a step
+    can fall between the cases.
+    """
+    grid = _log(0.01) + (_arange(24) + generator.random()) / 24 * (_log(12.0) - _log(0.01))
+    spread = []  # (epsilon index, size index, people, flips, flip rate)
+    for i, epsilon in enumerate(float(_exp_array(g)) for g in grid):
+        p = _keep_probability(epsilon)
+        n0 = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
+        reach = _log(1e6 / n0)
+        sizes = [n0] + ([int(n0 * _exp((k + generator.random()) / 4 * reach)) for k in range(4)] if n0 < 1e6 else [])
+        for j, n in enumerate(sizes):
+            kept = _grid_case(answer, generator, n, epsilon)
+            spread.append((i, j, n, int((~kept).sum()), 1 - p))
+    _sweeps07.check_flip_count_spread_grid(spread)
+
+
+def _grid_case(answer, generator, n: int, epsilon: float) -> np.ndarray:
+    """Calls on n people at ``epsilon`` for 30 expected flips; the first call's kept answers, after the tests."""
+    p = _keep_probability(epsilon)
+    calls = max(1, _ceil(30.0 / (n * (1 - p))))
+    truth = generator.random(n) < float(generator.uniform(0.2, 0.8))
+    where = f"For {n} answers at epsilon={epsilon:.3g}:"
+    runs = call_repeatedly(answer, calls, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+    kept = np.stack([_reports(raw, n, where) for raw in runs]) == truth.astype(int)[None, :]
+    if kept.all() and calls * n * (1 - p) >= 25:
+        raise CheckFailed(f"{where} every report is the true answer: nothing is randomized at this epsilon and "
+                          "size, so nothing is private. Flip every person's coin, whatever epsilon and the number of "
+                          "people are.")
+    for label, mask in (("true yes", truth), ("true no", ~truth)):
+        if mask.any() and _z_off(kept[:, mask].sum(), calls * int(mask.sum()), p) > Z_LIMIT:
+            share = float(kept[:, mask].mean())
+            raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
+                              f" ({share:.4f}): at every epsilon and for every number of people, every person must "
+                              "tell the truth with probability e^epsilon / (1 + e^epsilon).")
+    return kept[0]
 
 
 def _size_sweep(answer, generator, big_counts) -> None:

@@ -17,6 +17,8 @@ from mic_dp_helpers.checks import _core, _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 from mic_dp_helpers.checks.lesson07 import P_LIMIT, Z_LIMIT, _z_off
 from mic_dp_helpers.checks.lesson07_sweeps import bound_mean_band_sweep, check_noise_size
+from mic_dp_helpers.checks.lesson07_sweeps import check_bound_in_support, check_near_exact_share, with_zeros
+from mic_dp_helpers.checks.lesson07_sweeps import zeros_dropped
 from mic_dp_helpers.checks.lesson07_sweeps import clipped_means as _clipped_means
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
@@ -357,6 +359,7 @@ def _clipping_cases(generator):
             (3000, 0.95, 1000.0, 0.02, 0.5, 600),
             (100, 0.9, 500.0, 30.0, 0.3, 300)]:  # above epsilon 20: an answer exact there releases no noise
         values = np.round(generator.lognormal(3.0, 0.8, n), 2)  # most below 100, public bound far above
+        values = with_zeros(generator, values) if len(cases) >= 2 else values  # 0-50% zeros (referee s36rB)
         cases.append((values, level, high, epsilon, share, calls))
     cases.append((np.round(generator.uniform(50.0, 95.0, 30), 2), 0.1, 100.0, 1.0, 0.5, 600))
     # Every epsilon: 12 epsilons spread (log-uniformly, jittered) over 0.02 to 30, 50 to 500 values, 100 calls each
@@ -373,7 +376,9 @@ def _clipping_cases(generator):
     # (an answer exact above some size up to a million) is caught at once; the noise's scale is not tested
     # finely with 12 calls (the 20,001-24,000-value case does that).
     n = int(generator.integers(1_000_001, 1_100_000))
-    cases.append((np.round(generator.lognormal(3.0, 0.8, n), 2), 0.95, 1000.0, 2.0, 0.3, 12))
+    # At epsilon 0.05 and public_high 1e5 (referee s36rB: an exact quantile plus Laplace above 200,000 values passed
+    # at epsilon 2 and public_high 1,000): see check_bound_in_support.
+    cases.append((np.round(generator.lognormal(3.0, 0.8, n), 2), 0.95, 1e5, 0.05, 0.5, 12))
     return cases
 
 
@@ -413,7 +418,9 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
             raise CheckFailed(f"{where} an upper bound fell outside the public range [0, public_high].")
         # KS test of the bounds against the exact distribution of Smith's DP quantile with
         # epsilon * bound_share and public bounds [0, public_high] (p < 1e-6 rejects a correct answer 1e-6).
+        check_bound_in_support(_quantile_cdf(edges, probabilities)(uppers), where)
         if _kstest(uppers, _quantile_cdf(edges, probabilities)).pvalue < P_LIMIT:
+            zeros_dropped(values, (1 - share) * epsilon, results, where)
             above = float(np.mean(uppers > values.max()))
             expected_above = float(probabilities[-1])
             below = float(np.mean(uppers < values.min()))
@@ -443,6 +450,7 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
         _stats.check_fresh_noise(means, clipped_means, scales, "laplace", f"{where} the DP mean:")
         standardized = noise / scales
         if _kstest(standardized, _laplace_cdf).pvalue < P_LIMIT:
+            zeros_dropped(values, (1 - share) * epsilon, results, where)
             centre = float(np.median(standardized))
             spread = float(np.median(np.abs(standardized - centre)) / _log(2.0))  # about 1 for the right scale
             if 0.8 < spread < 1.25:
@@ -470,5 +478,6 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
     # p = 5.9e-6). Limit: truncation beyond 7.2 scales is seen with probability below 0.1 (_stats.LESSON07_POWER).
     _sweeps.check_pooled_tails(pooled, "laplace", "The DP means:")
     check_noise_size(_concatenate(pooled), "Over all the cases' DP means,")
+    check_near_exact_share(_concatenate(pooled), "Over all the cases' DP means,")
     check_noise_size(_concatenate(tiny), "Over the DP means of 1 to 4 values (1,200 releases),")
     bound_mean_band_sweep(answer, generator, _bound_and_mean)
