@@ -276,6 +276,20 @@ POWER_LESSON08 = (
     ("08.3: q truncated to 4 decimals or to 1 significant figure", "q = d e-4 + 0.7e-4..0.95e-4, sigma 3-4, 150,000-"
      "190,000 steps: RDP answers far below RDP and fine PLD at the true q (seed 2024: 0.197 against 0.217); limit: q cut to 2 significant figures passes (at most 9% of q lost, "
      "inside RDP's gap)", 1.0),
+    # Referee s36rB: each passed while no case sampled its range or asked a (q, sigma, steps) twice.
+    ("08.3: cached per (q, sigma, steps) whatever the delta, or per (q, sigma, delta) whatever the steps",
+     "three triples asked again at a 100 times smaller delta, one at 3 times the steps: the same value twice fails "
+     "(1 by construction); a cache keyed without q or sigma passes", 1.0),
+    ("08.3: sqrt(steps) extrapolation above 20,000 or 25,000 steps", "q 0.02-0.05, sigma 0.7-1.2, 50,000-150,000 "
+     "steps: epsilon grows faster than sqrt(steps) there (answer / lower edge at seeds 2024 and 0-9: 0.67-0.90 from "
+     "20,000, 0.71-0.93 from 25,000)", 1.0),
+    ("08.3: q in (0.9, 1) treated as 0.9 or 0.88", "q 0.97-0.999, sigma 0.8-1.5 (answer / lower edge at seeds "
+     "2024 and 0-9: 0.906-0.996 for 0.9, 0.880-0.966 for 0.88); limit: q lowered by less than about 0.05 (e.g. to "
+     "0.95) passed at 4 of seeds 0-9 (inside RDP's gap), and q in (0.999, 1) is not drawn", 1.0),
+    ("08.3: epsilon 0 (or one step's) above a noise multiplier of 20 or 25", "sigma 25-60 at q 0.3-0.9 (1 by "
+     "construction); limit: a switch above 60, or between 20 and 25 (the large-q case draws 5-20), passes", 1.0),
+    ("08.3: noise multiplier floored at 0.5 or 0.4", "sigma 0.25-0.35 at q 0.003-0.03 (answer / lower edge at "
+     "seeds 2024 and 0-9: 0.14-0.40 for 0.5, 0.29-0.76 for 0.4); limit: a floor below 0.25 passes", 1.0),
 )
 # ===================================================================== lessons 02-06 (02.1, 02.4, 04.1, 04.4, 06.4)
 #: Power of the release checks of lessons 02-06 against the named non-private alternatives of issue 26:
@@ -337,6 +351,22 @@ LESSON02_06_POWER = (
      "_check_uniform_at_large_bounds: 10 calls at max_partitions 40, max_per_partition 8 on a customer with 400 "
      "days and a day of 300 rows, mean normalised rank at 6 sd; a switch only above 40 partitions, 8 rows per "
      "partition or 300 rows in a day passes"),
+    ("09.1", "the first (or last) days and rows in table order above a size of log (referee s36rB: above 5,000 "
+             "rows passed while the scale log was shuffled)", "1 (the scale log is now in date order: 6,000 on "
+             "days 0-2 or 7-9 against 1,800 +- 35.5)", "_check_choice_at_scale (one call, 126,000 rows in date "
+             "order); a switch only above 126,000 rows passes"),
+    ("09.1", "customers sharing one draw per day in pairs or small groups (referee s36rB: pairs of sorted ids "
+             "passed)", "pairs of neighbouring ids: 1 (overlap about 116 sd above 0.9 a pair); any other pairing: "
+             "0.965 (2 x chi-square(119) above its 1 - 1e-4 quantile 185.1); groups of 3: above 0.9999",
+     "_check_choices_independent: the 120 kept 3-of-10 sets of 6,000 customers on the same 10 days (chi-square, "
+     "alpha 1e-4) and the days shared by neighbours in id order (6 sd), at scale and on a 60,000-row log of those "
+     "customers alone (at scale a hashed grouping pairs most of them with the crowd: triples passed there)"),
+    ("09.1", "rows of a day not a uniform subset at max_per_partition >= 3: a window of consecutive rows, the "
+             "smallest or largest amounts (referee s36rB)", "1 (window of 8 of 300 rows: 70 neighbour pairs "
+             "against 1.9, threshold 9.9; smallest 8 amounts: mean rank 0.013 against 0.5 +- 0.032, 15 sd)",
+     "_check_uniform_at_large_bounds: neighbour pairs of r's kept rows in table order (alpha about 3e-5, nearly "
+     "Poisson) and the mean amount rank of w's days and r's rows (6 sd); only above 8 rows per partition or 300 "
+     "rows a day passes"),
     ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
     ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
      "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),
