@@ -24,7 +24,7 @@ RANDOM_EXERCISES = ("02.1", "02.4", "03.3", "04.1", "04.2", "04.4", "05.4", "06.
 _NOTEBOOKS = {"02": "02_laplace_mechanism_solutions.ipynb", "03": "03_privacy_budget_solutions.ipynb",
               "04": "04_pydp_solutions.ipynb", "05": "05_mic_dp_solutions.ipynb",
               "06": "06_synthetic_data_solutions.ipynb", "07": "07_selection_and_local_dp_solutions.ipynb",
-              "08": "08_dp_machine_learning_solutions.ipynb"}
+              "08": "08_dp_machine_learning_solutions.ipynb", "09": "09_dp_at_scale_solutions.ipynb"}
 
 
 def _batched(function, repeat):

@@ -105,4 +105,18 @@ POWER_LESSON08 = (
     ("08.3: q truncated to 4 decimals or to 1 significant figure", "q = d e-4 + 0.7e-4..0.95e-4, sigma 3-4, 150,000-"
      "190,000 steps: RDP answers far below RDP and fine PLD at the true q (seed 2024: 0.197 against 0.217); limit: q cut to 2 significant figures passes (at most 9% of q lost, "
      "inside RDP's gap)", 1.0),
+    # Referee s36rB: each passed while no case sampled its range or asked a (q, sigma, steps) twice.
+    ("08.3: cached per (q, sigma, steps) whatever the delta, or per (q, sigma, delta) whatever the steps",
+     "three triples asked again at a 100 times smaller delta, one at 3 times the steps: the same value twice fails "
+     "(1 by construction); a cache keyed without q or sigma passes", 1.0),
+    ("08.3: sqrt(steps) extrapolation above 20,000 or 25,000 steps", "q 0.02-0.05, sigma 0.7-1.2, 50,000-150,000 "
+     "steps: epsilon grows faster than sqrt(steps) there (answer / lower edge at seeds 2024 and 0-9: 0.67-0.90 from "
+     "20,000, 0.71-0.93 from 25,000)", 1.0),
+    ("08.3: q in (0.9, 1) treated as 0.9 or 0.88", "q 0.97-0.999, sigma 0.8-1.5 (answer / lower edge at seeds "
+     "2024 and 0-9: 0.906-0.996 for 0.9, 0.880-0.966 for 0.88); limit: q lowered by less than about 0.05 (e.g. to "
+     "0.95) passed at 4 of seeds 0-9 (inside RDP's gap), and q in (0.999, 1) is not drawn", 1.0),
+    ("08.3: epsilon 0 (or one step's) above a noise multiplier of 20 or 25", "sigma 25-60 at q 0.3-0.9 (1 by "
+     "construction); limit: a switch above 60, or between 20 and 25 (the large-q case draws 5-20), passes", 1.0),
+    ("08.3: noise multiplier floored at 0.5 or 0.4", "sigma 0.25-0.35 at q 0.003-0.03 (answer / lower edge at "
+     "seeds 2024 and 0-9: 0.14-0.40 for 0.5, 0.29-0.76 for 0.4); limit: a floor below 0.25 passes", 1.0),
 )

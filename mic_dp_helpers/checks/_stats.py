@@ -91,6 +91,22 @@ LESSON02_06_POWER = (
      "_check_uniform_at_large_bounds: 10 calls at max_partitions 40, max_per_partition 8 on a customer with 400 "
      "days and a day of 300 rows, mean normalised rank at 6 sd; a switch only above 40 partitions, 8 rows per "
      "partition or 300 rows in a day passes"),
+    ("09.1", "the first (or last) days and rows in table order above a size of log (referee s36rB: above 5,000 "
+             "rows passed while the scale log was shuffled)", "1 (the scale log is now in date order: 6,000 on "
+             "days 0-2 or 7-9 against 1,800 +- 35.5)", "_check_choice_at_scale (one call, 126,000 rows in date "
+             "order); a switch only above 126,000 rows passes"),
+    ("09.1", "customers sharing one draw per day in pairs or small groups (referee s36rB: pairs of sorted ids "
+             "passed)", "pairs of neighbouring ids: 1 (overlap about 116 sd above 0.9 a pair); any other pairing: "
+             "0.965 (2 x chi-square(119) above its 1 - 1e-4 quantile 185.1); groups of 3: above 0.9999",
+     "_check_choices_independent: the 120 kept 3-of-10 sets of 6,000 customers on the same 10 days (chi-square, "
+     "alpha 1e-4) and the days shared by neighbours in id order (6 sd), at scale and on a 60,000-row log of those "
+     "customers alone (at scale a hashed grouping pairs most of them with the crowd: triples passed there)"),
+    ("09.1", "rows of a day not a uniform subset at max_per_partition >= 3: a window of consecutive rows, the "
+             "smallest or largest amounts (referee s36rB)", "1 (window of 8 of 300 rows: 70 neighbour pairs "
+             "against 1.9, threshold 9.9; smallest 8 amounts: mean rank 0.013 against 0.5 +- 0.032, 15 sd)",
+     "_check_uniform_at_large_bounds: neighbour pairs of r's kept rows in table order (alpha about 3e-5, nearly "
+     "Poisson) and the mean amount rank of w's days and r's rows (6 sd); only above 8 rows per partition or 300 "
+     "rows a day passes"),
     ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
     ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
      "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),

@@ -12,8 +12,11 @@ over 300 calls, how often each of 10 days, 6 rows, 10 days (one with 9 rows), 60
 kept, and fail beyond 6 binomial standard deviations: by the exact binomial tails (computed with
 scipy.stats.binom for p = 0.3, 1/3, 14/60 and 3/20 at n = 300) a correct answer fails below 1.3e-8 per
 count, so below 1.4e-6 over those 106 counts. Its test across people (300 customers on the same 10 days,
-3 of them made popular by others) allows 6 sd on each of 10 counts (below 1e-7). In all, false rejection
-is below 1e-5 per run of the check (the course's limit is 1/1000).
+3 of them made popular by others) allows 6 sd on each of 10 counts (below 1e-7). Referee s36rB added a
+chi-square on the 120 kept sets and a neighbours-in-id-order test (alpha 1e-4 and 2e-9), each run twice (at scale
+and on 6,000 customers alone), and, at large bounds, a neighbour-pairs test on a 300-row day (about 3e-5) and two
+amount-rank tests (6 sd, 2e-9 each). In all, false rejection is below 3e-4 per run of the check (the course's
+limit is 1/1000).
 """
 
 from __future__ import annotations
@@ -23,12 +26,14 @@ import math
 
 import numpy as np
 import pandas as pd
+import scipy.stats
 
 from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise
 
 _abs, _max, _len, _isinstance, _int, _sorted = builtins.abs, builtins.max, builtins.len, builtins.isinstance, builtins.int, builtins.sorted
 _ceil, _sqrt = math.ceil, math.sqrt
+_chi2_isf = scipy.stats.chi2.isf
 _default_rng, _array, _repeat, _arange, _concatenate = (np.random.default_rng, np.array, np.repeat, np.arange,
                                                         np.concatenate)
 _DataFrame, _frame_equal, _concat = pd.DataFrame, pd.DataFrame.equals, pd.concat
@@ -149,6 +154,59 @@ def _check_choice_ignores_other_people(answer, rng: np.random.Generator) -> None
                           "people's rows (popular days) or shares one draw between customers is not uniform.")
 
 
+#: The kept-set test at scale: 120 possible 3-of-10 sets, a chi-square beyond its 1 - CHOICE_SET_ALPHA quantile fails.
+CHOICE_SET_ALPHA = 1e-4
+
+
+def _check_no_shared_draws(answer, rng: np.random.Generator) -> None:
+    """6,000 customers, all on the same 10 days and nobody else (60,000 rows in date order), one call with
+    max_partitions = 3: :func:`_check_choices_independent`. Without a crowd every group that shares a draw is a
+    group of these customers (at scale a hashed grouping mostly paired them with the crowd: 3 in 10 pairs)."""
+    log = _DataFrame({"customer_id": _repeat(_array([f"F{i:05d}" for i in range(SCALE_PEOPLE)], dtype=object), 10),
+                      "day": np.tile(_arange(10), SCALE_PEOPLE)})
+    log = log.iloc[rng.permutation(_len(log))]
+    log = log.iloc[np.argsort(log["day"].to_numpy(), kind="stable")]
+    original = log.copy()
+    kept = answer(log, 3, 1, _default_rng(_int(rng.integers(1 << 30))))
+    _check_bounded(original, kept, 3, 1)
+    _check_choices_independent(kept)
+
+
+def _check_choices_independent(kept: pd.DataFrame) -> None:
+    """Each of 6,000 customers ``F...`` on the same 10 days draws their 3 kept days on their own (referee s36rB
+    item 10).
+
+    Under a correct answer each customer's set of 3 of the 10 days is uniform and independent of the others':
+    (a) the 120 possible sets are kept by Multinomial(6,000, 1/120) customers: a chi-square (119 df) above its
+    1 - 1e-4 quantile (185.1) fails; (b) two customers next to each other in id order share Hypergeometric(10,
+    3, 3) days, mean 0.9, variance 0.49, and the 5,999 overlaps are uncorrelated: their sum beyond 6 sd (2e-9)
+    fails. Customers in pairs sharing one draw double (a): 2 x chi-square(119) exceeds 185.1 with probability
+    0.965 whatever the pairing (groups of 3: above 0.9999); pairs of neighbouring ids raise (b) by about 116 sd
+    (always caught). Run at scale and on :func:`_check_no_shared_draws`'s log.
+    """
+    focal = kept[kept["customer_id"].str.startswith("F").to_numpy()]
+    bits = (1 << focal["day"].to_numpy().astype(np.int64))
+    sets = pd.Series(bits, index=focal["customer_id"].to_numpy()).groupby(level=0).sum().sort_index()
+    counts = np.bincount(sets.to_numpy(), minlength=1 << 10)
+    observed = counts[[mask for mask in range(1 << 10) if bin(mask).count("1") == 3]]
+    expected = SCALE_PEOPLE / 120
+    chi_square = float(((observed - expected) ** 2 / expected).sum())
+    masks = sets.to_numpy()
+    shared = np.array([bin(_int(m)).count("1") for m in masks[1:] & masks[:-1]])
+    mean_shared, sd_shared = 0.9 * (_len(masks) - 1), _sqrt(0.49 * (_len(masks) - 1))
+    if chi_square > _chi2_isf(CHOICE_SET_ALPHA, 119) or _abs(shared.sum() - mean_shared) > UNIFORMITY_SDS * sd_shared:
+        raise CheckFailed(f"among {SCALE_PEOPLE:,} customers who each shop on the same 10 days "
+                          "(max_partitions=3),"
+                          f" the customers' sets of kept days are not uniform and independent: the 120 possible sets "
+                          f"of 3 days were not kept equally often ({chi_square:.0f} on the chi-square scale; uniform "
+                          "and independent: below "
+                          f"{_chi2_isf(CHOICE_SET_ALPHA, 119):.0f}), and customers next to each other in id order "
+                          f"shared {shared.sum() / _max(_len(shared), 1):.2f} days on average (independent: 0.90). "
+                          "Draw "
+                          "each customer's days uniformly from rng, on their own: a draw shared between customers "
+                          "makes a customer's choice depend on who else is in the log.")
+
+
 #: Customers on the same 10 days, and the crowd on 3 of them, in the one-call test at scale (126,000 rows).
 SCALE_PEOPLE, SCALE_CROWD, SCALE_POPULAR = 6_000, 22_000, (2, 5, 8)
 
@@ -158,12 +216,15 @@ def _check_choice_at_scale(answer, rng: np.random.Generator) -> None:
 
     The other uniformity tests use logs of at most 3,600 rows; the large logs (up to 50,000 rows) are only
     tested for the bounds. Here 6,000 customers shop on the same 10 days and 22,000 more only on days 2, 5
-    and 8 (the popular days, not the earliest or the latest), one call with max_partitions = 3: each of the
+    and 8 (the popular days, not the earliest or the latest), in date order (shuffled within a day; referee
+    s36rB: in a shuffled log the first rows in table order are a uniform choice, and keeping them above 5,000
+    rows passed), one call with max_partitions = 3 (the kept sets: :func:`_check_choices_independent`): each of the
     6,000 keeps each day with probability 3/10, independently of the others, so each day's count among them
     has mean 1,800 and sd 35.5 (binomial), and the count on the three popular days together mean 5,400 and sd
     54.2 (each customer keeps a hypergeometric number of them, variance 0.49). 6 sd each (a correct answer fails
     one of the 11 tests with probability below 1e-8). Keeping the popular, the earliest or the latest days
     above some size (any size up to 126,000 rows or 28,000 customers) gives 6,000 on three days (over 110 sd);
+    the first or last rows in table order are the earliest or latest days (6,000 on days 0-2 or 7-9);
     a choice only nudged towards popular days is caught once it raises their keep rate from 0.3 to 0.318
     (the sum moves by 6 sd; power in ``checks/_stats.py``).
     """
@@ -173,6 +234,7 @@ def _check_choice_at_scale(answer, rng: np.random.Generator) -> None:
                         "day": np.tile(_array(SCALE_POPULAR), SCALE_CROWD)})
     log = _concat([focal, crowd], ignore_index=True)
     log = log.iloc[rng.permutation(_len(log))]
+    log = log.iloc[np.argsort(log["day"].to_numpy(), kind="stable")]  # in date order, as logs are written
     original = log.copy()
     kept = answer(log, 3, 1, _default_rng(_int(rng.integers(1 << 30))))
     _check_bounded(original, kept, 3, 1)
@@ -188,6 +250,7 @@ def _check_choice_at_scale(answer, rng: np.random.Generator) -> None:
                           f"{3 * mean:.0f}), but the counts were {counts.tolist()}. Draw each customer's days at "
                           "random on their own, from rng, at every size of log: a choice that looks at other people's "
                           "rows (popular days) or at the dates is not uniform, and not private.")
+    _check_choices_independent(kept)
 
 
 def _check_uniform_at_larger_bounds(large: pd.DataFrame, outcomes_list) -> None:
@@ -256,9 +319,10 @@ def _check_adjacent_pairs(kept_ranks, n: int, k: int, what: str) -> None:
     if _abs(total - calls * mean) > UNIFORMITY_SDS * _sqrt(calls * variance):
         how = "more" if total > calls * mean else "less"
         raise CheckFailed(f"the choice is not uniform: among {what}, neighbours were kept together {total / calls:.2f} "
-                          f"times per call, far {how} often than a uniformly random subset ({mean:.2f}). Each day "
+                          f"times per call, far {how} often than a uniformly random subset ({mean:.2f}). Each one "
                           "is kept equally often, but not independently of the others: a window of consecutive days "
-                          "or every few days is not a uniformly random subset. Draw the whole subset at random.")
+                          "or rows, or every few ones, is not a uniformly random subset. Draw the whole subset at "
+                          "random.")
 
 
 #: Calls on the heavy customers of :func:`_check_uniform_for_heavy_customers`.
@@ -362,16 +426,25 @@ def _check_uniform_at_large_bounds(answer, rng: np.random.Generator) -> None:
     shuffled table; max_partitions = 40, max_per_partition = 8, over 10 calls. The kept items' mean normalised
     rank must be 1/2 within 6 sd (:func:`_rank_mean_sd`: 0.0137 for w's 400 kept days, in date and in table
     order; 0.032 for r's 80 kept rows, in table order). The earliest or first 40 days sit at 0.05 (33 sd), the
-    first 8 rows at 0.013 (15 sd): rejected with certainty. Limit: a switch to such a choice only above 40
-    partitions, above 8 rows per partition or on days of more than 300 rows passes.
+    first 8 rows at 0.013 (15 sd): rejected with certainty. Referee s36rB item 11: rows of a day chosen as a
+    window of consecutive rows, or by smallest amount, passed at max_per_partition >= 3. Every row now has a
+    distinct amount in random order: the mean normalised amount rank of w's kept days and of r's kept rows must
+    be 1/2 within 6 sd (the smallest or largest amounts: 15 sd or more); and r's kept rows are neighbours in
+    table order as often as a uniform 8-of-300 subset's (:func:`_check_adjacent_pairs`, 6 sd over the 10 calls;
+    the count is nearly Poisson(1.87), so a correct answer fails it with probability about 3e-5; a window of 8
+    rows gives 70 against 1.9). Limit: a switch to such a choice only above 40 partitions, above 8 rows per
+    partition or on days of more than 300 rows passes.
     """
     w = _DataFrame({"customer_id": ["w"] * 400, "day": _arange(20_000, 20_400)})
     r = _DataFrame({"customer_id": ["r"] * 300, "day": _repeat(_array([30_000]), 300)})
     log = _concat([w, r], ignore_index=True)
+    log["amount"] = (rng.permutation(_len(log)) + 100) / 100  # distinct amounts in random order (referee s36rB)
     log = log.loc[rng.permutation(log.index)]
     position = _DataFrame({"at": _arange(_len(log))}, index=log.index)["at"]
     ranks = {who: position[log["customer_id"] == who].rank(method="first") - 1 for who in ("w", "r")}
-    sums = {"w_date": 0.0, "w_table": 0.0, "r_table": 0.0}
+    amount_ranks = {who: log.loc[log["customer_id"] == who, "amount"].rank(method="first") - 1 for who in ("w", "r")}
+    sums = {"w_date": 0.0, "w_table": 0.0, "r_table": 0.0, "w_amount": 0.0, "r_amount": 0.0}
+    r_pairs = []
     for kept in call_repeatedly(answer, LARGE_BOUND_CALLS, log, 40, 8, _default_rng(_int(rng.integers(1 << 30)))):
         kept = _expect_frame(kept, "the kept rows")
         if not kept.index.isin(log.index).all():
@@ -386,9 +459,15 @@ def _check_uniform_at_large_bounds(answer, rng: np.random.Generator) -> None:
         sums["w_date"] += float(((log.loc[kept_w, "day"].to_numpy() - 20_000 + 0.5) / 400).sum())
         sums["w_table"] += float(((ranks["w"].loc[kept_w].to_numpy() + 0.5) / 400).sum())
         sums["r_table"] += float(((ranks["r"].loc[kept_r].to_numpy() + 0.5) / 300).sum())
+        sums["w_amount"] += float(((amount_ranks["w"].loc[kept_w].to_numpy() + 0.5) / 400).sum())
+        sums["r_amount"] += float(((amount_ranks["r"].loc[kept_r].to_numpy() + 0.5) / 300).sum())
+        r_pairs.append(ranks["r"].loc[kept_r].to_numpy())
+    _check_adjacent_pairs(r_pairs, 300, 8, "the 300 rows of one day (max_per_partition=8) in table order")
     for key, n, k, what in (("w_date", 400, 40, "the 400 days of one customer, in date order"),
                             ("w_table", 400, 40, "the 400 days of one customer, in table order"),
-                            ("r_table", 300, 8, "the 300 rows of one day, in table order")):
+                            ("r_table", 300, 8, "the 300 rows of one day, in table order"),
+                            ("w_amount", 400, 40, "the 400 days of one customer, by amount"),
+                            ("r_amount", 300, 8, "the 300 rows of one day, by amount")):
         mean = sums[key] / (LARGE_BOUND_CALLS * k)
         sd = _rank_mean_sd(n, k, LARGE_BOUND_CALLS)
         if _abs(mean - 0.5) > UNIFORMITY_SDS * sd:
@@ -399,7 +478,7 @@ def _check_uniform_at_large_bounds(answer, rng: np.random.Generator) -> None:
 
 
 @exercise("09.1", title="Contribution bounding, at scale", answer_name="bound_contributions")
-def check_bound_contributions(answer) -> None:
+def check_bound_contributions(answer, seed: int = 901) -> None:
     """Properties of a correct ``bound_contributions(log, max_partitions, max_per_partition, rng)``.
 
     1. It returns real rows of ``log`` (original index and values), never modifying ``log``.
@@ -410,8 +489,10 @@ def check_bound_contributions(answer) -> None:
        (whatever their amounts), and a day with 9 rows no more often than a day with one (days are
        chosen, not rows). Each customer's choice ignores other people: 300 customers on the same 10 days,
        3 of them made popular by a crowd, keep each day about 90 times (not the popular days, not one
-       shared draw); and once at scale, 6,000 such customers in a log of 126,000 rows (no popular, earliest
-       or table-order days above some size).
+       shared draw); and once at scale, 6,000 such customers in a log of 126,000 rows in date order, as real
+       logs are written (no popular, earliest, latest or first-in-table days above some size; their 120
+       possible kept sets equally often and neighbours in id order no more alike than chance, so no draw
+       shared between customers, referee s36rB).
        Also one customer with 60 days listed in reverse date order at max_partitions=14 (each day kept
        14/60 of the time, not the first or last 14 in any order) and one day of 20 rows at
        max_per_partition=3 (each row 3/20 of the time), and, just above both bounds, 15 days (each kept 14/15
@@ -428,13 +509,15 @@ def check_bound_contributions(answer) -> None:
     ----------
     answer : callable
         The student's ``bound_contributions`` (exercise 09.1).
+    seed : int, default 901
+        Seed of the test inputs and of the generators handed to the answer.
 
     Raises
     ------
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    rng = _default_rng(901)
+    rng = _default_rng(seed)
     cases = [(_random_log(rng), _int(rng.integers(1, 6)), _int(rng.integers(1, 4))) for _ in range(8)]
     cases += [(_at_the_bounds(l0, linf), l0, linf)
               for l0, linf in ((1, 1), (3, 2), (5, 4), (12, 7), (40, 1), (60, 1), (8, 30), (30, 30), (45, 45),
@@ -459,6 +542,7 @@ def check_bound_contributions(answer) -> None:
 
     _check_choice_ignores_other_people(answer, rng)
     _check_choice_at_scale(answer, _default_rng(_int(rng.integers(1 << 30))))
+    _check_no_shared_draws(answer, _default_rng(_int(rng.integers(1 << 30))))
     _check_uniform_for_heavy_customers(answer, _default_rng(_int(rng.integers(1 << 30))))
     _check_uniform_at_large_bounds(answer, _default_rng(_int(rng.integers(1 << 30))))
     days = _DataFrame({"customer_id": ["x"] * 10, "day": _arange(10)[::-1].copy()})

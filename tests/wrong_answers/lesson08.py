@@ -312,3 +312,33 @@ HONEST_ANSWERS = {
                                                        + np.float32(2 * d) / np.float32(np.exp(np.float32(e)) + 1))),
              "the formula with exp": lambda e, d: min(1.0, (math.exp(e) - 1 + 2 * d) / (math.exp(e) + 1))},
 }
+
+
+# ------------------------------------------------------------------ 08.3, referee s36rB items 7 and 8
+def _memo_ignoring(dropped):
+    """An answer cached on its arguments without the one at position ``dropped`` (delta 3, steps 2)."""
+    def answer(state, q, s, t, d):
+        key = tuple(arg for i, arg in enumerate((q, s, t, d)) if i != dropped)
+        if key not in state:
+            state[key] = _rdp(q, s, t, d)
+        return state[key]
+    return _stateful(answer)
+
+
+def _sqrt_extrapolated_above(known):
+    return lambda q, s, t, d: _rdp(q, s, known, d) * math.sqrt(t / known) if t > known else _rdp(q, s, t, d)
+
+
+WRONG_ANSWERS["08.3"].update({
+    "(state) cached per (q, sigma, steps), whatever the delta": _memo_ignoring(3),
+    "(state) cached per (q, sigma, delta), whatever the steps": _memo_ignoring(2),
+    "(parameters) sqrt(steps) extrapolation above 20,000 steps": _sqrt_extrapolated_above(20_000),
+    "(parameters) sqrt(steps) extrapolation above 25,000 steps": _sqrt_extrapolated_above(25_000),
+    "(parameters) q in (0.9, 1) treated as 0.9": lambda q, s, t, d: _rdp(min(q, 0.9) if q < 1 else q, s, t, d),
+    "(parameters) q in (0.9, 1) treated as 0.88": lambda q, s, t, d: _rdp(0.88 if 0.9 < q < 1 else q, s, t, d),
+    "(parameters) epsilon 0 above a noise multiplier of 20": lambda q, s, t, d: 0.0 if s > 20 else _rdp(q, s, t, d),
+    "(parameters) one step's epsilon above a noise multiplier of 25": lambda q, s, t, d: _rdp(
+        q, s, 1 if s > 25 else t, d),
+    "(parameters) noise multiplier floored at 0.5": lambda q, s, t, d: _rdp(q, max(s, 0.5), t, d),
+    "(parameters) noise multiplier floored at 0.4": lambda q, s, t, d: _rdp(q, max(s, 0.4), t, d),
+})
