@@ -61,8 +61,8 @@ def dimension_grid(rng: np.random.Generator) -> list[int]:
     Examples
     --------
     >>> grid = dimension_grid(np.random.default_rng(0))
-    >>> grid[:9], grid[-1] <= 20_000, len(grid) >= 26
-    ([1, 2, 3, 4, 5, 6, 7, 8, 9], True, True)
+    >>> grid[:8], grid[8] >= 9, grid[-1] <= 20_000, len(grid) >= 26
+    ([1, 2, 3, 4, 5, 6, 7, 8], True, True, True)
     """
     steps = (_np_arange(DIMENSION_STRATA) + _float(rng.random())) / DIMENSION_STRATA
     large = _np_floor(_np_exp(steps * _log(MAX_DIMENSION + 1.0))).astype(int)
