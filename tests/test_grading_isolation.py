@@ -213,3 +213,36 @@ def test_plain_mode_kills_a_daemon_and_never_accuses_the_next_student(tmp_path, 
     rows = grading.grade_folder(folder, timeout=TIMEOUT, jobs=1, progress=False, only="c_edits")
     note = _rows(rows, "c_edits")["notebook"]
     assert note.status == "note" and "possible tampering" in note.message and "earlier submission" in note.message
+
+
+# ------------------------------------------------------------------ 8. killing a kernel's user id
+@pytest.mark.skipif(os.geteuid() != 0, reason="needs root to run a process under another user id")
+def test_kill_uid_kills_a_zombie_main_thread_whose_threads_still_run():
+    """A process whose main thread exited while another thread runs shows as a zombie, yet is alive."""
+    uid = processes.free_kernel_uid()
+    try:
+        pid = os.fork()
+        if pid == 0:  # the child: another user id, a sleeping thread, and the main thread gone
+            try:
+                import ctypes
+                import threading
+
+                os.setresgid(uid, uid, uid)
+                os.setresuid(uid, uid, uid)
+                threading.Thread(target=time.sleep, args=(60,)).start()
+                ctypes.CDLL(None).pthread_exit(None)
+            finally:
+                os._exit(1)
+        for _ in range(500):
+            if Path(f"/proc/{pid}/status").read_text().count("State:\tZ"):
+                break
+            time.sleep(0.01)
+        assert "State:\tZ" in Path(f"/proc/{pid}/status").read_text()
+        assert processes.pids_of_uid(uid, living_only=True) == [pid]  # a zombie, but with a live thread
+        processes.kill_uid(uid)
+        assert processes.pids_of_uid(uid, living_only=True) == []
+        assert processes.pids_of_uid(uid) == [pid]  # dead, not yet reaped: still counts for the process limit
+        os.waitpid(pid, 0)
+        assert processes.pids_of_uid(uid) == []
+    finally:
+        processes.release_kernel_uid(uid)

@@ -41,8 +41,9 @@ def pids_of_uid(uid: int, *, living_only: bool = False) -> list[int]:
     uid : int
         A user id.
     living_only : bool, default False
-        Leave out zombies (dead processes their parent has not reaped yet: they cannot be killed, though
-        they still count towards the user's process limit).
+        Leave out the dead: zombies of a single thread, which wait for their parent to reap them (they still
+        count towards the user's process limit). A zombie main thread with other threads still running is
+        alive.
 
     Returns
     -------
@@ -55,16 +56,14 @@ def pids_of_uid(uid: int, *, living_only: bool = False) -> list[int]:
             continue
         try:
             with open(f"/proc/{entry}/status", encoding="ascii", errors="replace") as handle:
-                zombie = False
-                for line in handle:
-                    if line.startswith("State:"):
-                        zombie = line.split()[1:2] in (["Z"], ["X"])
-                    elif line.startswith("Uid:"):
-                        if str(uid) in line.split()[1:] and not (living_only and zombie):
-                            found.append(int(entry))
-                        break
+                fields = dict(line.split(":", 1) for line in handle if ":" in line)
         except OSError:
-            pass
+            continue
+        if str(uid) not in fields.get("Uid", "").split():
+            continue
+        dead = fields.get("State", "").split()[:1] in (["Z"], ["X"]) and fields.get("Threads", "").strip() == "1"
+        if not (living_only and dead):
+            found.append(int(entry))
     return found
 
 
@@ -129,7 +128,8 @@ def release_kernel_uid(uid: int | None) -> None:
 def kill_uid(uid: int | None) -> None:
     """SIGKILL every process of ``uid`` (a kernel's own user id) until none is alive, for at most 5 s.
 
-    Zombies are dead already: their parent reaps them (the grading process does, as subreaper).
+    Every process of the user id is signalled, zombies too (a zombie main thread may have live threads);
+    a zombie of one thread is dead, and its parent reaps it (the grading process does, as subreaper).
 
     Parameters
     ----------
