@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import scipy.stats
 
-from mic_dp_helpers.checks import _core
+from mic_dp_helpers.checks import _choice_subsets, _core
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly
 
 _default_rng = np.random.default_rng
@@ -22,7 +22,6 @@ _binom_cdf = scipy.stats.binom.cdf
 _gamma_isf = scipy.stats.gamma.isf
 _abs = np.abs
 _len = len
-_isinstance = isinstance
 
 
 #: 04.2's mixed tables: MIXED_PEOPLE[i] people with MIXED_ROWS[i] rows each, rows shuffled, a string index,
@@ -31,6 +30,8 @@ _isinstance = isinstance
 #: person-calls; a two-sided binomial p-value below MIXED_P fails (5 k x 340 positions x 2 sides: 3.4e-6 in all).
 MIXED_ROWS, MIXED_PEOPLE, MIXED_CALLS, MIXED_KS, MIXED_P = (3, 7, 20, 60, 250), (30, 30, 30, 30, 10), 40, (
     1, 2, 3, 5, 8), 1e-9
+#: Each person's row count, by person number.
+MIXED_PEOPLE_ROWS = np.repeat(MIXED_ROWS, MIXED_PEOPLE)
 #: Per-row test: each row is kept in Binomial(MIXED_CALLS, min(k, m) / m) calls; the mean of the squared
 #: standardized counts over a row count's rows (1 for a random choice) above its Gamma approximation's
 #: ROW_P quantile fails (shape 1 / v, v an upper bound on its variance, see :func:`_row_dispersion_limit`).
@@ -40,7 +41,7 @@ ROW_P = 1e-7
 def _mixed_table(seed: int) -> tuple[pd.DataFrame, np.ndarray, np.ndarray]:
     """(table, row count of each row's person, each row's position among its person's rows in table order)."""
     rng = _default_rng([seed, 44])
-    rows_of = np.repeat(MIXED_ROWS, MIXED_PEOPLE)  # each person's row count
+    rows_of = MIXED_PEOPLE_ROWS  # each person's row count
     person = rng.permutation(np.repeat(np.arange(_len(rows_of)), rows_of))
     frame = pd.DataFrame({"person": person})
     position, size = frame.groupby("person").cumcount().to_numpy(), rows_of[person]
@@ -129,12 +130,8 @@ def check_mixed_choice(answer, k: int, seed: int, check_module) -> None:
                                  _default_rng([seed, 44, k]), extra_modules=(sys.modules[__name__],))
     if not given.equals(_mixed_table(seed)[0]):
         raise CheckFailed("your function changed the table it was given; return a new table instead.")
-    kept = np.zeros(_len(given))
-    lookup = pd.Series(np.arange(_len(given)), index=given.index)
-    for output in outputs:
-        if not _isinstance(output, pd.DataFrame):
-            raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(output).__name__}.")
-        kept[lookup.reindex(output.index).dropna().to_numpy(dtype=int)] += 1
+    person = given["person"].to_numpy()
+    hashes, _, kept = _choice_subsets.kept_hashes(outputs, given.index, person, _len(MIXED_PEOPLE_ROWS), seed)
     for m in MIXED_ROWS:
         counts, trials, share = (np.bincount(position[size == m], weights=kept[size == m], minlength=m),
                                  MIXED_CALLS * _people(m), min(k, m) / m)
@@ -147,3 +144,4 @@ def check_mixed_choice(answer, k: int, seed: int, check_module) -> None:
                               f"{share:.1%} (property: uniform choice, whatever k, the row count or the index). "
                               "Choose each person's rows at random, using rng.")
     _check_each_row_random(kept, size, k)
+    _choice_subsets.check_subsets_uniform(hashes, MIXED_PEOPLE_ROWS, MIXED_ROWS, k, MIXED_CALLS)

@@ -27,7 +27,7 @@ import pandas as pd
 import scipy.stats
 
 from mic_dp_helpers.scale import pydp_error, pydp_tools
-from mic_dp_helpers.checks import _core, _pydp_reference, _stats, _sweeps, _uniform_choice
+from mic_dp_helpers.checks import _choice_subsets, _core, _pydp_reference, _stats, _sweeps, _uniform_choice
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -466,6 +466,7 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     if not _call_bound(answer, df, column, 2, seed).index.equals(_call_bound(answer, df, column, 2, seed).index):
         raise CheckFailed("two calls with generators seeded alike kept different rows: draw your randomness "
                           "from the rng argument (property: reproducible).")
+    _choice_subsets.check_sweep(answer, seed, _THIS)  # every k 1-12 and row count 2-12, log grids to 1,000 (s37rA)
     _check_uniform_choice(answer, 30, 60, _default_rng(seed))
     # Again on 300 to 3,000 people (2,100 to 21,000 rows), at least 1,800 person-calls (referee rt0206: a random
     # choice up to 100 people or 1,000 rows and each person's first rows above passed).
