@@ -79,7 +79,7 @@ def _exactness_mean_cases(seed: int):
         upper = lower + _log_uniform(rng, 2, 200)
         width = upper - lower
         size = int(_log_uniform(rng, low_n, high_n))
-        if kind in NARROW_KINDS:  # inside the middle twentieth of the bounds: bounds narrowed to the data shrink the noise
+        if kind in NARROW_KINDS + ("low epsilon few",):  # in the middle twentieth: bounds from the data shrink the noise
             values = rng.uniform((lower + upper) / 2 - width / 40, (lower + upper) / 2 + width / 40, size)
         else:
             values = rng.uniform(lower + width / 10, upper - width / 10, size)
@@ -147,4 +147,4 @@ def _sweep_mean_cases(seed: int):
 
 MEAN_RUNS_BY_KIND = {"outside": MEAN_RUNS, "inside": MEAN_RUNS, "negative": MEAN_RUNS, "large": 300, "tiny": 300,
                     "single": MEAN_RUNS, "middle": 300, "huge": 10, "gap": 20, "huge epsilon": 20,
-                    "vast": 3, "small": 10, "low epsilon": 20, "low epsilon few": 20, "high epsilon": 20}
+                    "vast": 3, "small": 10, "low epsilon": 100, "low epsilon few": 40, "high epsilon": 20}

@@ -45,9 +45,21 @@ def same_as_pydp_mean(answers, values, lower, upper, epsilon, where) -> None:
     ...
     mic_dp_helpers.checks._guard.CheckFailed: With one value your answers are not distributed like ...
     """
-    reference = [BoundedMean(epsilon=epsilon, lower_bound=lower, upper_bound=upper, dtype="float").quick_result(
-        list(values)) for _ in range(_len(answers))]
+    reference = pydp_means(values, lower, upper, epsilon, _len(answers))
     if ks_2samp(answers, reference).pvalue < 1e-5:
         raise CheckFailed(f"{where} your answers are not distributed like PyDP's BoundedMean's (property: "
                           "distribution; two-sample test, p < 1e-5). With one value a noise scale computed from "
                           "the (private) number of values shows: let BoundedMean add its own noise.")
+
+
+def pydp_means(values, lower, upper, epsilon, runs: int) -> list:
+    """``runs`` answers of PyDP's own BoundedMean (``dtype="float"``) on the same inputs.
+
+    Examples
+    --------
+    >>> answers = pydp_means([1.0, 2.0], 0.0, 3.0, 1.0, 4)
+    >>> len(answers), all(0.0 <= a <= 3.0 for a in answers)
+    (4, True)
+    """
+    return [BoundedMean(epsilon=epsilon, lower_bound=lower, upper_bound=upper, dtype="float").quick_result(
+        list(values)) for _ in range(runs)]

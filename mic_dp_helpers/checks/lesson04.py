@@ -27,7 +27,8 @@ import pandas as pd
 import scipy.stats
 
 from mic_dp_helpers.scale import pydp_error, pydp_tools
-from mic_dp_helpers.checks import _choice_subsets, _core, _pydp_reference, _stats, _sweeps, _uniform_choice
+from mic_dp_helpers.checks import (_choice_subsets, _core, _mean_spread, _pydp_reference, _stats, _sweeps,
+                                   _uniform_choice)
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 _THIS = sys.modules[__name__]
@@ -124,6 +125,19 @@ def _narrower_than_outside(kind: str, deviation: float, deviations: dict) -> boo
     """
     outside = deviations.get("outside")
     return kind in ("inside", "negative") and (outside is None or deviation < 0.85 * outside)
+
+
+#: The centre hint: a shifted centre comes from values changed (rounded, truncated, dropped) or clamped to other
+#: bounds (referee s37rA: values truncated with int() got "more noise than needed").
+_CENTRE_HINT = ("release the mean of the values as given, clamped to the bounds you were given (PyDP clamps when "
+                "given them), with PyDP's noise: do not round, truncate or drop values.")
+_mean_spread_kinds = ("low epsilon", "low epsilon few")
+
+
+def _centre_shifted(answers, centre: float) -> bool:
+    """Whether the answers' mean lies more than 6 of its own standard errors from ``centre`` (their spread
+    measured around their own mean, so more noise alone does not count)."""
+    return _abs(_float(_mean(answers)) - centre) > 6 * _float(np.std(answers)) / _sqrt(_len(answers))
 
 
 def _check_array_unchanged(answer, seed: int) -> None:
@@ -249,7 +263,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     """
     _check_array_unchanged(answer, seed)
     _check_value_kinds(answer, seed)
-    z_all, deviations = [], {}
+    z_all, deviations, low_bands = [], {}, {}
     for index in range(_len(_mean_cases(seed))):
         values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
         runs = MEAN_RUNS_BY_KIND[kind]
@@ -290,13 +304,16 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
             if kind in NARROW_KINDS and spread < HUGE_SPREAD_FLOOR:
                 raise CheckFailed(f"{where} (every value in the middle twentieth of the bounds): your answers vary by "
                                   f"{spread:.2f} noise scales on average, where PyDP's noise gives about 1 (property: "
-                                  "data-independent noise). The bounds must be the ones declared, never the data's "
-                                  "own minimum and maximum.")
+                                  "noise of the right size): too little noise here. Is epsilon changed (raised or "
+                                  "floored at some value), or are the bounds narrowed to the data's own minimum and "
+                                  "maximum? Pass epsilon and the declared bounds unchanged.")
             near = int((_abs((answers - clamped_mean) / (sd / _sqrt(2))) <= 1e-3).sum())
             if near and _float(_binom_sf(near - 1, runs, 2e-3)) < 1e-7:
                 raise CheckFailed(f"{where} {near} of {runs} answers are the exact mean or within a hair of it "
                                   "(property: no noiseless output): every call must return PyDP's noisy answer, "
                                   "whatever the number of values or epsilon.")
+            if kind in _mean_spread_kinds:
+                _mean_spread.add_cell(low_bands, kind, answers, values, lower, upper, epsilon, clamped_mean)
             continue
         if kind == "tiny":  # PyDP clamps most answers to a bound here: only the absence of noise is tested
             if _float(_mean(_abs(answers - clamped_mean) <= 1e-9 * (upper - lower))) > 0.05:
@@ -324,16 +341,16 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"{where} your answers vary less than BoundedMean's noise at that epsilon (property: "
                               "scale): a larger epsilon than asked (weaker privacy than promised), or answers "
                               "rounded or shrunk afterwards. Pass epsilon unchanged and return PyDP's number as is.")
+        if deviation > high and _centre_shifted(answers, clamped_mean):
+            raise CheckFailed(f"{where} your answers are centred {_float(_mean(answers)) - clamped_mean:+.3g} from the mean "
+                              "of the values clamped to the bounds, so they lie far from it (property: centre): "
+                              f"{_CENTRE_HINT}")
         if deviation > high:
             raise CheckFailed(f"{where} your answers vary more than BoundedMean's noise at that epsilon (property: "
                               "scale): you add more noise than needed (is epsilon split or changed, or are the "
                               "bounds not the ones you were given?).")
         if centre_off:
-            if kind == "outside":
-                raise CheckFailed(f"{where} your answers are centred on the wrong value (property: centre): clamp "
-                                  "each value to the bounds you were given (PyDP does it when given them).")
-            raise CheckFailed(f"{where} your answers are centred on the wrong value (property: centre): release "
-                              "the mean of the values, with PyDP's noise.")
+            raise CheckFailed(f"{where} your answers are centred on the wrong value (property: centre): {_CENTRE_HINT}")
         _stats.check_fresh_noise(answers, clamped_mean, sd / _sqrt(2), "laplace", where + ":")
         _stats.check_no_mirrors(answers, clamped_mean, sd / _sqrt(2), where + ":")
         z = (answers - clamped_mean) / (sd / _sqrt(2))
@@ -348,6 +365,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
             raise CheckFailed(f"{where} your noise never reaches the tails that {runs} draws of PyDP's noise "
                               "reach (property: tails): clipped or bounded noise is not differentially private.")
         z_all.append(z)
+    _mean_spread.check_bands(low_bands)  # epsilon 0.02-0.3: noise as large as PyDP's own (referee s37rA)
     # Pooled over the cases: odd and even calls averaging to the exact mean, or noise carried over from
     # call to call, show as a correlation between calls (see _stats.LESSON02_06_POWER for the power).
     _sweeps.check_independent_calls(z_all, "Over every case,", lags=MEAN_LAGS, unit="call")
