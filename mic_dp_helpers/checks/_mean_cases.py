@@ -45,8 +45,9 @@ EXACTNESS_KINDS, SMALL_SIZES = ("huge", "gap", "huge epsilon", "vast", "small", 
                                 "high epsilon"), (3, 4, 5, 8, 12, 20)
 #: The exactness cases beside the statistical ones' epsilon 0.3-5 (referee s36rA: exact, or bounds from the data,
 #: below epsilon 0.3 with 6 values or more, and exact above epsilon 5 with 300-1,500 values, passed), 20 runs
-#: each, one per cell of a grid: epsilon 0.02-0.06, 0.06-0.15 and 0.15-0.3 times 6-300 values ("low epsilon
-#: few"), 300-1,000 and 1,000-3,000 values ("low epsilon": in the middle twentieth, spread floor); epsilon 5-10,
+#: each (100 and 40 below epsilon 0.3), one per cell of a grid: epsilon 0.02-0.06, 0.06-0.15 and 0.15-0.3 times 6-300
+#: values ("low epsilon few"), 300-1,000 and 1,000-3,000 values ("low epsilon": spread floor), all in the middle
+#: twentieth of the bounds, their noise ranked against PyDP's own (_mean_spread, referee s37rA); epsilon 5-10,
 #: 10-20, 20-60 and 60-200 times 150-600 and 600-3,000 values ("high epsilon").
 LOW_HIGH_EPSILON = tuple((kind, sizes, band) for band in ((0.02, 0.06), (0.06, 0.15), (0.15, 0.3))
                          for kind, sizes in (("low epsilon few", (6, 300)), ("low epsilon", (300, 1_000)),

@@ -275,7 +275,7 @@ LESSON02_06_POWER = (
     ("04.2", "each person's first rows (any fixed choice) only for some k, some row counts or a non-integer index "
              "(referee s35rca: k = 1, k >= 3, more than 7 or 20 rows, a text index)", "1 for k in {1, 2, 3, 5} and "
      "people of 3, 7, 20 or 60 rows (by construction: a fixed position is kept in 1,200 of 1,200 person-calls "
-     "against Binomial(1,200, k / m), p-value far below 1e-9); other k or row counts are not seen",
+     "against Binomial(1,200, k / m), p-value far below 1e-9); other k or row counts: see the s37rA sweep row",
      "_uniform_choice.check_mixed_choice: 40 calls per k on 30 people of each row count, rows shuffled, a text index"),
     ("04.1", "exact for a handful of values (referee s35rca: 3-5 values, 3-25 values; the cases held 1-5, then 6 "
              "and more, 3-5 never called at the default seed)", "1 (by construction: 10 equal answers at each of 3, 4, "
@@ -314,6 +314,26 @@ LESSON02_06_POWER = (
      "for a fixed choice, 3-5 for these weights, against its Gamma 1e-7 quantile, 1.1-2.5); weak weights can pass",
      "_uniform_choice.check_mixed_choice: people of 3, 7, 20, 60 (30 each) and 250 rows (10), k = 1, 2, 3, 5, 8, "
      "a date, a visit number and a day in an order unrelated to the rows', per-position and per-row tests"),
+    # Referee s37rA (2026-11-27): 03.3, 04.1 and 04.2 (fix37a2).
+    ("03.3", "an estimator biased near a count of 0 (referee s37rA: answers clipped at 0, rounded and clipped, a "
+             "geometric or harmonic mean; no case had a count below 374)", "1 for answers clipped at 0 or -1, rounded "
+     "and clipped, |answer|, a geometric mean of the positive parts or of max(answer, 1), a harmonic mean (of "
+     "max(answer, 1)): each failed on all of seeds 0-299; a clip at -c with (b / 2) e^(-c / b) < 0.5 passes",
+     "_attack_cases.SMALL_COUNTS: counts 0 (SD 3-6), 1-3 and 4-20 (SD 4-6), 16 (Laplace SD 2 sqrt(2)), within 0.5"),
+    ("04.1", "noise shrunk below epsilon 0.3 (referee s37rA: epsilon floored at 0.1, up to 5 times too little "
+             "noise; bounds from the data for 6-299 values)", "1 for a shrink to 0.5 or less in one band's cells "
+     "(z = -11.7 for the floor at 0.1, -8.3 for the data bounds, at the default seed, against -4.26); about 0.75 for "
+     "0.6 (the floor at 0.06: z = -5.0); little above 0.7", "_mean_spread: ranks of |answer - clamped mean| among "
+     "PyDP's own answers, 100 against 150 runs per cell of 300-3,000 values (two per band pooled), 40 against 80 "
+     "per cell of 6-300 values; one-sided at 1e-5, 6 groups"),
+    ("04.2", "a fixed choice for some k or row counts, and a random rotation (referee s37rA: first rows for k = 4, "
+             "6, 7 or 9+, for 61-249 or more than 250 rows; k consecutive rows from a random start)", "1 for a fixed "
+     "choice at any k of the sweep's grid with some row count above k and C(m, k) >= 100 (every person repeats "
+     "its set in all 3 pairs of calls, against an expected total below 6; exact law, p < 1e-7), 0 strictly "
+     "between two grid points above 12 or above 1,000; 1 for a rotation at k = 2, 3, 5, 8 (at k = 2 and 20 rows "
+     "about 1,120 equal pairs against 123)", "_choice_subsets: check_sweep (k 1-12 and a log grid to 1,000 "
+     "x one person of each row count 2-12 and of a log grid to 1,000, 3 calls) and check_subsets_uniform on the "
+     "mixed table (40 calls, Poisson, C(m, k) >= 100; null simulated, its tails hold to 1e-5)"),
     ("02.1, 04.1, 04.4", "exact outside the tested ranges (referee s35rca item 10; s36rA): 02.1 for a sensitivity "
                          "below 1e-6, an epsilon below 1e-5 or above 1e6, or beyond 2e13 scales; 04.1 above epsilon 1,000 or 1,000,000 "
                          "values, for tuple or float32 input or negative integer bounds; 04.4 from the 15th query, "

@@ -229,8 +229,13 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     5 to 20: an answer exact for a handful of values fails; and 20 runs on each cell of a grid beside the
     statistical cases' epsilon 0.3-5, ``LOW_HIGH_EPSILON``: epsilon 0.02-0.06, 0.06-0.15 and 0.15-0.3 times 6-300,
     300-1,000 and 1,000-3,000 values, and epsilon 5-10, 10-20, 20-60 and 60-200 times 150-600 and 600-3,000 values,
-    so an answer exact below epsilon 0.3 or above epsilon 5 for some sizes fails; the cells of 300 values or more
-    below epsilon 0.3 lie in the middle twentieth of the bounds, with the spread floor below); the two large cases are sorted (the second with its halves
+    so an answer exact below epsilon 0.3 or above epsilon 5 for some sizes fails; the cells below epsilon 0.3 lie in
+    the middle twentieth of the bounds, those of 300 values or more with the spread floor below, and their noise
+    is ranked against PyDP's own answers on the same inputs (:mod:`~mic_dp_helpers.checks._mean_spread`: 100 runs
+    of each cell of 300-3,000 values against 150 of PyDP's, the two cells of a band pooled, and 40 runs of each
+    cell of 6-300 values against 80; a one-sided rank test of the distance to the clamped mean, p >= 1e-5 each of 6
+    groups): epsilon floored at 0.1 (referee s37rA: up to 5 times too little noise, z = -11.7 at the default seed) or
+    at 0.08, and bounds narrowed to the data for 6-299 values below epsilon 0.3, fail); the two large cases are sorted (the second with its halves
     interleaved) and their centre is tested (10 sd: the mean of a prefix, or of every other value, fails), and
     the first lies in the middle twentieth of the bounds (mean |z| of its 10 runs at least 0.12: bounds
     narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Twelve answers on
@@ -241,7 +246,10 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     case with values beyond both bounds (a wrong epsilon everywhere gets the scale hint). Limits: an answer exact
     only for 9,000-10,000 values, 40,000-150,000 values or epsilon 100-200 with more than 3,000 values (between the
     cases of a seed), or only in a part of one grid cell (a box of sizes and epsilons that the cell's one draw
-    misses), or with noise of a wrong size only in the exactness cases, passes; a mixture with a small share of
+    misses), or with noise of a wrong size only in the exactness cases other than those below epsilon 0.3 (the large
+    sizes, 2,000-9,000 values, epsilon above 5: only a noiseless answer, or one within 1e-3 scales, fails there),
+    or with noise shrunk below epsilon 0.3 by a factor above about 0.6 in one band (epsilon floored at 0.06: its
+    z at the default seed was -5.0 against -4.26, so it passes about one run in four), passes; a mixture with a small share of
     calls at a larger epsilon (referee s36rA: 3% of calls at 10 epsilon, worst privacy loss 1.8 times epsilon at 0.3
     in a Laplace model: the mean |noise| moves by 3%, inside the band) or with a narrow component (0.5% of calls
     the clamped mean plus uniform noise of a twentieth of the scale) passes, as neither changes the spread,
@@ -443,11 +451,25 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     k >= 6, passed), and each single row is kept about as often as a random choice keeps it (the mean squared
     standardized count of a row count's rows below its Gamma approximation's 1e-7 quantile): that table has a
     date, a visit number and a day in an order unrelated to the rows', so each person's latest rows by date, or
-    rows drawn with weights from a column, fail. Tables come from ``seed``; the person column is not the first
-    column. The text states that the index labels each row once: a choice by index label (``df.loc[labels]``),
+    rows drawn with weights from a column, fail; on that table, for each row count with C(m, k) >= 100, the
+    number of pairs of calls in which a person kept exactly the same set of rows is at most what a uniform
+    choice of the set gives (Poisson, p >= 1e-7; :func:`_choice_subsets.check_subsets_uniform`): a random
+    rotation (a random start and k consecutive rows, in any fixed order: each row kept with probability k / m,
+    but only m of the C(m, k) sets possible) fails (referee s37rA: it passed; at k = 2 and 20 rows it repeats a
+    set about 1,120 times against 123). Then a sweep (:func:`_choice_subsets.check_sweep`): every k from 1 to 12
+    and a log grid of k (ratio 1.3, an offset from ``seed``) up to 1,000, 3 calls each, on a table of one person
+    of each row count from 2 to 12 and of a log grid of row counts (ratio 1.3, another offset) up to 1,000:
+    every person keeps min(k, m) rows, and the pairs of calls with the same kept set are not more than a uniform
+    choice gives (their exact law, p >= 1e-7), so each person's first rows (any fixed choice) for some k or
+    some row counts fails (referee s37rA: first rows for k = 4, 6, 7 or 9+, for 61-249 or more than 250 rows
+    passed). Tables come from ``seed``; the person column is not the first column. The text states that the index labels each row once: a choice by index label (``df.loc[labels]``),
     which keeps extra rows when a label repeats, is then correct, and no table repeats a label (the reference
-    solution's ``df.index.isin`` would keep them too). Limit: a choice weighted only weakly by a column can pass
-    (weights (day + 1) ** 0.5, days 1-365, gave 3.2 times a random choice's spread, 2.24 allowed).
+    solution's ``df.index.isin`` would keep them too). Limits: a choice weighted only weakly by a column can pass
+    (weights (day + 1) ** 0.5, days 1-365, gave 3.2 times a random choice's spread, 2.24 allowed); a fixed choice
+    only for k, or row counts, strictly between two points of a grid above 12 (a band narrower than a factor
+    1.3 at the seed's offset), or above 1,000 rows or k = 1,000, passes; a fixed choice only where C(m, k) is
+    small (people of 4-6 rows) is seen only by the position tests (k = 1, 2, 3, 5, 8 on 3 and 7 rows); a rotation
+    used only for some k other than 2, 3, 5 and 8 passes (the sweep's 3 calls rarely repeat its sets).
 
     Parameters
     ----------
