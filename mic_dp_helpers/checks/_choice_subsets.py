@@ -92,6 +92,24 @@ def kept_hashes(outputs, index: pd.Index, person: np.ndarray, n_people: int, see
     Each row gets a random weight; a set's hash is the sum of its rows' weights, added in table order, so equal
     sets give equal floats and different sets equal ones with probability about 1e-16.
 
+    Parameters
+    ----------
+    outputs : list of pandas.DataFrame
+        The answer's kept rows, one table per call.
+    index : pandas.Index
+        The given table's index.
+    person : numpy.ndarray
+        Each row's person code (0 to n_people - 1).
+    n_people : int
+        Number of people.
+    seed : int
+        Seed of the weights.
+
+    Returns
+    -------
+    tuple of numpy.ndarray
+        The hashes, the counts and the per-row totals.
+
     Raises
     ------
     CheckFailed
@@ -114,6 +132,16 @@ def kept_hashes(outputs, index: pd.Index, person: np.ndarray, n_people: int, see
 def collisions(hashes: np.ndarray) -> np.ndarray:
     """Equal pairs of calls per person (column) of ``hashes``.
 
+    Parameters
+    ----------
+    hashes : numpy.ndarray
+        (calls x people) hashes of the kept sets.
+
+    Returns
+    -------
+    numpy.ndarray
+        For each person, the number of pairs of calls with the same hash.
+
     Examples
     --------
     >>> collisions(np.array([[1.0, 2.0], [1.0, 3.0], [1.0, 2.0]])).tolist()
@@ -132,6 +160,18 @@ def three_call_p_value(observed: int, subsets) -> float:
 
     A person's 3 sets: all different with probability (M - 1)(M - 2) / M^2 (0 equal pairs), exactly two equal
     3 (M - 1) / M^2 (1 pair), all equal 1 / M^2 (3 pairs); the people are independent (exact convolution).
+
+    Parameters
+    ----------
+    observed : int
+        Equal pairs seen.
+    subsets : sequence of int
+        C(m, k) of each person tested.
+
+    Returns
+    -------
+    float
+        The p-value.
 
     Examples
     --------

@@ -39,6 +39,18 @@ def rank_shift(answers, reference, centre: float) -> tuple[float, float]:
     Under the same law for both samples the rank sum has mean n1 (n1 + n2 + 1) / 2 and, with ties, variance
     n1 n2 / 12 ((n + 1) - sum(t^3 - t) / (n (n - 1))), n = n1 + n2, t the sizes of tied groups.
 
+    Parameters
+    ----------
+    answers, reference : sequence of float
+        The answer's and PyDP's outputs.
+    centre : float
+        The clamped mean.
+
+    Returns
+    -------
+    tuple of float
+        The centred rank sum and its variance.
+
     Examples
     --------
     >>> shift, variance = rank_shift([0.0, 0.1], [1.0, 2.0, 3.0], 0.0)
@@ -58,6 +70,16 @@ def rank_shift(answers, reference, centre: float) -> tuple[float, float]:
 def band_of(epsilon: float) -> int:
     """The index of the band of ``LOW_BANDS`` holding ``epsilon``.
 
+    Parameters
+    ----------
+    epsilon : float
+        A low cell's epsilon.
+
+    Returns
+    -------
+    int
+        0, 1 or 2.
+
     Examples
     --------
     >>> band_of(0.03), band_of(0.2)
@@ -69,7 +91,23 @@ def band_of(epsilon: float) -> int:
 def add_cell(pooled: dict, kind: str, answers, values, lower: float, upper: float, epsilon: float,
              centre: float) -> None:
     """Rank one cell's answers among ``REFERENCE_RUNS`` of PyDP's and add the result to its group (its band and
-    kind) in ``pooled``."""
+    kind) in ``pooled``.
+
+    Parameters
+    ----------
+    pooled : dict
+        {(band, kind): [rank-sum shift, variance, cells]}, updated.
+    kind : str
+        "low epsilon" or "low epsilon few".
+    answers : numpy.ndarray
+        The answer's outputs.
+    values : list of float
+        The cell's values.
+    lower, upper, epsilon : float
+        The cell's bounds and epsilon.
+    centre : float
+        The clamped mean.
+    """
     reference = pydp_means(values, lower, upper, epsilon, REFERENCE_RUNS[kind])
     shift, variance = rank_shift(answers, reference, centre)
     band = pooled.setdefault((band_of(epsilon), kind), [0.0, 0.0, 0])
@@ -80,6 +118,11 @@ def add_cell(pooled: dict, kind: str, answers, values, lower: float, upper: floa
 
 def check_bands(pooled: dict) -> None:
     """Fail a band whose pooled rank sum is too low (answers closer to the clamped mean than PyDP's).
+
+    Parameters
+    ----------
+    pooled : dict
+        As filled by :func:`add_cell`.
 
     Raises
     ------

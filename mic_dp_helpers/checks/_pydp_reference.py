@@ -55,6 +55,20 @@ def same_as_pydp_mean(answers, values, lower, upper, epsilon, where) -> None:
 def pydp_means(values, lower, upper, epsilon, runs: int) -> list:
     """``runs`` answers of PyDP's own BoundedMean (``dtype="float"``) on the same inputs.
 
+    Parameters
+    ----------
+    values : list of float
+        The values.
+    lower, upper, epsilon : float
+        Bounds and epsilon.
+    runs : int
+        Number of answers.
+
+    Returns
+    -------
+    list of float
+        PyDP's answers.
+
     Examples
     --------
     >>> answers = pydp_means([1.0, 2.0], 0.0, 3.0, 1.0, 4)
