@@ -321,9 +321,9 @@ LESSON02_06_POWER = (
      "max(answer, 1)): each failed on all of seeds 0-299; a clip at -c with (b / 2) e^(-c / b) < 0.5 passes",
      "_attack_cases.SMALL_COUNTS: counts 0 (SD 3-6), 1-3 and 4-20 (SD 4-6), 16 (Laplace SD 2 sqrt(2)), within 0.5"),
     ("04.1", "noise shrunk below epsilon 0.3 (referee s37rA: epsilon floored at 0.1, up to 5 times too little "
-             "noise; bounds from the data for 6-299 values)", "1 for a shrink to 0.5 or less in one band's cells "
-     "(z = -11.7 for the floor at 0.1, -8.3 for the data bounds, at the default seed, against -4.26); about 0.75 for "
-     "0.6 (the floor at 0.06: z = -5.0); little above 0.7", "_mean_spread: ranks of |answer - clamped mean| among "
+             "noise; bounds from the data for 6-299 values)", "1 for a shrink to 0.6 or less in one band's cells "
+     "(default seed: z = -11.7 for the floor at 0.1, -8.3 for the data bounds, against -4.26; the floor at 0.06, "
+     "a shrink to 0.45-0.58, simulated 15/15, z -4.5 to -7.5); 0 for 0.65 or more (the floor at 0.04: 0/10)", "_mean_spread: ranks of |answer - clamped mean| among "
      "PyDP's own answers, 100 against 150 runs per cell of 300-3,000 values (two per band pooled), 40 against 80 "
      "per cell of 6-300 values; one-sided at 1e-5, 6 groups"),
     ("04.2", "a fixed choice for some k or row counts, and a random rotation (referee s37rA: first rows for k = 4, "
