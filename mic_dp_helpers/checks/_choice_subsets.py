@@ -221,8 +221,9 @@ def check_sweep(answer, seed: int, check_module) -> None:
             raise CheckFailed(f"with k={k} (a table of people with 2 to {max(rows_of)} rows), over {SWEEP_CALLS} calls "
                               f"people kept exactly the same rows {equal} times (pairs of calls), where a random "
                               f"choice almost never does (about {_expected(subsets):.2g}; property: uniform choice, "
-                              "whatever k or the row count): some rows are fixed, for example each person's first "
-                              "rows. Choose each person's rows at random, using rng.")
+                              "whatever k or the row count): some rows are fixed (for example each person's first "
+                              "rows), or only a few sets of rows can come out. Choose each person's rows uniformly "
+                              "at random, using rng.")
 
 
 def _expected(subsets) -> float:
