@@ -330,7 +330,7 @@ LESSON02_06_POWER = (
              "6, 7 or 9+, for 61-249 or more than 250 rows; k consecutive rows from a random start)", "1 for a fixed "
      "choice at any k of the sweep's grid with some row count above k and C(m, k) >= 100 (every person repeats "
      "its set in all 3 pairs of calls, against an expected total below 6; exact law, p < 1e-7), 0 strictly "
-     "between two grid points above 12 or above 1,000; 1 for a rotation at k = 2, 3, 5, 8 (at k = 2 and 20 rows "
+     "between two grid points above 12 or above the grid's largest (770-1,000; 779 rows, k = 786 at the default seed); 1 for a rotation at k = 2, 3, 5, 8 (at k = 2 and 20 rows "
      "about 1,120 equal pairs against 123)", "_choice_subsets: check_sweep (k 1-12 and a log grid to 1,000 "
      "x one person of each row count 2-12 and of a log grid to 1,000, 3 calls) and check_subsets_uniform on the "
      "mixed table (40 calls, Poisson, C(m, k) >= 100; null simulated, its tails hold to 1e-5)"),

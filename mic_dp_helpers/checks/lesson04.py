@@ -468,7 +468,8 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     solution's ``df.index.isin`` would keep them too). Limits: a choice weighted only weakly by a column can pass
     (weights (day + 1) ** 0.5, days 1-365, gave 3.2 times a random choice's spread, 2.24 allowed); a fixed choice
     only for k, or row counts, strictly between two points of a grid above 12 (a band narrower than a factor
-    1.3 at the seed's offset), or above 1,000 rows or k = 1,000, passes; a fixed choice only where C(m, k) is
+    1.3 at the seed's offset), or above the grids' largest row count or k (770 to 1,000 by the offset; 779 rows
+    and k = 786 at the default seed), passes; a fixed choice only where C(m, k) is
     small (people of 4-6 rows) is seen only by the position tests (k = 1, 2, 3, 5, 8 on 3 and 7 rows); a rotation
     used only for some k other than 2, 3, 5 and 8 passes (the sweep's 3 calls rarely repeat its sets).
 
