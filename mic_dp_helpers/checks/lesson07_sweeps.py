@@ -183,6 +183,16 @@ SIZE_BINS = 24
 def size_bin(people: int) -> int:
     """The bin of ``people`` (2,000 to 1,000,000, log scale) among ``SIZE_BINS``; sizes outside go to the ends.
 
+    Parameters
+    ----------
+    people : int
+        A case's number of people.
+
+    Returns
+    -------
+    int
+        Its bin, 0 to ``SIZE_BINS`` - 1.
+
     Examples
     --------
     >>> size_bin(2000), size_bin(1_000_000), size_bin(45_000)
