@@ -184,9 +184,11 @@ def check_laplace_noise(z, where: str, *, inverted: float | None = None, centre_
         raise CheckFailed(f"{where} the noise of one release predicts the next one (property: independence). "
                           "Draw fresh noise for every release.")
     if _float(_kstest(z, "laplace").pvalue) < KS_P_VALUE:
-        raise CheckFailed(f"{where} the amount of noise is right but its distribution is not (property: shape, a "
-                          "goodness-of-fit test): the Laplace mechanism needs Laplace noise, sharply peaked at 0 "
-                          "with exponential tails, not another distribution with the same spread.")
+        raise CheckFailed(f"{where} the noise does not follow Laplace noise of the expected scale (property: "
+                          "shape, a goodness-of-fit test; the amount test above lets the variance be off by up to "
+                          f"{tolerance:.0%} at {n:,} releases, so the amount may be wrong too): check the noise's "
+                          "scale (sensitivity / epsilon, with the epsilon this release may spend) and that it is "
+                          "Laplace noise, sharply peaked at 0 with exponential tails.")
 
 
 def check_gaussian_noise(z, where: str) -> None:

@@ -106,20 +106,21 @@ LESSON07_POWER = (
      "off by 0.7x or 1.43x with probability 1 - 1e-8), 3,000 values at epsilon 0.02 (the top interval is drawn "
      "often: a bound capped at the data's maximum fails the KS test of the bounds), epsilons 0.02, 20 and 30; "
      "noise-free releases are caught at once",
-     "an answer wrong only above 24,000 values or epsilon 30, or by a scale factor within about 10% on the large "
-     "case, passes, except that a release without noise (bound or mean) is caught up to 1,000,000 values (next row)"),
+     "an answer wrong only above 100,000 values (referee s37rB: 24,000 before the scale cases, next rows) or "
+     "epsilon 30, or by a scale factor within about 10% on the large case, passes, except that a release without "
+     "noise (bound or mean) is caught up to 1,000,000 values"),
     ("07.4", "exact mean or bound far above the other sizes (referee: from 200,000 values)",
      "one case of 1,000,001 to 1,100,000 values, 12 calls: a noise-free mean or a bound that never varies is "
      "caught at once (1 by construction, for any threshold below the case's size)",
-     "12 calls do not test the noise's scale there: half the noise only above 24,000 values passes"),
+     "12 calls do not test the noise's scale there: half the noise only above 100,000 values passes"),
     ("07.4", "exact mean or bound in a band of epsilons (referee: 3 < epsilon < 15, 0.03 < epsilon < 0.09)",
      "12 epsilons, log-uniform and jittered over 0.02 to 30, 50 to 500 values, 100 calls each: a noise-free mean "
      "or a bound that never varies is caught at once", "a band narrower than a grid step (a factor 1.8) can fall "
      "between the points; a wrong noise scale in a band is seen only by the 100 calls' KS test (about 0.6x or 1.6x)"),
     ("07.4", "Laplace noise clipped or truncated at c scales",
-     "pooled tails over all 12,212 releases: the largest |z| must reach 6.97 scales (check_pooled_tails; a "
-     "correct answer fails with probability TAIL_FAILURE = 1e-5): clipped or truncated at c <= 6.97 scales, 1; at "
-     "c = 7.0, 0.69; 7.1, 0.24 (exp(-N (e^-6.97 - e^-c)))",
+     "pooled tails over all 13,412 releases (12,212 before referee s37rB): the largest |z| must reach 7.06 scales "
+     "(check_pooled_tails; a correct answer fails with probability TAIL_FAILURE = 1e-5): clipped or truncated at "
+     "c <= 7.06 scales, 1; at c = 7.1, 0.64; 7.2, 0.22 (exp(-N (e^-7.06 - e^-c)))",
      "clipping beyond 7.2 scales is seen with probability below 0.1 (the 13,212 releases before the "
      "20,001-24,000-value case's 2,000 calls became 1,000 had to reach 7.05: 7.0 scales, 1; 7.1, 0.54)"),
     # Referee rt0709: answers exact, with shared coins or too few flips only for 20,000-60,000 people passed 07.1;
@@ -130,11 +131,11 @@ LESSON07_POWER = (
      "size sweep (lesson07._size_sweep): 40 sizes log-uniform over 2 to 1,000,000 with one shared random offset "
      "(referee s35rcb: per-point jitter left gaps of a factor 1.93), epsilon "
      "log-uniform over 0.05-1, calls for 40 expected flips: all kept fails (a correct answer: below e^-40); keep "
-     "shares z-tested at 5.5 (80 tests, 3e-6 in all); coins of i and i + d from 2,000 people: every lag with 300 "
-     "expected double flips to 150,000 people, lags 1-32 and n/2, n/3, n/4, n/5, n/8, n/10 above, |z| > 7 (about "
-     "600,000 lags, 2e-6 in all). Exact or shared coins in a band [a, b] with (b + 1) / a above a grid step (a "
+     "shares z-tested at 5.5 (80 tests, 3e-6 in all); coins of i and i + d from 2,000 people: _coins."
+     "check_pairs_at_lags since referee s37rB (every lag to 131,072 people, lags 1-32 and n/k, k = 2-10, above; "
+     "quasi-Poisson tails 1e-13 per lag). Exact or shared coins in a band [a, b] with (b + 1) / a above a grid step (a "
      "factor 1.388): 1; 1.1 times epsilon from 300,000 people: z about 30, 1",
-     "a band narrower than a factor 1.388; above 150,000 people, coins shared at a distance not in that list; "
+     "a band narrower than a factor 1.388; above 131,072 people, coins shared at a distance not in that list; "
      "twice epsilon below 10 people (40 expected flips per size: z about 2; referee s35rcb)"),
     ("07.1", "a flip count that varies too little: exactly round(n (1 - p)) flips at random positions above a "
              "size (referee s35rcb: above 12,000 people)",
@@ -156,12 +157,14 @@ LESSON07_POWER = (
      "noise's scale in a band (only the pooled Laplace KS test over the 200)"),
     ("07.4", "too little noise: 10% too little, a scale upper / (n + 1), 0.8x for fewer than 10 values",
      "check_noise_size: sum of |noise| / scale is Gamma(N, 1), outside its 1e-8 tails fails; pooled over the "
-     "12,212 releases 10% too little noise gives z about 11 (power 1 - 1e-9); per case, upper / (n + 1) at n = 1 "
+     "13,412 releases 10% too little noise gives z about 11.5 (power 1 - 1e-9); per case, upper / (n + 1) at n = 1 "
      "(300 calls) averages 0.5 (1); pooled over the 1,200 releases of 1-4 values, 0.8x gives z about 7 (0.9)",
      "5% too little noise everywhere (z about 5.5, power 0.50); too little noise only in a band of sizes "
-     "or parameters the fixed cases miss (the band sweep tests exactness there, not the scale)"),
+     "or parameters the fixed cases miss (the band sweep tests exactness there, not the scale: its pooled amount "
+     "test allows a variance off by 103%); since referee s37rB the scale cases cover 4,000-16,000 and "
+     "25,000-100,000 values (next rows)"),
     ("07.4", "Laplace noise truncated beyond 8 scales (rt0709)", "pooled tails: none",
-     "3.4e-4 of Laplace draws lie beyond 8 scales, 4.1 expected among the 12,212 releases: not seen (power "
+     "3.4e-4 of Laplace draws lie beyond 8 scales, 4.5 expected among the 13,412 releases: not seen (power "
      "below 0.01)"),
     ("07.3", "1% of the candidates, at random on each call, get no noise (rt0709)", "none",
      "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "
@@ -191,6 +194,46 @@ LESSON07_POWER = (
      "about 20)",
      "a band of sizes narrower than a quarter (a factor up to 4.7 below epsilon 4.2) together with a band of "
      "epsilons narrower than a step can fall between the cases; above epsilon 10.4 only 1,000,000 people"),
+    # Referee s37rB (2026-11-27): 07.1 and 07.4 (fix37b1).
+    ("07.1", "coins shared between people or reused between calls at a middle epsilon (referee s37rB: i and "
+             "i + n/2, the same reports for the same truth, half the coins of the previous call, for 1.05 < "
+             "epsilon < 5.9 from 2,000 people)",
+     "every grid case (24 epsilons x 13 sizes, 2,000 to 1,000,000 people) is called twice on the same truth: "
+     "_coins.check_pairs_at_lags on the first call (pairs of flips d apart against quasi-Poisson tails 1e-13 per "
+     "d: every d to 131,072 people, and wherever at most 1,000 flips; else d = 1-32 and n/k) and "
+     "_coins.check_calls_independent (people flipped in both calls, hypergeometric tails 1e-12). Shared at n/2 "
+     "from 2,000 people: 222 pairs where 49 are expected (1); at n/3 from 50,000 at 3 < epsilon < 5, and "
+     "persons 2i and 2i + 1 from 5,000 at 2 < epsilon < 4: 1; the memo: 439 common flips where 96 are expected "
+     "(1); a fifth of the coins reused from 10,000 people at 1.5 < epsilon < 3: 1",
+     "coins shared at a distance other than 1-32 and n/k above 131,072 people with over 1,000 flips pass the "
+     "grid (the call on 1,000,001-1,200,000 people at epsilon 1 tests every distance); reuse after the second "
+     "call passes the grid"),
+    ("07.1", "the exact answer when the truth is unanimous (referee s37rB: above 501 people)",
+     "one grid case per epsilon (drawn among its 13) has everyone yes or everyone no (a coin): all kept where "
+     "30 or more flips are expected fails (e^-30). Above 501 people: 1; all no above 5,000 people and epsilon 2: 1",
+     "unanimous truths only at one size per epsilon: an answer exact only for unanimous truths in a narrow band "
+     "of sizes passes like any size band (see the grid's limit)"),
+    ("07.1", "exact, twice epsilon or a fixed count in a narrow band of sizes at several epsilons (referee s37rB: "
+             "400,000-480,000 people at epsilon 1.5-4, 250,000-400,000 at 1.5-4, a fixed count at 150,000-400,000)",
+     "three sizes drawn per quarter at every epsilon (lesson07.GRID_DRAWS); a band of a factor w within a "
+     "quarter at s grid epsilons is met with probability 1 - (1 - ln w / 1.55)^(3 s); a fixed count is seen "
+     "where 5 or more cases fall in the band (24 bins of log size)",
+     "the referee's exact band (w = 1.2, s about 3.4): 0.71; twice epsilon at 250,000-400,000 (w = 1.6): 0.97; "
+     "narrower bands or fewer epsilons pass more often (about 0.25 s of CPU per draw per quarter)"),
+    ("07.4", "a range capped at the data's maximum, Gaussian, reused or halved noise, the whole epsilon on one "
+             "part, or an exact quantile plus a jitter, in sizes the fixed cases skipped (referee s37rB: from "
+             "5,000, 3,001-19,999 or 30,000 values)",
+     "_bound_scale.scale_cases: 1,000 calls on 4,000-16,000 values and 200 on 25,000-100,000 (log-uniform), "
+     "bound share 0.5-0.7, epsilon set so that Smith's bound lands above the largest value on 20-50% of the "
+     "calls: the bounds' KS test (a capped range never lands there; the whole epsilon on the bound moves that "
+     "share; a jittered exact quantile sits in one spot), check_noise_size (half the scale, or the whole epsilon "
+     "on the mean, a scale 0.3-0.5x: z over 7 at 200 calls), check_laplace_shape at 1,000 calls (Gaussian: "
+     "z about 8; truncated at 4 scales: the largest |z| must reach 4.46), check_no_repeated_noise (here and in "
+     "the band sweep: a draw used twice). Each referee answer and its class member: 1",
+     "between 16,000 and 20,000 values, above 100,000 values (to the 1,000,001-value case) and at epsilons or "
+     "shares far from the case's, only the band sweep's single calls test these; Gaussian or truncated noise "
+     "from 24,001 values passes (200 calls: the shape ratio's z about 3.6 against 5.5, truncation at 4 scales "
+     "leaves the largest of 200 below 4 with probability 0.025; 1,000 calls there would cost about 5 s)"),
     ("07.4", "a bound from the exact quantile plus noise above a size (referee s36rB: plus Laplace(public_high / "
              "(n share epsilon)) above 200,000 values; the values rounded to cents hid it at 1,000,000)",
      "the 1,000,001-1,100,000-value case now at epsilon 0.05, share 0.5, public_high 1e5, 12 calls: "
@@ -215,14 +258,16 @@ LESSON07_POWER = (
      "has about 20 releases from 30,000 to 100,000 values and the large cases 20 calls, too few for a test of shape",
      "Laplace and Gaussian of one standard deviation differ by KL 0.056 per release: telling them apart at 1e-7 "
      "needs about 300 releases above the size, each a dp_quantile on that many values (about 300 x 25 ms at "
-     "300,000 values, over 8 s); stated, not tested. Below 24,000 values the 1,000-call case's KS test sees it"),
+     "300,000 values, over 8 s); stated, not tested. Referee s37rB: the 1,000-call cases' KS test does not see "
+     "it (KS distance 0.062, its 1e-6 limit 0.085 at 1,000 calls); since then check_laplace_shape does, on the "
+     "cases with 1,000 calls or more (4,000-16,000 and 20,001-24,000 values; see the s37rB rows)"),
     ("07.1", "a fixed count or stratified coins at a middle or high epsilon (referee s36rB: from 2,000 people at "
              "epsilon > 1.05; the spread was tested only at epsilon <= 1)",
-     "lesson07_sweeps.check_flip_count_spread_grid: the first call of each of the grid's 24 x 5 cases; in every "
-     "block (a window of epsilons x a window of size quarters, 4,500 blocks) sum z^2 against chi^2(m)'s lower "
-     "1e-7 / 4,500 quantile; the epsilon 6 and 10 calls on 1,000,000 people join the size sweep's suffix test. A "
+     "lesson07_sweeps.check_flip_count_spread_grid: the first call of each of the grid's cases (24 x 13 since "
+     "referee s37rB); in every block (a window of epsilons x a window of 24 bins of log size since s37rB, 90,000 "
+     "blocks) sum z^2 against chi^2(m)'s lower and upper 1e-7 / 90,000 quantiles; the epsilon 6 and 10 calls on 1,000,000 people join the size sweep's suffix test. A "
      "fixed count or stratified coins from 2,000 people at epsilon > 1.05 (about 45 cases, sum z^2 about 0.01): 1; "
      "above 30,000 people for 2 < epsilon < 7: 1",
-     "a fixed count confined to one epsilon of the grid and one or two size quarters (sum z^2 of 1-2 cases must "
-     "fall below about 1e-10) passes"),
+     "a fixed count met by 4 cases or fewer (a band of sizes of a factor below about 1.7, or at fewer epsilons) "
+     "passes unless its counts happen to be that close (see check_flip_count_spread_grid)"),
 )

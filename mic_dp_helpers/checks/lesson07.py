@@ -19,7 +19,7 @@ from scipy.stats import binom, poisson
 
 from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks import lesson07_sweeps as _sweeps07
-from mic_dp_helpers.checks._coins import independence_of_coins, lag_z_scores
+from mic_dp_helpers.checks._coins import check_calls_independent, check_pairs_at_lags, independence_of_coins, lag_z_scores
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
@@ -41,6 +41,9 @@ _core.FORBIDDEN["07.2"] = ("mic_dp_helpers.mechanisms.local:rr_estimate", "mic_d
 Z_LIMIT = 5.0
 #: p-value below which a chi-square or KS test rejects (a correct answer: probability 1e-6 per test).
 P_LIMIT = 1e-6
+#: Sizes drawn in each quarter of 07.1's epsilon-and-size grid, at every epsilon (referee s37rB: 1 let an answer
+#: wrong for 400,000-480,000 people at epsilon 1.5-4 pass; each draw costs about 0.25 s of CPU over the grid).
+GRID_DRAWS = 3
 
 
 def _keep_probability(epsilon: float) -> float:
@@ -251,20 +254,27 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
 
 def _epsilon_size_grid(answer, generator) -> None:
     """Every epsilon, with every size (referees: exact only for 2 < epsilon < 3; s36rB: exact, twice epsilon or
-    a fixed number of liars above 8,000 people for 1.05 < epsilon < 5.9 passed).
+    a fixed number of liars above 8,000 people for 1.05 < epsilon < 5.9 passed; s37rB: coins shared between
+    people or reused between calls, and the exact answer for a unanimous truth, at 1.05 < epsilon < 5.9 passed).
 
     24 epsilons spread log-uniformly over 0.01 to 12 (one random offset shared by all, so neighbours are exactly
     a step apart, a factor 1.344). At each, one case on n0 = max(2,000, 30 / (1 - p)) people (at most
-    1,000,000) and, where n0 < 1,000,000, four more, one in each quarter of [n0, 1,000,000] on a log scale
-    (drawn uniformly within it): every case expects at least 30 flips (at most 1,000,000 people, with enough
-    calls above epsilon 10.4). An answer exact in any band of epsilons wider than a grid step and above any
-    size below the top quarter's draw (over 210,000 people at every epsilon) keeps all where a correct one
-    flips none with probability below e^-25; the kept shares of true yes and true no must be p within 5
-    standard errors (240 tests, 5.7e-7 each: twice epsilon gives z about 20 on 8,000 people at epsilon 1.05
-    to 5.9). The first call's flip count of every case goes to
-    :func:`lesson07_sweeps.check_flip_count_spread_grid` (epsilon bands x size quarters). Limit: a band of
-    sizes narrower than a quarter (a factor up to 4.7) together with a band of epsilons narrower than a step
-    can fall between the cases.
+    1,000,000) and, where n0 < 1,000,000, ``GRID_DRAWS`` more in each quarter of [n0, 1,000,000] on a log scale
+    (drawn uniformly within it, afresh at every epsilon): every case expects at least 30 flips (at most
+    1,000,000 people, with enough calls above epsilon 10.4). One case per epsilon (drawn) has a unanimous truth,
+    all yes or all no (a coin). Every case is called at least twice on the same truth. An answer exact in any
+    band of epsilons wider than a grid step and above any size below the top quarter's draws (over 210,000
+    people at every epsilon) keeps all where a correct one flips none with probability below e^-25; the kept
+    shares of true yes and true no must be p within 5 standard errors (5.7e-7 each: twice epsilon gives z
+    about 20 on 8,000 people at epsilon 1.05 to 5.9). The first call's flips are tested for pairs of people
+    d apart (:func:`_coins.check_pairs_at_lags`: every d up to 131,072 people, and above wherever at most 1,000
+    flips; else d = 1 to 32 and n/k) and against the second call's (:func:`_coins.check_calls_independent`),
+    and their count goes to :func:`lesson07_sweeps.check_flip_count_spread_grid` (epsilon bands x bands of
+    sizes, both tails). Limits: a band of sizes at large n is met only where a draw falls in it: a band of a
+    factor w within a quarter (a factor 4.7 from 2,000 people) is met at one epsilon with probability
+    1 - (1 - ln w / ln 4.7)^GRID_DRAWS, so over s grid epsilons 1 - (1 - ln w / 1.55)^(GRID_DRAWS s) (the
+    referee's 400,000-480,000 people at epsilon 1.5-4, 3 or 4 epsilons: about 0.7); coins shared at a distance
+    other than 1-32 and n/k only above 131,072 people and with more than 1,000 flips pass the grid.
     """
     grid = _log(0.01) + (_arange(24) + generator.random()) / 24 * (_log(12.0) - _log(0.01))
     spread = []  # (epsilon index, size index, people, flips, flip rate)
@@ -272,31 +282,38 @@ def _epsilon_size_grid(answer, generator) -> None:
         p = _keep_probability(epsilon)
         n0 = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
         reach = _log(1e6 / n0)
-        sizes = [n0] + ([int(n0 * _exp((k + generator.random()) / 4 * reach)) for k in range(4)] if n0 < 1e6 else [])
+        sizes = [n0] + ([int(n0 * _exp((k + generator.random()) / 4 * reach)) for k in range(4)
+                         for _ in range(GRID_DRAWS)] if n0 < 1e6 else [])
+        unanimous = int(generator.integers(len(sizes)))
         for j, n in enumerate(sizes):
-            kept = _grid_case(answer, generator, n, epsilon)
-            spread.append((i, j, n, int((~kept).sum()), 1 - p))
+            share = float(generator.integers(2)) if j == unanimous else float(generator.uniform(0.2, 0.8))
+            kept = _grid_case(answer, generator, n, epsilon, share)
+            spread.append((i, _sweeps07.size_bin(n), n, int((~kept).sum()), 1 - p))
     _sweeps07.check_flip_count_spread_grid(spread)
 
 
-def _grid_case(answer, generator, n: int, epsilon: float) -> np.ndarray:
-    """Calls on n people at ``epsilon`` for 30 expected flips; the first call's kept answers, after the tests."""
+def _grid_case(answer, generator, n: int, epsilon: float, share: float) -> np.ndarray:
+    """Two calls or more on n people at ``epsilon`` for 30 expected flips; the first call's kept answers."""
     p = _keep_probability(epsilon)
-    calls = max(1, _ceil(30.0 / (n * (1 - p))))
-    truth = generator.random(n) < float(generator.uniform(0.2, 0.8))
-    where = f"For {n} answers at epsilon={epsilon:.3g}:"
+    calls = max(2, _ceil(30.0 / (n * (1 - p))))
+    truth = generator.random(n) < share
+    where = f"For {n} answers ({truth.mean():.0%} true yes) at epsilon={epsilon:.3g}:"
     runs = call_repeatedly(answer, calls, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
-    kept = np.stack([_reports(raw, n, where) for raw in runs]) == truth.astype(int)[None, :]
+    kept = np.stack([_reports(raw, n, where) == truth for raw in runs])
     if kept.all() and calls * n * (1 - p) >= 25:
         raise CheckFailed(f"{where} every report is the true answer: nothing is randomized at this epsilon and "
-                          "size, so nothing is private. Flip every person's coin, whatever epsilon and the number of "
-                          "people are.")
-    for label, mask in (("true yes", truth), ("true no", ~truth)):
-        if mask.any() and _z_off(kept[:, mask].sum(), calls * int(mask.sum()), p) > Z_LIMIT:
-            share = float(kept[:, mask].mean())
+                          "size, so nothing is private. Flip every person's coin, whatever epsilon, the number of "
+                          "people and their answers are.")
+    yes = int(_count_nonzero(truth))
+    kept_yes = int(_count_nonzero(kept & truth))  # without copying kept[:, truth] (a second of CPU over the grid)
+    for label, people, kept_here in (("true yes", yes, kept_yes), ("true no", n - yes, int(_count_nonzero(kept)) - kept_yes)):
+        if people and _z_off(kept_here, calls * people, p) > Z_LIMIT:
+            share = kept_here / (calls * people)
             raise CheckFailed(f"{where} answers that are {label} are kept {'too often' if share > p else 'too rarely'}"
                               f" ({share:.4f}): at every epsilon and for every number of people, every person must "
-                              "tell the truth with probability e^epsilon / (1 + e^epsilon).")
+                              "tell the truth with probability e^epsilon / (1 + e^epsilon), whatever the others answer.")
+    check_pairs_at_lags(~kept[0], where)
+    check_calls_independent(~kept[0], ~kept[1], where)
     return kept[0]
 
 
@@ -314,11 +331,10 @@ def _size_sweep(answer, generator, big_counts) -> None:
     s35rcb: exactly round(n (1 - p)) flips at random positions above 12,000 people passed). Limit (referee
     s35rcb): twice epsilon below 10 people passes; the few calls there (40 expected flips) see a keep rate
     0.607 -> 0.705 at z about 2.
-    From 2,000 to 150,000 people the coins of persons i and i + d must be uncorrelated for every d with 300
-    expected double flips, above 150,000 for d = 1 to 32 and n/2, n/3, n/4, n/5, n/8, n/10: |z| above 7 (a
-    correct answer: 2.6e-12 per lag, about 600,000 lags) fails; coins shared at one distance for a band of
-    sizes give z about sqrt((n - d) / 2), over 30. Limit: above 150,000 people (to 1,000,000) coins shared at
-    another distance pass this sweep.
+    From 2,000 people the first call's pairs of flips d apart are tested by :func:`_coins.check_pairs_at_lags`
+    (every d up to 131,072 people, above it d = 1 to 32 and n/k for k = 2 to 10; quasi-Poisson tails at 1e-13
+    per distance); coins shared at one distance for a band of sizes give about n f / 2 pairs where n f^2 are
+    expected. Limit: above 131,072 people (to 1,000,000) coins shared at another distance pass this sweep.
     """
     grid = _log(2.0) + (_arange(40) + generator.random()) / 40 * (_log(1e6) - _log(2.0))
     counts = list(big_counts)  # (people, flips, flip rate) of one call each
@@ -341,18 +357,7 @@ def _size_sweep(answer, generator, big_counts) -> None:
                                   "probability e^epsilon / (1 + e^epsilon).")
         if size >= 2000:
             counts.append((size, int((~kept[0]).sum()), 1 - p))
-            flips = (~kept[:1]).astype(float)
-            flips -= float(flips.mean())
-            if size <= 150_000:
-                lags, z = lag_z_scores(flips, 300.0)
-            else:  # an FFT over every lag costs seconds here: the nearest lags and the usual fractions of n
-                lags = np.unique(np.r_[_arange(1, 33), [size // k for k in (2, 3, 4, 5, 8, 10)], (size + 1) // 2])
-                row = flips[0]
-                z = np.array([float(x.sum()) / _sqrt(float(x @ x)) for x in (row[:-d] * row[d:] for d in lags)])
-            if z.size and float(np.abs(z).max()) > 7.0:
-                d = int(lags[int(np.argmax(np.abs(z)))])
-                raise CheckFailed(f"{where} the coins of person i and person i + {d:,} are correlated: each person, "
-                                  "for every number of people, must flip their own coin, independent of everyone else's.")
+            check_pairs_at_lags(~kept[0], where)
     _sweeps07.check_flip_count_spread(counts)
 
 

@@ -19,6 +19,7 @@ from mic_dp_helpers.checks.lesson07 import P_LIMIT, Z_LIMIT, _z_off
 from mic_dp_helpers.checks.lesson07_sweeps import bound_mean_band_sweep, check_noise_size
 from mic_dp_helpers.checks.lesson07_sweeps import check_bound_in_support, check_near_exact_share, with_zeros
 from mic_dp_helpers.checks.lesson07_sweeps import zeros_dropped
+from mic_dp_helpers.checks._bound_scale import check_laplace_shape, check_no_repeated_noise, explain_bounds, scale_cases
 from mic_dp_helpers.checks.lesson07_sweeps import clipped_means as _clipped_means
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
@@ -325,6 +326,19 @@ def _quantile_cdf(edges: np.ndarray, probabilities: np.ndarray):
     return cdf
 
 
+def _smith_law(values: np.ndarray, level: float, high: float):
+    """``law(epsilon_bound, capped)`` for :func:`_bound_scale.explain_bounds`: the CDF of Smith's quantile on
+    [0, high] (or [0, max(values)] when ``capped``), or its top interval's chance when ``capped`` is None."""
+    def law(epsilon_bound: float, capped):
+        edges, probabilities = _quantile_intervals(values, level, high, epsilon_bound)
+        if capped is None:
+            return float(probabilities[-1])
+        if capped:
+            edges, probabilities = edges[:-1], probabilities[:-1] / probabilities[:-1].sum()
+        return _quantile_cdf(edges, probabilities)
+    return law
+
+
 def _bound_and_mean(raw, where: str) -> tuple[float, float]:
     if isinstance(raw, (dict, str, bytes)):
         raise CheckFailed(f"{where} it should return two numbers: (upper_bound, dp_mean).")
@@ -338,8 +352,8 @@ def _bound_and_mean(raw, where: str) -> tuple[float, float]:
 
 
 def _clipping_cases(generator):
-    """(values, level, public_high, epsilon, bound_share, calls): 1 to 24,000 values and one case of about
-    1,000,000 (12 calls), epsilons 0.02 to 30.
+    """(values, level, public_high, epsilon, bound_share, calls): 1 to 100,000 values and one case of about
+    1,000,000 (12 calls), epsilons 0.02 to 30 (and the tiny epsilons of :func:`_bound_scale.scale_cases`).
 
     One case has values far above 0 and a low level: Smith's quantile then lands below the
     smallest value (in the public stretch [0, min]) with probability about 0.5, so a range taken
@@ -375,6 +389,9 @@ def _clipping_cases(generator):
     # Far above the other sizes: 1,000,001 to 1,100,000 values, 12 calls. A mean or bound without noise there
     # (an answer exact above some size up to a million) is caught at once; the noise's scale is not tested
     # finely with 12 calls (the 20,001-24,000-value case does that).
+    # Referee s37rB: 1,000 calls on 4,000-16,000 values and 200 on 25,000-100,000, the bound above the largest
+    # value on 20-50% of the calls (see _bound_scale).
+    cases += scale_cases(generator, lambda size: with_zeros(generator, np.round(generator.lognormal(3.0, 0.8, size), 2)))
     n = int(generator.integers(1_000_001, 1_100_000))
     # At epsilon 0.05 and public_high 1e5 (referee s36rB: an exact quantile plus Laplace above 200,000 values passed
     # at epsilon 2 and public_high 1,000): see check_bound_in_support.
@@ -421,8 +438,7 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
         check_bound_in_support(_quantile_cdf(edges, probabilities)(uppers), where)
         if _kstest(uppers, _quantile_cdf(edges, probabilities)).pvalue < P_LIMIT:
             zeros_dropped(values, (1 - share) * epsilon, results, where)
-            above = float(np.mean(uppers > values.max()))
-            expected_above = float(probabilities[-1])
+            explain_bounds(uppers, values, epsilon, share, _smith_law(values, level, high), where)
             below = float(np.mean(uppers < values.min()))
             expected_below = float(probabilities[0])
             if expected_below > 0.05 and below < expected_below / 3:
@@ -430,9 +446,6 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
                                   f"quantile puts it {expected_below:.0%} of the time: the quantile's range must start "
                                   "at the public 0, not at the data's own minimum (a range taken from the data "
                                   "leaks it).")
-            if expected_above > 0.05 and above < expected_above / 3:
-                raise CheckFailed(f"{where} the bound almost never lands above the largest value: the quantile's "
-                                  "range must be the declared public one [0, public_high], not taken from the data.")
             raise CheckFailed(f"{where} the bounds do not follow the DP quantile's distribution with "
                               "epsilon * bound_share and public range [0, public_high]. Spend exactly that part of "
                               "the budget on the bound." + _VALID_BOUND_NOTE)
@@ -449,6 +462,7 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
                               "plus the noise, unclamped.")
         _stats.check_fresh_noise(means, clipped_means, scales, "laplace", f"{where} the DP mean:")
         standardized = noise / scales
+        check_no_repeated_noise(standardized, clipped_means, scales, lambda i: f"{where} call {i + 1}:")
         if _kstest(standardized, _laplace_cdf).pvalue < P_LIMIT:
             zeros_dropped(values, (1 - share) * epsilon, results, where)
             centre = float(np.median(standardized))
@@ -470,10 +484,11 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
             raise CheckFailed(f"{where} the DP mean's error depends on the released bound: clip to the bound you "
                               "release, scale the noise with it (upper / n) and draw the noise independently.")
         check_noise_size(standardized, f"{where} the DP mean:")
+        check_laplace_shape(standardized, f"{where} the DP mean:")
         pooled.append(standardized)
         tiny += [standardized] if n < 10 else []
-    # Laplace noise clipped or truncated at c scales: over all the cases' 12,212 releases the largest |z| must reach
-    # 6.97 scales (a correct answer fails with probability TAIL_FAILURE = 1e-5: every case's z is exactly Laplace(1),
+    # Laplace noise clipped or truncated at c scales: over all the cases' 13,412 releases (12,212 before the scale
+    # cases of referee s37rB) the largest |z| must reach 7.06 scales (a correct answer fails with probability TAIL_FAILURE = 1e-5: every case's z is exactly Laplace(1),
     # the reference's draw divided by its scale; the batched reference's rejection on seed 126 reached 7.00 of 7.05,
     # p = 5.9e-6). Limit: truncation beyond 7.2 scales is seen with probability below 0.1 (_stats.LESSON07_POWER).
     _sweeps.check_pooled_tails(pooled, "laplace", "The DP means:")

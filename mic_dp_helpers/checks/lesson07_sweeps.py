@@ -21,12 +21,13 @@ import numpy as np
 from scipy import stats
 
 from mic_dp_helpers.checks import _sweeps
+from mic_dp_helpers.checks._bound_scale import check_no_repeated_noise
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly
 
 _abs, _asarray, _clip, _default_rng = np.abs, np.asarray, np.clip, np.random.default_rng
 _sort, _concatenate, _cumsum, _searchsorted = np.sort, np.concatenate, np.cumsum, np.searchsorted
 _gamma_cdf, _gamma_sf, _quantile = stats.gamma.cdf, stats.gamma.sf, np.quantile
-_chi2_cdf, _binom_sf = stats.chi2.cdf, stats.binom.sf
+_chi2_cdf, _chi2_sf, _binom_sf = stats.chi2.cdf, stats.chi2.sf, stats.binom.sf
 _kstest = stats.kstest
 _float = float
 
@@ -76,7 +77,7 @@ def check_noise_size(standardized, where: str) -> None:
 
     For Laplace noise of scale 1, |z| is Exp(1), so the sum of N of them is Gamma(N, 1): outside its
     ``SIZE_TAIL`` tails (each side) the noise is too small or too large. Power: 10% too little noise is
-    seen with probability 0.15 at N = 2,000, 0.008 at N = 1,000 and 1 - 1e-9 pooled over 07.4's 12,212
+    seen with probability 0.15 at N = 2,000, 0.008 at N = 1,000 and 1 - 1e-9 pooled over 07.4's 13,412
     releases (z about 11); a scale 0.7x or 1.43x with probability 1 - 1e-8 at N = 1,000; half the noise
     (``upper / (n + 1)`` at n = 1) with probability about 1 at N = 300.
 
@@ -118,9 +119,11 @@ def bound_mean_band_sweep(answer, generator, bound_and_mean) -> None:
     """Call ``answer`` once at each of 200 cases drawn across every parameter, and test the releases.
 
     The bound must lie in [0, public_high] and never equal an exact quantile of the values (NumPy's
-    methods; Smith's mechanism lands on one with probability 0); the means are tested by
+    methods; Smith's mechanism lands on one with probability 0); the means are tested for a noise draw used
+    twice (:func:`_bound_scale.check_no_repeated_noise`, referee s37rB) and by
     :func:`mic_dp_helpers.checks._sweeps.check_noise_in_every_band` (never exact, rarely within 0.001
-    scales, Laplace over all).
+    scales, Laplace over all; its amount test allows a variance off by up to 103% at 200 cases, so it does not
+    test the scale: the fixed cases do).
 
     Parameters
     ----------
@@ -166,11 +169,37 @@ def bound_mean_band_sweep(answer, generator, bound_and_mean) -> None:
         scales.append(scale)
         tolerances.append(1e-12 * max(1.0, abs(centre)) + 1e-9 * scale)
         described.append(where)
+    z = (_asarray(releases) - _asarray(centres)) / _asarray(scales)
+    check_no_repeated_noise(z, centres, scales, lambda i: described[i])
     _sweeps.check_noise_in_every_band(releases, centres, scales, tolerances, lambda i: described[i])
 
 
 #: Family-wise probability that a correct 07.1 answer's flip counts are declared too steady (all suffixes).
 SPREAD_TAIL = 1e-7
+#: Bins of log(people) over 2,000 to 1,000,000 for the blocks of :func:`check_flip_count_spread_grid`.
+SIZE_BINS = 24
+
+
+def size_bin(people: int) -> int:
+    """The bin of ``people`` (2,000 to 1,000,000, log scale) among ``SIZE_BINS``; sizes outside go to the ends.
+
+    Parameters
+    ----------
+    people : int
+        A case's number of people.
+
+    Returns
+    -------
+    int
+        Its bin, 0 to ``SIZE_BINS`` - 1.
+
+    Examples
+    --------
+    >>> size_bin(2000), size_bin(1_000_000), size_bin(45_000)
+    (0, 23, 12)
+    """
+    place = math.log(max(people, 2000) / 2000.0) / math.log(500.0)
+    return min(int(place * SIZE_BINS), SIZE_BINS - 1)
 
 
 def check_flip_count_spread(counts) -> None:
@@ -216,24 +245,30 @@ def check_flip_count_spread(counts) -> None:
 
 
 def check_flip_count_spread_grid(cases) -> None:
-    """Test the flip counts of 07.1's epsilon-and-size grid for too little spread, in every block of it.
+    """Test the flip counts of 07.1's epsilon-and-size grid for too little or too much spread, in every block.
 
     Referee s36rB: exactly round(n (1 - p)) flips (or stratified coins) from 2,000 people for epsilon above
-    1.05 passed. Each case gives z = (flips - n f) / sqrt(n f (1 - f)), about standard normal; over every
-    block of the grid (a window of consecutive epsilons x a window of consecutive size quarters, 300 x 15 =
-    4,500 blocks), the sum of z^2 over the block's m cases is chi^2(m), tested against its lower
-    ``SPREAD_TAIL`` / 4,500 quantile (about 2e-11; a correct answer: below 1e-7 in all, the lattice of the
-    counts averaged out by the random rate and sizes, as in :func:`check_flip_count_spread`). A fixed count
-    gives z^2 <= 0.25 / (n f (1 - f)) per case, at most 0.008 (every case expects 30 flips or more): over
-    the 45 or so cases from 2,000 people up at epsilon above 1.05 it sums to about 0.01 where the quantile is
-    about 14. Limit: a fixed count confined to one epsilon of the grid and one or two size quarters (a block of
-    1 or 2 cases, whose z^2 must sum below about 1e-10 or 1e-10 x 2) passes unless its counts happen to
-    be that close.
+    1.05 passed. Each case gives z = (flips - n f) / sqrt(n f (1 - f)), about standard normal. The cases sit in
+    cells (epsilon index x size bin: since referee s37rB, ``SIZE_BINS`` bins of log n over 2,000 to 1,000,000
+    people, a factor 1.30 each, so that a band of sizes is one window of bins at every epsilon); over every
+    block of cells (a window of consecutive epsilons x a window of consecutive bins, 300 x 300 = 90,000 blocks)
+    the sum of z^2 over the block's m cases is chi^2(m), tested against both its ``SPREAD_TAIL`` / 90,000
+    quantiles (about 1.1e-12; a correct answer: below 2e-7 in all, the lattice of the counts averaged out by
+    the random rate and sizes, as in :func:`check_flip_count_spread`). A fixed count gives z^2 <= 0.25 /
+    (n f (1 - f)) per case, at most 0.008 (every case expects 30 flips or more): over the 90 or so cases
+    from 2,000 people up at epsilon above 1.05 it sums to about 0.02 where the lower quantile is about 25; on
+    100,000 people at flip rate 0.2 z^2 averages (1/12) / (n f (1 - f)), about 5e-6, so 6 such cases sum to
+    about 3e-5 where the quantile of chi^2(6) is 3.8e-4 (5 cases: 2.5e-5 against 5.3e-5; 4: 2e-5 against
+    3e-6): a fixed count in a band of sizes spanning two bins (a factor 1.7) fails where 5 or more of the grid's
+    cases fall in it (the referee's 150,000-400,000 people at epsilon 1.05-5.9: about 9). Coins shared in pairs
+    double the variance (z^2 about 2 per case), seen by the upper tail over a block of about 200 cases (the
+    quantile of chi^2(200) is 374) and caught by the lag test anyway. Limit: a fixed count met by 4 cases or
+    fewer passes unless its counts happen to be that close.
 
     Parameters
     ----------
     cases : list of tuple
-        (epsilon index, size index, people, flipped answers, flip rate) of one call each.
+        (epsilon index, size bin, people, flipped answers, flip rate) of one call each.
 
     Raises
     ------
@@ -244,8 +279,8 @@ def check_flip_count_spread_grid(cases) -> None:
     columns = 1 + max(c[1] for c in cases)
     z2, m = np.zeros((rows, columns)), np.zeros((rows, columns))
     for i, j, n, k, f in cases:
-        z2[i, j] = (k - n * f) ** 2 / (n * f * (1 - f))
-        m[i, j] = 1.0
+        z2[i, j] += (k - n * f) ** 2 / (n * f * (1 - f))
+        m[i, j] += 1.0
     # Prefix sums over both axes: a block's total in four lookups.
     sums = [np.pad(a, ((1, 0), (1, 0))).cumsum(axis=0).cumsum(axis=1) for a in (z2, m)]
     blocks = [(a, b, c, d) for a in range(rows) for b in range(a + 1, rows + 1)
@@ -254,19 +289,25 @@ def check_flip_count_spread_grid(cases) -> None:
     total, count = (s[index[1], index[3]] - s[index[0], index[3]] - s[index[1], index[2]] + s[index[0], index[2]]
                     for s in sums)
     usable = count > 0
-    p_values = np.ones(len(blocks))
-    p_values[usable] = _chi2_cdf(total[usable], count[usable])
-    worst = int(np.argmin(p_values))
-    if p_values[worst] < SPREAD_TAIL / len(blocks):
+    low, high = np.ones(len(blocks)), np.ones(len(blocks))
+    low[usable] = _chi2_cdf(total[usable], count[usable])
+    high[usable] = _chi2_sf(total[usable], count[usable])
+    worst = int(np.argmin(np.minimum(low, high)))
+    if min(low[worst], high[worst]) < SPREAD_TAIL / len(blocks):
         a, b, c, d = blocks[worst]
         people = [n for i, j, n, _, _ in cases if a <= i < b and c <= j < d]
-        raise CheckFailed(f"For {min(people):,} to {max(people):,} people at some epsilons, the number of flipped "
-                          f"answers stays within {_float(math.sqrt(total[worst] / count[worst])):.3g} standard errors "
-                          f"(root mean square over {int(count[worst])} calls) of n / (1 + e^epsilon), far closer "
-                          "than independent coins allow (it is Binomial(n, 1 / (1 + e^epsilon)), not a fixed number; "
-                          "a fixed number of liars makes the report differ from the truth in a known number of "
-                          "places, which is not private). Flip every person's coin independently, whatever epsilon "
-                          "and the number of people are.")
+        rms = _float(math.sqrt(total[worst] / count[worst]))
+        start = (f"For {min(people):,} to {max(people):,} people at some epsilons, the number of flipped answers "
+                 f"strays {rms:.3g} standard errors (root mean square over {int(count[worst])} calls) from "
+                 "n / (1 + e^epsilon), ")
+        if high[worst] < low[worst]:
+            raise CheckFailed(start + "far more than independent coins allow (Binomial(n, 1 / (1 + e^epsilon))): "
+                              "people's coins move together (shared or tied coins). Flip every person's coin "
+                              "independently, whatever epsilon and the number of people are.")
+        raise CheckFailed(start + "far less than independent coins allow (it is Binomial(n, 1 / (1 + e^epsilon)), "
+                          "not a fixed number; a fixed number of liars makes the report differ from the truth in a "
+                          "known number of places, which is not private). Flip every person's coin independently, "
+                          "whatever epsilon and the number of people are.")
 
 
 #: A bound whose place in Smith's distribution, F(upper), lies within BOUND_TAIL of 0 or 1 is in its tail.
