@@ -73,7 +73,22 @@ def _sequences(ones_a: int, ones_b: int, claimed: float, size: int = AUDIT_SAMPL
 
 
 def audit_bound(a: np.ndarray, b: np.ndarray, confidence: float = 0.95, size: int = AUDIT_SAMPLES) -> float:
-    """The course audit's lower bound on the first ``size`` of the releases ``a`` and ``b``, at ``confidence``."""
+    """The course audit's lower bound on the first ``size`` of the releases ``a`` and ``b``, at ``confidence``.
+
+    Parameters
+    ----------
+    a, b : numpy.ndarray
+        The releases on dataset_a and on dataset_b, in the order ``release`` returns them.
+    confidence : float, default 0.95
+        The audit's confidence.
+    size : int, default AUDIT_SAMPLES
+        How many releases per side the audit uses (the first ones).
+
+    Returns
+    -------
+    float
+        ``audit_epsilon(...).epsilon_lower_bound`` with the audit's other defaults.
+    """
     return float(_audit_epsilon(lambda data, k, rng: data[:k], a[:size], b[:size], n_samples=size,
                                 confidence=confidence, rng=0).epsilon_lower_bound)
 
@@ -83,6 +98,16 @@ def trap_counts(claimed: float) -> tuple[int, int]:
 
     The bound grows by about 2.5e-4 per 1 on dataset_a's side and the two bounds differ by about 0.0023, so the
     window holds about 9 counts: a linear step from two audits, then unit steps until both hold (about 6 audits).
+
+    Parameters
+    ----------
+    claimed : float
+        The case's claimed epsilon (0.33-0.37 and 1-1.5 in check 05.4).
+
+    Returns
+    -------
+    tuple of int
+        The number of 1s among the 10,000 releases of the evaluation half, on dataset_a and on dataset_b.
     """
     ones_b = round((1 - _share(claimed)) * _HALF)
     first = round(_share(claimed) * _HALF)
@@ -101,7 +126,20 @@ def trap_counts(claimed: float) -> tuple[int, int]:
 
 
 def trap_release(ones_a: int, ones_b: int, claimed: float):
-    """``release_column(x, size)``: the first ``size`` releases on dataset_a (x < 0.5) or dataset_b (x >= 0.5)."""
+    """``release_column(x, size)``: the first ``size`` releases on dataset_a (x < 0.5) or dataset_b (x >= 0.5).
+
+    Parameters
+    ----------
+    ones_a, ones_b : int
+        The counts of :func:`trap_counts`.
+    claimed : float
+        The case's claimed epsilon.
+
+    Returns
+    -------
+    callable
+        ``release_column(x, size)`` returning a copy of the fixed releases (an array of 0.0 and 1.0).
+    """
     stored = {}
 
     def release_column(x: float, size: int) -> np.ndarray:
