@@ -285,6 +285,30 @@ def _repeats_unlikely(same: float, calls: int, p_same: float) -> bool:
 
 @exercise("07.3", title="Report-noisy-max with Gumbel noise", answer_name="report_noisy_max")
 def check_report_noisy_max(answer, seed: int = 7003) -> None:
+    """The answer's choices must follow the exponential mechanism's distribution (:func:`_rnm_cases`).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``report_noisy_max(scores, sensitivity, epsilon, rng)``.
+    seed : int, default 7003
+        Seed of the cases and of the generators handed to the answer.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint, when a choice is not an index, the scores are changed, or the choices' distribution or
+        independence fails a test (each at p 1e-6).
+
+    Notes
+    -----
+    Limits (rates in ``_stats.LESSON07_POWER``): an answer exact, or with the factor 2 forgotten, only in a band of
+    epsilons narrower than a factor 1.22 or of sensitivities narrower than 1.41 (the epsilon grid's steps), or in
+    a rectangle of sizes x epsilons smaller than 5.9% of the size sweep's log square, passes; so does one exact
+    only above epsilon 30, dropping candidates only beyond 12-12.6 Gumbel scales among more than 10,000 candidates
+    (beyond 12.6-13.2 among fewer; the far cases' gaps are drawn in those ranges), reusing noise only for 100,001 to 1,000,000 candidates, or using Laplace noise instead of Gumbel
+    only above 10 candidates (epsilon-DP: among many candidates their choices differ too little for the check).
+    """
     generator = _default_rng(seed)
     for scores, sensitivity, epsilon, calls in _rnm_cases(generator):
         shown = (f"scores {scores.tolist()}" if len(scores) <= 12 else
