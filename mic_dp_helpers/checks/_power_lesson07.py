@@ -48,14 +48,25 @@ LESSON07_POWER = (
      "thresholds beyond about 13 Gumbel scales (a candidate's chance e^-13) cannot be seen; noise clipped at 12.5 "
      "scales or more keeps about 2/3 of the far picks and passes; a floor on the Gumbel noise (at -1.5 scales, "
      "moving about 1% of the choices) passes"),
+    ("07.3", "candidates far behind dropped only among many candidates (referee s37rC: more than 10 scales behind, "
+             "above 10,000 candidates; the far cases had at most about 8,500)",
+     "_many_far_case: 20,000-100,000 candidates (log-uniform) 12-12.6 scales behind one best, 106-475 calls for 30 "
+     "expected far picks; an answer that drops them picks none: chi-square about 30 on 1 df, p about 4e-8 (a "
+     "correct answer picks none w.p. e^-30): 1 for any drop threshold below 12 scales above any size below the "
+     "case's", "a threshold of 12.6 scales or more, or dropping only above the case's size (100,000 at most), passes"),
     ("07.3", "exact in a band of epsilons (referee: 5 < epsilon < 15)",
-     "16 epsilons, log-uniform and jittered over 0.01 to 30, 8 candidates within 2 Gumbel scales, 600 calls each: "
-     "an exact argmax picks one candidate every time, where the best expects at most 600 x 0.6",
-     "a band narrower than a grid step (a factor 1.6) can fall between the points"),
+     "40 epsilons over 0.01 to 30 on a grid with one shared offset (referee s37rC; 16 jittered before), 8 "
+     "candidates within 2 Gumbel scales, 600 calls each: an exact argmax picks one candidate every time, where the "
+     "best expects at most 600 x 0.6",
+     "a band narrower than a grid step (a factor 1.22) can fall between the points"),
     ("07.3", "exact above an epsilon or a number of candidates",
-     "cases at epsilon 0.01 and 20 (scores on the noise's scale) and 100,000 close candidates x 400 calls",
+     "cases at epsilon 0.01 and 20 (scores on the noise's scale) and 100,000 close candidates x 400 calls; the size "
+     "sweep's Fibonacci lattice (34 points on log 2-100,000 candidates x log epsilon 0.01-20; referee s37rC: exact "
+     "above 8 candidates at epsilon > 10, and above 50 at 8 or more, passed): every rectangle of sizes x epsilons "
+     "holding more than 2/34 = 5.9% of the square on log scales holds a case (those two: 7.9% and 8.5%): 1",
      "an answer exact only where the exponential mechanism is itself near-certain is indistinguishable; an "
-     "answer exact only above epsilon 20 passes"),
+     "answer exact only above epsilon 20 (the grid reaches 30 with 8 candidates), or in a rectangle of sizes x "
+     "epsilons smaller than 5.9% of the square, passes"),
     ("07.3", "sampling among part of many candidates: the best k (top-k pruning), those within a gap of the best, "
              "or a prefix of the list (referee: the best 1,000 of 100,000)",
      "100,000 candidates x 400 calls, the candidates with expected count below 5 pooled into 10 groups of equal "
@@ -170,18 +181,39 @@ LESSON07_POWER = (
      "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "
      "seeing it needs about 2 million calls, far beyond the check's"),
     ("07.3", "exact argmax, or a wrong noise scale, in a band of sizes or sensitivities (referee s36rC: 11-25, "
-             "600-8,000, 10,000-99,999 candidates; sensitivity capped at 4, the 2 forgotten below 0.5)",
-     "size sweep (lesson07_selection._rnm_size_sweep): 24 sizes log-uniform over 2-100,000 (one shared offset, step "
-     "1.57x), 300 or 50 calls: an exact argmax repeats one candidate (a correct answer: below 2e-17); sensitivities "
-     "log-uniform over 1e-3-1e3 in the sweep and the epsilon grid (16 x 600 calls, chi-square p 1e-6). Each fails",
-     "a band of sizes narrower than 1.57x; a scale error in a narrow band of sensitivities (40 draws, 6 decades)"),
-    ("07.5", "a point estimate, the audit at another confidence (0.93, 0.97; 0.8, 0.9), on part of the samples "
-             "(95,000 or fewer), with delta 1e-3, other n_candidates, or a margin of 0.03 or more (referee s36rC)",
-     "verdicts proof against the order of the samples (_near_bound_claims): claims 4.3 sd of the bound's spread "
-     "over orders from its mean over 4 orders, for randomized response and for it with a frequent (10%) and a "
-     "rare (0.3%) leak; a correct audit in any order fails below 1e-3. Each fails at seeds 7005, 1 and 2; the "
-     "point estimate is infinite on the leaks",
-     "pass: confidence 0.94-0.96, delta up to 3e-4, margins within +-0.02, any n_bins (order spread sd 0.005)"),
+             "600-8,000, 10,000-99,999 candidates; sensitivity capped at 4, the 2 forgotten below 0.5; referee "
+             "s37rC: the 2 forgotten for sensitivities 4.05-8.2)",
+     "size sweep (lesson07_selection._rnm_size_sweep): 34 sizes over 2-100,000 (one shared offset, step 1.38x), "
+     "300 or 50 calls: an exact argmax repeats one candidate (a correct answer: below 2e-17); sensitivities on "
+     "shared-offset grids over 1e-3-1e3: the epsilon grid's 40 (step 1.41x, 600 calls, chi-square p 1e-6: the "
+     "factor 2 forgotten fails there) and the sweep's 34 (step 1.50x). Each fails",
+     "a band of sizes narrower than 1.38x; a scale error in a band of sensitivities narrower than the epsilon "
+     "grid's step (1.41x: a factor-2 band always holds a grid point; the sweep's cases, with 50-300 calls, test "
+     "the scale weakly)"),
+    ("07.3", "noise reused for two consecutive calls among many candidates (referee s37rC: 20,000-999,999)",
+     "for 1,000 or more candidates (none far behind): repeated consecutive choices against Binomial(calls - 1, "
+     "observed sum of squared shares)'s 1e-6 upper tail (a correct answer repeats about once in 400 calls at "
+     "100,000 candidates; the observed shares overstate that, so the test is conservative); reuse in pairs "
+     "repeats about calls / 2 times: 1 at the 100,000-candidate case (400 calls) and the sweep's cases above "
+     "1,000 candidates (50 calls)", "reuse only for 100,001 to 1,000,000 candidates (no case there; above, the "
+     "1,000,001-1,100,000 case's repeat test), or only after more calls than a case makes, passes"),
+    ("07.3", "Laplace noise of scale 2 sensitivity / epsilon instead of Gumbel above some number of candidates "
+             "(referee s37rC: above 10,000; epsilon-DP, so no privacy harm)", "none above 10 candidates",
+     "the 10-candidate case separates them (best candidate 0.452 vs 0.500, 5,000 calls: z 6.8); among many "
+     "candidates their choices differ by a few per cent (the far candidates' share 1.67x at a share of 0.007): "
+     "seeing it at 1e-6 needs about 8,000 calls of 20,000 candidates, beyond the check's budget. The exercise "
+     "text says the check tests the noise's distribution on a few candidates"),
+    ("07.5", "a point estimate, 50,000 samples or fewer, a margin of 0.05, half the claim (referee s36rC, s37rC)",
+     "claims below the bound of the most conservative valid audit (confidence 0.996, n_candidates 20) by 4.3 sd "
+     "of its spread over orders (_far_below_claim), for randomized response and for it with a frequent (10%) and "
+     "a rare (0.3%) leak; honest entries (randomized response alone and with a rare output of ratio e, true "
+     "epsilon 1 and 1.0001) claiming 1.02-1.05. A correct audit in any order fails below 1e-3",
+     "referee s37rC: the entries not to be flagged are all honest now, and valid audits pass (n_candidates 1 or "
+     "20, a Bonferroni correction, confidence 0.97, delta 1e-3, the first 90,000 samples). So a lower confidence "
+     "(0.5-0.93, which before failed on a leak that was not private at its claim) passes: with n_candidates=10 "
+     "it evaluates each event at (1 - c) / 20, as a valid 95% audit with fewer candidate events does; and audits "
+     "retried over orders or n_bins (the largest of up to 21 bounds, at most 0.08 higher) pass: stored samples "
+     "do not show how often they were audited"),
     # Referee s36rB (2026-11-27): 07.1 and 07.4 (fix36b1).
     ("07.1", "exact, twice epsilon or a wrong keep rate for many people at a middle epsilon (referee s36rB: exact "
              "above 8,000 people for 1.05 < epsilon < 5.9; the sizes above 11,000 were tested only at epsilon <= 1, "

@@ -426,17 +426,25 @@ LESSON05_POWER = (
      "bins at 505)",
      "a delta of 0.005 or more forgives the rare leak (0.4-0.5% of releases); 5 bins miss the mixture's sharp centre. "
      "Not caught: n_bins 10, delta 0.001 (they judge every case right)"),
-    ("one 20,000-per-side call, each column audited on its first 7,000-15,000; or flagged above 1.05-1.10 or "
-     "0.95 times the claim (referee s36rC)", "none: 10,000-15,000 passed 12 of 12 runs, 8,000 3 of 8, 7,000 1 of "
-     "8; margins 1.15 and 0.90 fail", "stated, not tested: the check sees call sizes only; no case separates these "
-     "without honest columns so near the claim that a correct audit errs more than once in 1,000"),
-    ("confidence 0.8 or 0.9 instead of 0.95 (referee)", "none: passes (seeds 0-3 before, 505 since)",
-     "a black-box limit: the confidence leaves no trace in the calls, and 0.8 raises a bound by about half its "
-     "SD; a case that caught it would need honest columns at the claim, where a correct audit errs about once "
-     "in 1,500 per column, beyond the 1 in 1,000 allowed per check"),
-    ("confidence 0.05, 0.2 or 0.5 (alpha taken for the confidence), or 0.99 (referee redA; n_bins 200, a valid "
-     "audit, passes too)", "none: pass at 505 (n_candidates 1, n_bins 2 or 5 and delta 0.05 fail)",
-     "the same black-box limit as 0.8-0.9: a lower confidence raises every bound by under 2 SDs and the honest "
-     "columns' bounds sit lower than that below the claim; catching it would take honest columns at the claim "
-     "with tight events, where a correct audit errs 5% of the time per column"),
+    ("one 20,000-per-side call, each column audited on part of it, at any confidence (referee s37rC: 5,000 at "
+     "confidence 0.01 or 0.05, 7,000 at 0.5 or 0.8, 10,000 at 0.5 passed every run; s36rC: 7,000-15,000 at 0.95)",
+     "by construction (every seed: the verdicts on the fixed column are exact); slices of 5,000, 7,000, 10,000, "
+     "12,000 and 15,000 at 0.01-0.99 all fail at 505",
+     "the fixed column (_audit_trap, in the near-claim and tight cases): an audit of a prefix or a suffix of 19,500 "
+     "releases or fewer flags it at any confidence up to 0.95, of 15,000 or fewer up to 0.999 (19,000-19,500 at "
+     "0.99 do not). Not caught: slices that are neither a prefix nor a suffix (releases 5,000-14,999, say)"),
+    ("confidence below 0.95: 0.93, 0.9, 0.8, 0.5, 0.05 (alpha for the confidence), 0.01 (an upper bound), or 0.5 "
+     "with delta 0.001 (referee s37rC: passed 3/3, 5/5, 1/1, 1/1 runs before; rt: 0.8, 0.9)",
+     "by construction (every seed): the fixed column's bound at 93% confidence exceeds the claim, at 95% it does not",
+     "the claim sits midway between the two bounds (about 0.0023 apart): a confidence between 0.93 and 0.95 may "
+     "pass; higher confidences (a Bonferroni correction over the columns) pass, as they should"),
+    ("flagged above 0.95-0.997 times the claim (a margin below 1)", "by construction (the fixed column's 95% bound "
+     "is within 0.003 claims below the claim)", "flagged above 1.05-1.10 times the claim still passes (referee "
+     "s36rC): the flawed columns sit at 1.2 times the claim or more"),
+    ("an audit retried until it refutes, drawn in one call and sliced (referee s37rC: 3 and 10 tries of 20,000 "
+     "passed 1/1 and 3/3 runs)", "none",
+     "stated, not tested: an audit of more than 20,000 releases per side is valid (40,000 passes, "
+     "tests/test_checks_lesson05_audit.py), so a large call is not refused; the fixed column's releases beyond "
+     "20,000 separate the sides at half the claim (no retry on them flags it), and k retries refute an honest "
+     "noisy column at most k times as often as one audit"),
 )

@@ -5,19 +5,22 @@ The check hands the answer a ``release`` it owns, and records every call: the da
 from. So it sees what a black box of the answer's results cannot: audits with fewer than the 20,000 samples
 per side the exercise asks for, the same noise used on both datasets, fewer audits than columns, more audits
 than columns (an audit retried until it refutes) and audits with the datasets swapped (both directions, the
-larger bound kept). What it cannot see are the audit's own arguments: ``confidence`` and ``delta`` leave no
-trace in the calls (see :func:`check_flawed_features` for what the cases catch of them).
+larger bound kept). The audit's own arguments (``confidence``, ``delta``) leave no trace in the calls; since
+referee s37rC one column of the near-claim and tight cases has releases fixed by the check
+(:mod:`mic_dp_helpers.checks._audit_trap`), so the check knows the audit's verdict on them exactly: a lower
+confidence, or an audit of part of one call's releases, flags it (see :func:`check_flawed_features`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import numbers
 import sys
 
 import numpy as np
 
-from mic_dp_helpers.checks import _core
+from mic_dp_helpers.checks import _audit_trap, _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise
 from mic_dp_helpers.checks.lesson05 import _COURSE_VERSIONS
 
@@ -63,9 +66,9 @@ def _audit_case(seed: int, index: int):
     """
     rng = _default_rng([seed, index, 5])
     if index == 4:
-        return _near_claim_case(rng)
+        return _with_fixed_column(_near_claim_case(rng), _default_rng([seed, index, 57]))
     if index == 5:
-        return _tight_case(rng)
+        return _with_fixed_column(_tight_case(rng), _default_rng([seed, index, 57]))
     n_columns = int(rng.integers(2, 5))
     claimed = _float(_exp(rng.uniform(_log(0.3), _log(1.0))))
     epsilons = claimed * rng.uniform(0.02, 0.2, n_columns) / n_columns
@@ -85,6 +88,38 @@ def _audit_case(seed: int, index: int):
         pool = honest if honest else flawed
         leaks[pool[int(leak_rng.integers(0, _len(pool)))]] = _float(leak_rng.uniform(0.03, 0.08))
     return epsilons, claimed, dataset_a, dataset_b, leaks, [("laplace",)] * n_columns
+
+
+@functools.lru_cache(maxsize=64)
+def _fixed_counts(claimed: float) -> tuple[int, int]:
+    return _audit_trap.trap_counts(claimed)
+
+
+def _with_fixed_column(case, rng):
+    """``case`` with one more column, at a random position: releases fixed by the check (:mod:`._audit_trap`),
+    which the exercise's audit does not refute and an audit at confidence 0.93 or lower, or on a prefix of
+    19,000 releases or fewer, does. Its epsilon is recorded as NaN (it is neither flawed nor honest noise)."""
+    epsilons, claimed, dataset_a, dataset_b, leaks, forms = case
+    position = int(rng.integers(0, len(epsilons) + 1))
+    others = rng.uniform(0, 1, dataset_a.shape[0] - 1)
+    forms = list(forms)
+    forms.insert(position, ("fixed", *_fixed_counts(claimed), claimed))
+    return (np.insert(epsilons, position, math.nan), claimed, np.insert(dataset_a, position, np.r_[0.0, others], axis=1),
+            np.insert(dataset_b, position, np.r_[1.0, others], axis=1), np.insert(leaks, position, 0.0), forms)
+
+
+def _fixed_column_hint(j: int, form: tuple, n_audits: int) -> str:
+    """The hint for flagging the fixed column ``j``: what the exercise's audit and one at 93% give on it (and, if
+    one pair of calls served every column, that a rule on the releases is no audit)."""
+    a, b = _audit_trap._sequences(form[1], form[2], form[3])
+    return (f"you flagged column {j}, which the audit the exercise asks for does not refute: on the 20,000 releases "
+            f"per side that release returned, audit_epsilon at its defaults (95% confidence, delta=0) gives "
+            f"{_audit_trap.audit_bound(a, b):.4f}, below the claim {form[3]:.4f} (this column's releases are fixed "
+            "by the check, so it knows what every audit of them gives). An audit at a lower confidence (at 0.93: "
+            f"{_audit_trap.audit_bound(a, b, 0.93):.4f}) or on only part of the releases refutes it. Audit each "
+            "column on all 20,000 releases per side, at 95% confidence." + (
+                " If you did not run audit_epsilon on each column: a spread, a scale estimate or a repeat count of "
+                "the releases is not an audit." if n_audits <= 1 else ""))
 
 
 def _mixture_epsilon(share: float, narrow: float, wide: float) -> float:
@@ -195,8 +230,10 @@ def _row_release(epsilons, leaks, forms):
     """
     forms = list(forms)
     mixture = np.array([f[0] == "mixture" for f in forms])
-    finite = np.where(np.isinf(epsilons) | mixture, 1.0, epsilons)
-    scales = np.where(np.isinf(epsilons), 0.0, 1.0 / finite)
+    fixed = np.array([f[0] == "fixed" for f in forms])
+    finite = np.where(np.isinf(epsilons) | mixture | fixed, 1.0, epsilons)
+    scales = np.where(np.isinf(epsilons) | fixed, 0.0, 1.0 / finite)
+    fixed_columns = [(j, _audit_trap.trap_release(*form[1:])) for j, form in enumerate(forms) if form[0] == "fixed"]
     shares, narrow = np.zeros(len(forms)), np.ones(len(forms))
     for j, form in enumerate(forms):
         if form[0] == "mixture":
@@ -227,6 +264,8 @@ def _row_release(epsilons, leaks, forms):
             rare = share * np.exp(-epsilon * np.array([x] * 3 + [1.0 - x] * 3))
             which = np.searchsorted(np.cumsum(rare), generator.random(int(size)), side="right")
             out[:, j] = np.append(_ALARM_VALUES, 0.5)[which]
+        for j, column in fixed_columns:  # the same releases whatever the generator (its state is still logged)
+            out[:, j] = column(_float(row[j]), int(size))
         return out
 
     return release
@@ -324,6 +363,14 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     uses the same generator state (the same noise) for both datasets, samples ``dataset_a`` only, audits with
     the datasets swapped, or audits more often than there are columns (an audit retried until it refutes).
 
+    The near-claim and tight cases hold one more column whose releases are fixed by the check, the same in every
+    call (:mod:`mic_dp_helpers.checks._audit_trap`; referee s37rC: confidence 0.01, 0.05 or 0.5, and 5,000 or
+    7,000 of one call's releases at a low confidence, passed): the claim lies between the audit's 95% bound
+    on all 20,000 releases per side and its 93% bound, and the first 10,000 releases separate the sides
+    strongly, as do the last 5,000. So a confidence of 0.93 or lower, or an audit of a prefix or a suffix of
+    19,500 releases or fewer at confidence up to 0.95 (15,000 or fewer up to 0.999), flags it, and the
+    exercise's audit does not: exactly, with no randomness.
+
     Only an audit (a confidence bound on a distribution-free event family) judges the near-claim case right.
     An answer that estimates each column's epsilon from its spread (mean absolute deviation, SD or IQR) and
     flags it above a margin times the claim, with or without a test for repeated or exact values, fails it at
@@ -331,20 +378,17 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     (estimates 2.5 claims and more, and repeated values) unless its margin is above 2.5, when it misses the
     columns at 1.45 times the claim (measured: 100 of 100 seeds rejected for the referee's rules, margins 1.0
     to 1.3 with repeat or exact-value tests, 30 of 30 for SD, IQR and other margins). The rates are in
-    :data:`mic_dp_helpers.checks._stats.LESSON05_POWER`, with the limits of a black-box check: the audit's
-    ``confidence`` leaves no trace in the calls, and 0.8 instead of 0.95 moves the bound by about half its SD,
-    which no case can separate from a correct audit's rare errors at 1 false rejection in 1,000 (referee rt0206:
-    confidence 0.5 or 0.3 (no better than a point estimate) and delta=1e-3 passed at seeds 1-8 too: a case that
-    separates them needs many honest columns at exactly the claim, not built yet); a retry or a
-    swapped audit that draws all its samples in one call (and slices them) looks like one audit.
+    :data:`mic_dp_helpers.checks._stats.LESSON05_POWER`.
 
-    Limits (referee s36rC, stated, not tested): the call sizes are all the check sees, so an answer that draws
-    20,000 releases per side in one call and audits each column on only part of them passes like an audit
-    with that many samples: 10,000 passed 8 of 8 unseeded runs, 12,000 and 15,000 2 of 2, 8,000 3 of 8, 7,000
-    1 of 8 (5,000 fails: the rare leak). Flagging a column only above 1.05 to 1.10 times the claim, or above
-    0.95 times it, passes too (1.15 and 0.90 fail): the flawed columns sit at 1.2 times the claim or more and
-    the honest ones at 0.97 or less, and no case separates a 10,000- from a 20,000-sample audit, or these
-    margins, without honest columns so near the claim that a correct audit errs more than once in 1,000.
+    Limits (stated, not tested): a confidence between 0.93 and 0.95 may pass (the fixed column's two bounds
+    differ by about 0.0023, and the claim sits midway); delta 0.001 at 95% confidence passes (it judges every
+    case right); an audit of a slice of one call that is neither a prefix nor a suffix (releases 5,000-14,999,
+    say) may not be caught by the fixed column; a retry or a swapped audit that draws all its samples in one
+    call and slices them looks like one audit (an audit of more than 20,000 releases per side is valid, so a
+    large call is not refused): 3 and 10 tries of 20,000 passed (referee s37rC), and k tries refute an honest
+    noisy column at most k times as often as one. Flagging a column only above 1.05 to 1.10 times the claim
+    passes too (1.15 fails; a margin below 1, such as 0.95 or 0.99, fails on the fixed column): the flawed
+    columns sit at 1.2 times the claim or more.
 
     Parameters
     ----------
@@ -386,7 +430,10 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
                               "which one breaks the claim.")
         wrongly = set(found) - set(flawed)
         missed = set(flawed) - set(found)
-        if n_audits < n_columns:
+        fixed = sorted(j for j in wrongly if forms[j][0] == "fixed")
+        if fixed:
+            raise CheckFailed(_fixed_column_hint(fixed[0], forms[fixed[0]], n_audits))
+        if 1 != n_audits < n_columns:  # (one pair of calls may serve every column: referee s37rC)
             raise CheckFailed(f"release was sampled on the two datasets {n_audits} time(s) for {n_columns} columns: "
                               "audit every column on its own (one audit_epsilon per column, on its 20,000 releases "
                               "of each dataset); a spread, a scale estimate or a repeat count of the releases is "

@@ -27,6 +27,7 @@ _log, _sqrt, _asarray, _sort = math.log, math.sqrt, np.asarray, np.sort
 _clip, _diff, _arange, _cumsum = np.clip, np.diff, np.arange, np.cumsum
 _concatenate, _searchsorted, _bincount, _array_equal = np.concatenate, np.searchsorted, np.bincount, np.array_equal
 _kstest, _chi2_sf, _laplace_cdf, _spearmanr = stats.kstest, stats.chi2.sf, stats.laplace.cdf, stats.spearmanr
+_binom_sf = stats.binom.sf
 _default_rng = np.random.default_rng
 # The course functions that already solve 07.3 refuse to run while the student's function runs; dp_quantile
 # (07.4) and audit_epsilon (07.5) stay allowed.
@@ -81,16 +82,16 @@ def _rnm_cases(generator):
     for epsilon in (0.01, 20.0):
         scale = 2.0 * 3.0 / epsilon
         cases.append((np.round(generator.normal(0, 1.5, 8) * scale, 6), 3.0, epsilon, 5_000))
-    # Every epsilon: 16 epsilons spread (log-uniformly, jittered) over 0.01 to 30, 8 candidates on the noise's scale,
-    # 600 calls each (referee: an answer exact only for 5 < epsilon < 15). An answer exact in any band wider than
-    # a step of the grid (a factor 1.6) picks one candidate every time, where a correct one varies.
-    grid = np.exp(math.log(0.01) + (_arange(16) + generator.random(16)) / 16 * (math.log(30.0) - math.log(0.01)))
-    for epsilon in grid:
-        sensitivity = _log_uniform(generator, *RNM_SENSITIVITIES)  # referee s36rC: only 0.66-4 had been tried
-        scale = 2.0 * sensitivity / float(epsilon)
+    # Every epsilon: RNM_GRID epsilons over 0.01 to 30 and as many sensitivities over 1e-3 to 1e3, each on a grid with
+    # one shared random offset (steps of a factor 1.22 and 1.41; referee s37rC: a factor-2 band of sensitivities
+    # fell between 46 independent draws), paired at random; 8 candidates on the noise's scale, 600 calls each. An
+    # answer exact, or with the factor 2 forgotten, in any band wider than a step of its grid fails there.
+    epsilons = _shared_grid(generator, RNM_GRID, 0.01, 30.0)
+    for epsilon, sensitivity in zip(epsilons, generator.permutation(_shared_grid(generator, RNM_GRID, *RNM_SENSITIVITIES))):
+        scale = 2.0 * float(sensitivity) / float(epsilon)
         # (within 2 scales of each other: every candidate expects 11 or more choices, so the chi-square has no
         # near-empty cell, where a single choice would count as a large deviation)
-        cases.append((np.round(generator.uniform(0, 2, 8) * scale, 6), sensitivity, float(epsilon), 600))
+        cases.append((np.round(generator.uniform(0, 2, 8) * scale, 6), float(sensitivity), float(epsilon), 600))
     # Far candidates: one best, M candidates g scales below it (g drawn, so no round threshold sits on it).
     for low, high, epsilon, expected in ((5.0, 7.0, 1.0, 150), (8.5, 10.5, 4.0, 150), (12.6, 13.2, 0.2, 200)):
         gap = float(generator.uniform(low, high))
@@ -100,6 +101,7 @@ def _rnm_cases(generator):
         scores = np.full(many + 1, -gap * scale)
         scores[int(generator.integers(many + 1))] = 0.0
         cases.append((scores, sensitivity, epsilon, 10_000))
+    cases.append(_many_far_case(generator))
     # Many candidates (100,000), fewer calls: 400, so that the grouped tests (by rank and by position, see
     # ``_grouped_cells``) see an answer that only ever samples among part of them: left-out candidates that hold
     # a share m of the chance give a chi-square of about 400 m / (1 - m) against the limit 46 (9 df, p 1e-6), so
@@ -110,8 +112,14 @@ def _rnm_cases(generator):
 
 #: Sensitivities of 07.3's epsilon grid and size sweep: log-uniform over this range.
 RNM_SENSITIVITIES = (1e-3, 1e3)
-#: Sizes of 07.3's size sweep: log-uniform over 2 to 100,000 candidates on a grid of this many points.
-RNM_SWEEP_SIZES = 24
+#: Points of 07.3's epsilon grid: epsilons (0.01-30) and sensitivities (1e-3-1e3) on shared-offset grids this long.
+RNM_GRID = 40
+#: Points of 07.3's size sweep: a Fibonacci lattice of this many points on (log size, log epsilon) ...
+RNM_SWEEP_SIZES = 34
+#: ... with this multiplier (34 and 21 are consecutive Fibonacci numbers).
+RNM_SWEEP_STEP = 21
+#: Epsilons of 07.3's size sweep (the exercise promises 0.01 to 20).
+RNM_SWEEP_EPSILONS = (0.01, 20.0)
 
 
 def _log_uniform(generator, low: float, high: float) -> float:
@@ -119,27 +127,56 @@ def _log_uniform(generator, low: float, high: float) -> float:
     return float(math.exp(generator.uniform(math.log(low), math.log(high))))
 
 
+def _shared_grid(generator, n: int, low: float, high: float) -> np.ndarray:
+    """``n`` points log-spaced over [low, high] with one shared random offset: a step of (high / low)^(1 / n)."""
+    return np.exp(math.log(low) + (_arange(n) + generator.random()) / n * (math.log(high) - math.log(low)))
+
+
+def _many_far_case(generator) -> tuple:
+    """(scores, sensitivity, epsilon, calls): 20,000 to 100,000 candidates 12 to 12.6 Gumbel scales behind one best.
+
+    Referee s37rC: the far cases had at most about 8,500 candidates, so an answer that drops the candidates more
+    than 10 scales behind only above 10,000 candidates passed. Here M candidates (log-uniform over 20,000 to
+    100,000) sit g scales behind (g uniform over 12 to 12.6) and the calls are set for 30 expected picks of
+    them (106 to 475 calls): an answer that drops them picks none (chi-square about 30 on 1 df, p about 4e-8;
+    a correct answer picks none with probability e^-30).
+    """
+    many = int(math.exp(generator.uniform(math.log(20_000), math.log(100_000))))
+    gap = float(generator.uniform(12.0, 12.6))
+    share = many * math.exp(-gap)
+    sensitivity = float(generator.choice([1.0, 2.5]))
+    scores = np.full(many + 1, -gap * 2.0 * sensitivity)  # epsilon 1: the scale is 2 * sensitivity
+    scores[int(generator.integers(many + 1))] = 0.0
+    return scores, sensitivity, 1.0, int(math.ceil(30.0 * (1.0 + share) / share))
+
+
 def _rnm_size_sweep(generator) -> list:
-    """24 cases (scores, sensitivity, epsilon, calls) with 2 to 100,000 candidates, spread log-uniformly.
+    """34 cases (scores, sensitivity, epsilon, calls) with 2 to 100,000 candidates and epsilons 0.01 to 20.
 
     Referee s36rC: the exact argmax for 11-25, 600-8,000 or 10,000-99,999 candidates passed, as the fixed
-    cases use only a dozen sizes. Here the sizes lie on a grid of ``RNM_SWEEP_SIZES`` points log-uniform over 2
-    to 100,000 with one shared random offset (a step of a factor 1.57: any band of sizes wider than that holds
-    a point), the sensitivity log-uniform over 1e-3 to 1e3, epsilon over 0.05 to 10, and the scores within 2
-    Gumbel scales of each other, so a correct answer varies its choice (the best candidate has at most
-    e^2 / (1 + e^2) = 0.88 of the chance): 300 calls up to 1,000 candidates, 50 above (the grouped tests
-    then hold 5 groups of 10 expected choices; about 0.6 s for a NumPy answer). An exact argmax picks one
-    candidate in every call: caught at every point (a correct answer does so with probability below
-    0.88^300 = 2e-17 with 2 candidates; above 1,000 candidates the best holds under 1% of the chance). The noise's scale is tested mainly by the epsilon
-    grid's 16 cases of 600 calls, whose sensitivities are now log-uniform over 1e-3 to 1e3 too.
+    cases use only a dozen sizes; referee s37rC: the exact argmax for more than 8 candidates at epsilon above
+    10 passed, as the sweep drew epsilon over 0.05-10 only. The sizes and epsilons lie on a Fibonacci lattice
+    (point i at ((i + a) / 34, (21 i / 34 + b) mod 1) on log 2-100,000 x log 0.01-20, offsets a and b shared):
+    each size band wider than a factor 1.38 holds a point, and every rectangle of log sizes x log epsilons
+    holding more than 2/34 = 5.9% of the square holds one (the largest empty one, at each of 1,000 offsets
+    tried): e.g. more than 8 candidates at epsilon above 10 is 7.9% of it, more than 50 at 8 or more 8.5%. The
+    sensitivities are a shared-offset grid over 1e-3 to 1e3 (a step of 1.50), in random order; the scores lie
+    within 2 Gumbel scales of each other, so a correct answer varies its choice (the best candidate has at most
+    e^2 / (1 + e^2) = 0.88 of the chance): 300 calls up to 1,000 candidates, 50 above (the grouped tests then
+    hold 5 groups of 10 expected choices). An exact argmax picks one candidate in every call: caught at every
+    point (a correct answer does so with probability below 0.88^300 = 2e-17 with 2 candidates; above 1,000
+    candidates the best holds under 1% of the chance). The noise's scale is tested mainly by the epsilon grid.
     """
-    offset = generator.random()
-    span = math.log(100_000) - math.log(2)
+    offsets = generator.random(2)
+    size_span = math.log(100_000) - math.log(2)
+    low, high = RNM_SWEEP_EPSILONS
+    sensitivities = generator.permutation(_shared_grid(generator, RNM_SWEEP_SIZES, *RNM_SENSITIVITIES))
     cases = []
     for i in range(RNM_SWEEP_SIZES):
-        k = int(round(2 * math.exp((i + offset) / RNM_SWEEP_SIZES * span)))
-        sensitivity = _log_uniform(generator, *RNM_SENSITIVITIES)
-        epsilon = _log_uniform(generator, 0.05, 10.0)
+        k = int(round(2 * math.exp((i + offsets[0]) / RNM_SWEEP_SIZES * size_span)))
+        where = (i * RNM_SWEEP_STEP / RNM_SWEEP_SIZES + offsets[1]) % 1.0
+        epsilon = float(math.exp(math.log(low) + where * (math.log(high) - math.log(low))))
+        sensitivity = float(sensitivities[i])
         scale = 2.0 * sensitivity / epsilon
         cases.append((generator.uniform(0, 2, k) * scale, sensitivity, epsilon, 300 if k <= 1_000 else 50))
     return cases
@@ -169,12 +206,24 @@ def _grouped_cells(expected: np.ndarray, observed: np.ndarray, order: np.ndarray
     return exp_groups, obs_groups, firsts, lasts
 
 
+def _grouped_hint(what: str, observed: np.ndarray, expected: np.ndarray) -> str:
+    """What a grouped test says: the best ranks chosen too often (z above 3: too little noise, or the tail left
+    out; referee s37rC: a scale error was told to keep every candidate), or a group chosen too rarely."""
+    if what == "rank" and observed[0] > expected[0] + 3.0 * _sqrt(expected[0]):
+        return ("The choices lean to the best-ranked candidates: either the Gumbel noise is smaller than 2 * "
+                "sensitivity / epsilon (too little noise: not epsilon-DP), or candidates further down are left out. "
+                "Add Gumbel noise of scale 2 * sensitivity / epsilon to every score.")
+    return ("Every candidate, however far down the ranking or the list, must get its own Gumbel noise and keep its "
+            "chance: do not keep only the best ones, skip those far behind, or sample among part of the list.")
+
+
 def _too_concentrated_hint(where: str, share: float, far: bool) -> str:
     if far:
         return (f"{where} the candidates far below the best are chosen less often than they must be (best candidate "
                 f"{share:.4f} of the time): every candidate keeps a chance, however far behind (about e^-g when it "
-                "is g Gumbel scales behind). Do not drop candidates, clip the noise, or skip it when the gap is "
-                "large: without that chance, the choice is not epsilon-DP.")
+                "is g Gumbel scales behind). Either the Gumbel noise is smaller than 2 * sensitivity / epsilon, or "
+                "candidates are dropped, the noise clipped, or skipped when the gap is large: without that chance, "
+                "the choice is not epsilon-DP.")
     return (f"{where} the best candidate is chosen more often ({share:.3f}) than Gumbel noise of scale "
             "2 * sensitivity / epsilon gives. If you used Gumbel noise, its scale is too small: less noise than "
             "epsilon needs. (Exponential noise of scale 2 * sensitivity / epsilon, permute-and-flip, would also "
@@ -224,8 +273,43 @@ def _check_beyond_largest(answer, generator) -> None:
                           "many candidates there are.")
 
 
+def _repeats_unlikely(same: float, calls: int, p_same: float) -> bool:
+    """True if ``same`` repeated consecutive choices in ``calls`` are beyond Binomial(calls - 1, p_same)'s 1e-6 tail.
+
+    For many candidates (1,000 or more, none far behind: no candidate holds more than about 1% of the chance),
+    where the normal test above is skipped (referee s37rC: noise reused for two consecutive calls between 20,000
+    and 999,999 candidates passed). ``p_same`` is the observed sum of squared shares, at least 1 / calls, far above
+    a correct answer's (about 1 / k), so the test is conservative; reuse in pairs repeats about calls / 2 times.
+    """
+    return same >= 2 and float(_binom_sf(same - 1, calls - 1, min(p_same, 1.0))) < P_LIMIT
+
+
 @exercise("07.3", title="Report-noisy-max with Gumbel noise", answer_name="report_noisy_max")
 def check_report_noisy_max(answer, seed: int = 7003) -> None:
+    """The answer's choices must follow the exponential mechanism's distribution (:func:`_rnm_cases`).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``report_noisy_max(scores, sensitivity, epsilon, rng)``.
+    seed : int, default 7003
+        Seed of the cases and of the generators handed to the answer.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint, when a choice is not an index, the scores are changed, or the choices' distribution or
+        independence fails a test (each at p 1e-6).
+
+    Notes
+    -----
+    Limits (rates in ``_stats.LESSON07_POWER``): an answer exact, or with the factor 2 forgotten, only in a band of
+    epsilons narrower than a factor 1.22 or of sensitivities narrower than 1.41 (the epsilon grid's steps), or in
+    a rectangle of sizes x epsilons smaller than 5.9% of the size sweep's log square, passes; so does one exact
+    only above epsilon 30, dropping candidates only beyond 12-12.6 Gumbel scales among more than 10,000 candidates
+    (beyond 12.6-13.2 among fewer; the far cases' gaps are drawn in those ranges), reusing noise only for 100,001 to 1,000,000 candidates, or using Laplace noise instead of Gumbel
+    only above 10 candidates (epsilon-DP: among many candidates their choices differ too little for the check).
+    """
     generator = _default_rng(seed)
     for scores, sensitivity, epsilon, calls in _rnm_cases(generator):
         shown = (f"scores {scores.tolist()}" if len(scores) <= 12 else
@@ -271,10 +355,8 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
                             "score" if what == "rank" else
                             f"the candidates at positions {small[firsts[worst]]:,} to {small[lasts[worst]]:,}")
                     raise CheckFailed(f"{where} {span} are chosen {int(obs_groups[worst])} times in {calls} calls, "
-                                      f"where the exponential mechanism gives about {exp_groups[worst]:.0f}. Every "
-                                      "candidate, however far down the ranking or the list, must get its own Gumbel "
-                                      "noise and keep its chance: do not keep only the best ones, skip those far "
-                                      "behind, or sample among part of the list.")
+                                      f"where the exponential mechanism gives about {exp_groups[worst]:.0f}. "
+                                      + _grouped_hint(what, obs_groups, exp_groups))
         # Goodness of fit to the exponential mechanism exp(eps * u / (2 * sensitivity)): chi-square over the
         # candidates with expected count >= 5 (others pooled); p < 1e-6 rejects a correct answer once in 1e6.
         exp_cells = _concatenate([expected[big], [expected[~big].sum()]]) if (~big).any() else expected[big]
@@ -298,6 +380,10 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
         p_same = float(((observed / calls) ** 2).sum())  # from the observed shares: this tests independence only
         if 0 < p_same < 1 and (calls - 1) * p_same * (1 - p_same) >= 25 and _z_off(same, calls - 1, p_same) > 6.0:
             raise CheckFailed(f"{where} consecutive choices depend on each other: draw fresh noise on every call.")
+        if len(scores) >= 1_000 and not far and _repeats_unlikely(same, calls, p_same):
+            raise CheckFailed(f"{where} {int(same)} of {calls - 1} consecutive calls chose the same candidate, where "
+                              "independent choices repeat about once: the noise of one call is reused in the next. "
+                              "Draw fresh Gumbel noise on every call, however many candidates there are.")
     _check_beyond_largest(answer, generator)
 
 

@@ -53,13 +53,9 @@ WRONG["07.3"] = {
         _gumbel_scaled(lambda d: d if d < 0.5 else 2 * d),
     "twice epsilon: the factor 2 forgotten above sensitivity 20": _gumbel_scaled(lambda d: d if d > 20 else 2 * d),
 }
-WRONG["07.5"] = {
-    "the audit at 93% confidence (referee s36rC)": lambda samples: _audit(samples, confidence=0.93),
-    "the audit at 97% confidence": lambda samples: _audit(samples, confidence=0.97),
-    "the audit with delta 1e-3 (the claims are pure epsilon)": lambda samples: _audit(samples, delta=1e-3),
-    "the audit on the first 90,000 samples": lambda samples: _audit(samples, n=90_000),
-    "the audit on shuffled samples at 90% confidence": lambda samples: _audit(samples, shuffle=True, confidence=0.9),
-}
+# 07.5's audits at confidence 0.93 (and 0.9 on shuffled samples) pass since referee s37rC (see
+# wrong_answers.lesson07_s37c.STATED_LIMITS); at 0.97, with delta 1e-3 or on the first 90,000 samples they are valid,
+# weaker 95% audits (lesson07_s37c.HONEST).
 HONEST["07.5"] = {
     "the audit on shuffled samples (referee s36rC)": lambda samples: _audit(samples, shuffle=True),
     "the stored outputs handed back in a random order (referee s36rC)": lambda samples: _audit(samples, draw=True),

@@ -384,8 +384,6 @@ def _audit_at(samples, confidence):
 
 WRONG_ANSWERS["07.5"].update({
     "a frequency ratio without a confidence bound": _frequency_ratio,
-    "the audit at 50% confidence (a point estimate)": lambda samples: _audit_at(samples, 0.5),
-    "the audit at 60% confidence": lambda samples: _audit_at(samples, 0.6),
     "audits only 5,000 samples": lambda samples: _audit_all(samples, n=5000),
 })
 
@@ -512,8 +510,6 @@ WRONG_ANSWERS["07.4"].update({
         lambda v, q, h, e, *rest: 0.03 < e < 0.09, _CORRECT_BM, lambda *a: _bound_mean_variant(*a, exact_mean=True)),
 })
 WRONG_ANSWERS["07.5"].update({
-    "the audit at 90% confidence": lambda samples: _audit_near(samples, confidence=0.9),
-    "the audit at 80% confidence": lambda samples: _audit_near(samples, confidence=0.8),
     "refutes only a claim 0.05 below the bound": lambda samples: _audit_near(samples, margin=0.05),
     "audits only the first 50,000 samples": lambda samples: _audit_near(samples, n=50_000),
     "audits only the first 20,000 samples": lambda samples: _audit_near(samples, n=20_000),
