@@ -1,4 +1,4 @@
-"""Check 02.4 at the sizes between its corner cases (up to 120,000 values) and its largest (800,000 or more).
+"""Check 02.4 at the sizes between its corner cases (up to 120,000 values) and 1,000,000 values.
 
 Referee s36rA: no size between 120,000 and 800,000 was called, so an answer exact there, or with a noise scale
 read from the data there, passed. Kept apart from :mod:`mic_dp_helpers.checks.lesson02` (600 lines at most a
@@ -10,11 +10,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.stats
 
 from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.checks._lesson02_inputs import _log_uniform
-from mic_dp_helpers.checks._shared_calls import INSIDE_SPREAD_FLOOR
+from mic_dp_helpers.checks._scale_scan import check_band_scale
 
 _default_rng = np.random.default_rng
 _fsum = math.fsum
@@ -23,15 +24,21 @@ _max = max
 _float = float
 _len = len
 
-#: One case in each of MIDSIZE_STRATA equal log strata of MIDSIZES (a factor 1.27 each), MIDSIZE_DRAWS releases.
-MIDSIZES, MIDSIZE_STRATA, MIDSIZE_DRAWS = (120_000, 800_000), 8, 25
+#: One case in each of MIDSIZE_STRATA equal log strata of MIDSIZES (a factor 1.142 each), at one offset shared by
+#: the strata, so consecutive sizes are exactly a factor 1.142 apart (referee s37rA: with an offset per stratum, two
+#: draws 1.40 apart left 155,000 to 215,000 values untried), MIDSIZE_DRAWS releases each.
+MIDSIZES, MIDSIZE_STRATA, MIDSIZE_DRAWS = (120_000, 1_000_000), 16, 13
+#: A case whose mean |noise| / scale (Gamma(13, 1/13) for Laplace) is below this fails: probability 1e-6 a case
+#: (1.6e-5 over the 16); a scale read from the data (values inside a tenth of the bounds) gives 0.1 or less.
+MIDSIZE_SPREAD_FLOOR = float(scipy.stats.gamma.ppf(1e-6, MIDSIZE_DRAWS)) / MIDSIZE_DRAWS
 
 
 def midsize_sum_case(seed: int, index: int):
     """(values, lower, upper, epsilon) of mid-size case ``index`` (0 to MIDSIZE_STRATA - 1).
 
-    n is log-uniform in stratum ``index`` of :data:`MIDSIZES`; the values lie inside a tenth of mixed bounds (1 to
-    10 below 0, 10 to 100 above), so a scale read from the data shrinks 10 times or more; epsilon 0.1 to 10.
+    n lies in stratum ``index`` of :data:`MIDSIZES` (an offset shared by the strata); the values lie inside a
+    tenth of mixed bounds (1 to 10 below 0, 10 to 100 above), so a scale read from the data shrinks 10 times or more;
+    epsilon 0.1 to 10.
 
     Parameters
     ----------
@@ -45,9 +52,10 @@ def midsize_sum_case(seed: int, index: int):
     tuple
         ``(values, lower, upper, epsilon)``.
     """
+    offset = _default_rng([seed, 32]).random()
     rng = _default_rng([seed, 32, index])
     low, high = (math.log(size) for size in MIDSIZES)
-    n = int(math.exp(low + (index + rng.random()) / MIDSIZE_STRATA * (high - low)))
+    n = int(math.exp(low + (index + offset) / MIDSIZE_STRATA * (high - low)))
     lower, upper = -_log_uniform(rng, 1, 10), _log_uniform(rng, 10, 100)
     return rng.uniform(lower / 10, upper / 10, n), lower, upper, _log_uniform(rng, 0.1, 10)
 
@@ -56,9 +64,10 @@ def check_sum_midsizes(many, seed: int) -> None:
     """:data:`MIDSIZE_DRAWS` releases on each mid-size case, one generator a case.
 
     No release may be the exact sum (within a float sum's error); the mean |noise| of each case must be at
-    least ``INSIDE_SPREAD_FLOOR`` (0.25) scales (Gamma(25, 1/25) for Laplace: below it with probability about
-    1e-8 a case; a scale read from the data gives 0.1 or less); the 200 releases pooled must pass
-    ``_stats.check_laplace_noise``.
+    least :data:`MIDSIZE_SPREAD_FLOOR` (0.18) scales (a scale read from the data gives 0.1 or less); the 208
+    releases pooled must pass ``_stats.check_laplace_noise``, and the mean |noise| of every window of 1, 4 and 16
+    cases ordered by n must lie in its Gamma band (:func:`_scale_scan.check_band_scale`: less noise above a size
+    fails when it is below 0.49 of the scale over 4 strata, a factor 1.70 of sizes).
 
     Parameters
     ----------
@@ -87,10 +96,13 @@ def check_sum_midsizes(many, seed: int) -> None:
                               "whatever the number of values.")
         z = noise / (largest / epsilon)
         spread = _float(np.mean(np.abs(z)))
-        if spread < INSIDE_SPREAD_FLOOR:
+        if spread < MIDSIZE_SPREAD_FLOOR:
             raise CheckFailed(f"{where} your releases are {spread:.2f} Laplace scales from the sum on average, where "
                               "the noise gives 1 (property: data-independent scale, at every size). The sensitivity "
                               "comes from the declared bounds, max(|lower|, |upper|), never from the data's values.")
         z_all.append(z)
-    _stats.check_laplace_noise(np.concatenate(z_all), f"Over {MIDSIZE_STRATA} cases of 120,000 to 800,000 values "
-                               f"({MIDSIZE_DRAWS} releases each),")
+    where = f"Over {MIDSIZE_STRATA} cases of 120,000 to 1,000,000 values ({MIDSIZE_DRAWS} releases each),"
+    _stats.check_laplace_noise(np.concatenate(z_all), where)
+    sizes = [_len(midsize_sum_case(seed, index)[0]) for index in range(MIDSIZE_STRATA)]
+    check_band_scale(np.array(z_all), {"n": sizes}, where, "is the noise skipped or shrunk above some size? The "
+                     "scale is max(|lower|, |upper|) / epsilon whatever the number of values.")

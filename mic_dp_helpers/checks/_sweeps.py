@@ -119,17 +119,51 @@ def corner_sweep(rng, ranges: dict, interior: int = 1) -> list[dict]:
     return [cases[i] for i in rng.permutation(len(cases))]
 
 
-#: Cases of a band sweep (one call each). An answer exact only where a parameter lies in a band holding a
-#: share f of its log range is met with probability 1 - (1 - f)^300: 0.998 for f = 0.02, 1 - 2e-7 for
-#: f = 0.05 (epsilon 1.5 to 3 in 1e-3 to 1e3).
+#: Cases of a band sweep. Each parameter's log range is cut into BAND_CASES equal strata with one case in each
+#: (:func:`band_sweep`), so no two neighbouring values of a parameter are more than one stratum apart: an answer
+#: exact or short of noise where a parameter lies in a band of one stratum or more (1/300 of its log range) meets
+#: a case.
 BAND_CASES = 300
 #: A release within NEAR_EXACT scales of the exact answer has probability about 1e-3 under Laplace noise;
 #: NEAR_EXACT_LIMIT of 300 or more such releases happen with probability 3e-6.
 NEAR_EXACT, NEAR_EXACT_LIMIT = 1e-3, 5
 
 
+def strata(rng, count: int) -> np.ndarray:
+    """Fractions of a range, one in each of ``count`` equal strata, at one offset (drawn) shared by the strata,
+    in an order drawn from ``rng``: consecutive fractions are exactly ``1 / count`` apart.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The check's own generator.
+    count : int
+        How many strata.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``count`` fractions in [0, 1).
+
+    Examples
+    --------
+    >>> f = np.sort(strata(np.random.default_rng(0), 4))
+    >>> bool(np.allclose(np.diff(f), 0.25))
+    True
+    """
+    return (rng.permutation(count) + rng.random()) / count
+
+
+def _on_log_range(fractions, low, high):
+    values = np.exp(_log(low) + _asarray(fractions) * (_log(high) - _log(low)))
+    if isinstance(low, int) and isinstance(high, int):
+        return [int(_smaller(high, _larger(low, round(_float(v))))) for v in values]
+    return [_float(v) for v in values]
+
+
 def band_sweep(rng, ranges: dict, count: int = BAND_CASES) -> list[dict]:
-    """``count`` cases, each parameter drawn log-uniformly over its whole range (ints rounded).
+    """``count`` cases across a box of log ranges, a Latin hypercube: each parameter takes one value in each of
+    ``count`` equal log strata of its range (:func:`strata`), the parameters paired in random orders.
 
     Parameters
     ----------
@@ -144,17 +178,72 @@ def band_sweep(rng, ranges: dict, count: int = BAND_CASES) -> list[dict]:
     -------
     list of dict
         One ``{name: value}`` per case.
+
+    Examples
+    --------
+    >>> cases = band_sweep(np.random.default_rng(0), {"epsilon": (1e-3, 1e3)}, count=60)
+    >>> gaps = np.diff(np.log10(sorted(c["epsilon"] for c in cases)))
+    >>> bool(np.allclose(gaps, 0.1))
+    True
     """
-    cases = []
-    for _ in range(count):
-        case = {}
-        for name, (low, high) in ranges.items():
-            value = _exp(rng.uniform(_log(low), _log(high)))
-            if isinstance(low, int) and isinstance(high, int):
-                value = int(_smaller(high, _larger(low, round(value))))
-            case[name] = value
-        cases.append(case)
+    columns = {name: _on_log_range(strata(rng, count), low, high) for name, (low, high) in ranges.items()}
+    return [{name: column[i] for name, column in columns.items()} for i in range(count)]
+
+
+def scale_sweep(rng, scales, epsilons, numerators, ranges: dict, count: int) -> list[dict]:
+    """``count`` cases stratified on the noise scale ``numerator / epsilon`` (a band sweep draws the numerator and
+    epsilon, so few of its scales lie near the ends of their range): ``scale`` takes one value in each log stratum
+    of ``scales``; ``epsilon`` a stratified position in the part of ``epsilons`` that keeps ``numerator = scale *
+    epsilon`` inside ``numerators``; the other ``ranges`` as in :func:`band_sweep`.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The check's own generator.
+    scales, epsilons, numerators : tuple of float
+        ``(low, high)`` of the scale, epsilon and the numerator (sensitivity, or the larger bound);
+        ``scales`` within ``numerators[0] / epsilons[1]`` to ``numerators[1] / epsilons[0]``.
+    ranges : dict
+        More parameters, ``name -> (low, high)``.
+    count : int
+        How many cases.
+
+    Returns
+    -------
+    list of dict
+        ``{"scale", "epsilon", "numerator", **ranges}`` per case.
+    """
+    cases = band_sweep(rng, {"scale": scales, **ranges}, count)
+    for case, fraction in zip(cases, strata(rng, count)):
+        scale = case["scale"]
+        low, high = _larger(epsilons[0], numerators[0] / scale), _smaller(epsilons[1], numerators[1] / scale)
+        epsilon = _on_log_range([fraction], low, _larger(low, high))[0]
+        case["epsilon"] = epsilon
+        case["numerator"] = _smaller(numerators[1], _larger(numerators[0], scale * epsilon))
     return cases
+
+
+def check_no_exact_release(releases, centres, tolerances, describe) -> None:
+    """Test that no band-sweep release is the exact answer (within its float error).
+
+    Parameters
+    ----------
+    releases, centres, tolerances : array_like
+        Per case: the release, the exact answer, and the float error within which a release counts as exact.
+    describe : callable
+        ``describe(i)``: the parameters of case ``i``, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If a release is the exact answer.
+    """
+    error = _abs(_asarray(releases, dtype=float) - _asarray(centres, dtype=float))
+    exact = np.flatnonzero(error <= _asarray(tolerances, dtype=float))
+    if exact.size:
+        raise CheckFailed(f"{describe(int(exact[0]))} the release is the exact answer (property: noise for every "
+                          f"size and parameter; {len(error)} cases drawn across the whole range). "
+                          "Add the noise whatever the size, the sensitivity or epsilon.")
 
 
 def check_noise_in_every_band(releases, centres, scales, tolerances, describe) -> None:
@@ -173,13 +262,8 @@ def check_noise_in_every_band(releases, centres, scales, tolerances, describe) -
     CheckFailed
         If a release is the exact answer, too many are near it, or the pooled noise is not Laplace.
     """
+    check_no_exact_release(releases, centres, tolerances, describe)
     releases, centres = _asarray(releases, dtype=float), _asarray(centres, dtype=float)
-    error = _abs(releases - centres)
-    exact = np.flatnonzero(error <= _asarray(tolerances, dtype=float))
-    if exact.size:
-        raise CheckFailed(f"{describe(int(exact[0]))} the release is the exact answer (property: noise for every "
-                          f"size and parameter; {len(releases)} cases drawn across the whole range, one call each). "
-                          "Add the noise whatever the size, the sensitivity or epsilon.")
     z = (releases - centres) / _asarray(scales, dtype=float)
     near = np.flatnonzero(_abs(z) < NEAR_EXACT)
     if near.size >= NEAR_EXACT_LIMIT:

@@ -8,7 +8,8 @@ zero and positive bounds with either bound the larger in absolute value, epsilon
 tested on their distribution with :mod:`mic_dp_helpers.checks._stats` (centre, scale, tails,
 independence, goodness of fit against the exact Laplace law, no noiseless output); a correct
 answer fails with probability below 1e-4 per check (measured: 0 of 1,000 seeds, see
-``benchmarks/check_false_rejection.py``). The student's function is called positionally, under
+``benchmarks/check_false_rejection.py``), plus at most 1e-4 for each scale scan of a band sweep
+(:mod:`mic_dp_helpers.checks._scale_scan`: 02.1 one, 02.4 two; Bonferroni, simulated 0 of 1,000 seeds). The student's function is called positionally, under
 :func:`~mic_dp_helpers.checks._core.student_call`, and the expected answer is computed after it
 returns.
 """
@@ -25,6 +26,7 @@ from mic_dp_helpers.checks import _core, _shared_calls, _stats, _sweeps
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 from mic_dp_helpers.checks._lesson02_inputs import (_mixed_laplace_cases, _mixed_sum_cases,  # noqa: F401
                                                     _shared_laplace_cases, _shared_sum_cases)
+from mic_dp_helpers.checks._lesson02_bands import check_laplace_bands, check_sum_bands
 from mic_dp_helpers.checks._lesson02_sizes import check_sum_midsizes
 
 _THIS = sys.modules[__name__]
@@ -117,10 +119,15 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     sensitivity x epsilon 1e-2 to 20), many digits (two values given as Python ints, as in the exercise's
     example), drawn afresh from ``seed``, with no more releases within 1e-3 or 1e-2 scales of the value than
     Laplace noise puts there and no pairs of releases averaging to it (a call mirroring any earlier one fails,
-    whatever the lag: ``_stats.check_near_answer`` and ``check_no_mirrors``), and one release at each of
-    300 (value, sensitivity, epsilon) drawn across sensitivity 1e-6 to 1e4 x epsilon 1e-5 to 1e6
-    (:func:`_sweeps.band_sweep`: never the exact value, at most 4 within 1e-3 scales, Laplace pooled; an answer
-    exact in a band of epsilon or sensitivity fails). Over all 9 cases together (324,000 releases) the noise
+    whatever the lag: ``_stats.check_near_answer`` and ``check_no_mirrors``), and a band sweep
+    (:func:`_lesson02_bands.check_laplace_bands`): 10 releases at each of 300 cases stratified on sensitivity
+    1e-6 to 1e4, epsilon 1e-5 to 1e6 and |value| / scale 1e-6 to 1e9 (one case per 1/300 of each log range, so
+    consecutive values are a factor 1.080, 1.088 and 1.122 apart), 20 at each of 100 stratified on the scale
+    1e-12 to 1e9: never the exact value (first releases), at most 4 of 400 within 1e-3 scales, Laplace pooled,
+    and the mean |noise| of every window of 1, 4, 16 and 64 cases ordered by epsilon, sensitivity, scale or
+    |value| / scale in its Gamma band (:func:`_scale_scan.check_band_scale`, 1e-4 over all: an epsilon
+    floored at 3e-5 or more, or a scale capped at 1.5e8 or less, fails; ``LESSON02_06_POWER``).
+    Over all 9 cases together (324,000 releases) the noise
     reaches beyond 10 scales (noise clipped at 10 scales fails), no more releases lie within 1e-2 or 5e-2
     scales of the value than Laplace puts there (binomial tail 1e-6 each: a narrow component in 0.2% of calls
     or more fails, :func:`_sweeps.check_pooled_near_answer`), and no call's noise predicts a later call's
@@ -140,8 +147,10 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     pair of rescaled draws fails), not on other values; (4) correlation with the call 21 or more before (other than half the run)
     passes; (5) an exact release for a sensitivity below 1e-6, an epsilon
     below 1e-5 or above 1e6, or values beyond 2e13 scales passes (outside the ranges tested), and one exact only
-    for a scale below 1e-10 passes with probability 0.004 (1.8% of the band cases); (6) a narrow noise component
-    (uniform within b/20, say) in fewer than about 0.2% of calls passes.
+    in a band narrower than a stratum (a factor 1.088 of epsilon, 1.080 of sensitivity, 1.122 of |value| /
+    scale) is caught with probability its share of a stratum; an epsilon floored at 2e-5 passes with
+    probability 0.6, at 1.5e-5 always, a scale capped at 2e8 with probability 0.55, at 3e8 0.95 (simulated, 20
+    seeds); (6) a narrow noise component (uniform within b/20, say) in fewer than about 0.2% of calls passes.
 
     Parameters
     ----------
@@ -180,40 +189,10 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     _stats.check_laplace_noise((releases - value) / (sensitivity / epsilon), where)
     _stats.check_fresh_noise(releases, value, sensitivity / epsilon, "laplace", where)
     _stats.check_no_mirrors(releases, value, sensitivity / epsilon, where)
-    _check_laplace_bands(answer, seed)
+    check_laplace_bands(lambda *args: _many("02.1", answer, *args), seed)
     _shared_calls.check_shared_generator(lambda *args: _call("02.1", answer, *args),
                                          lambda: _shared_laplace_cases(seed), seed,
                                          mixed=lambda: _mixed_laplace_cases(seed))
-
-
-#: 02.1's band sweep (referee s36rA): sensitivity and epsilon far beyond the corner cases (an answer exact only for
-#: epsilon in 1e3-2e4, above 5e4 or below 1e-3, or for a sensitivity below 1e-3, meets 12% to 30% of the cases).
-BAND_SENSITIVITIES, BAND_EPSILONS = (1e-6, 1e4), (1e-5, 1e6)
-
-
-def _laplace_band_cases(seed: int):
-    """(value, sensitivity, epsilon): :data:`_sweeps.BAND_CASES` cases across sensitivity :data:`BAND_SENSITIVITIES`
-    x epsilon :data:`BAND_EPSILONS`, |value| 1e-3 to 1e6 but at most 1e6 scales (float rounding never hides noise)."""
-    rng = _default_rng([seed, 21])
-    cases = []
-    for case in _sweeps.band_sweep(rng, {"sensitivity": BAND_SENSITIVITIES, "epsilon": BAND_EPSILONS,
-                                         "value": (1e-3, 1e6)}):
-        scale = case["sensitivity"] / case["epsilon"]
-        value = _float(rng.choice([-1.0, 1.0])) * min(case["value"], 1e6 * scale)
-        cases.append((value, case["sensitivity"], case["epsilon"]))
-    return cases
-
-
-def _check_laplace_bands(answer, seed: int) -> None:
-    """One release per band case (a new generator each): an answer exact only for epsilon in a band fails."""
-    releases = [expect_number(_call("02.1", answer, *case, _default_rng([seed, 21, i])), "the noisy release")
-                for i, case in enumerate(_laplace_band_cases(seed))]
-    cases = _laplace_band_cases(seed)  # recomputed after the student ran
-    values = np.array([case[0] for case in cases])
-    scales = np.array([case[1] / case[2] for case in cases])
-    _sweeps.check_noise_in_every_band(
-        releases, values, scales, 4 * np.spacing(np.abs(values)),
-        lambda i: f"For value={cases[i][0]:g}, sensitivity={cases[i][1]:.6g}, epsilon={cases[i][2]:.6g}:")
 
 
 # ------------------------------------------------------------------------------------- 02.2
@@ -416,14 +395,15 @@ def _sum_cases(seed: int):
         values = rng.uniform(lower / 10, upper / 10, int(_log_uniform(rng, low_n, high_n)))
         cases.append((values, _float(lower), _float(upper), _log_uniform(rng, 0.1, 10), int(rng.integers(1, 2**31)),
                       "inside"))
-    # Far beyond the sweep's sizes (800,000 to 1,000,000 values, from its own generator so the other cases stay
-    # as they were): an answer exact, or with less noise, above some size up to 800,000 fails here.
+    # Far beyond the sweep's sizes (1,000,000 values, from its own generator so the other cases stay as they were):
+    # an answer exact, or with less noise, above some size below 1,000,000 fails here (referee s37rA: with a size
+    # drawn from 800,000 to 1,000,000, a scale from the data above 850,000 values passed).
     # "huge": every value inside a tenth of the bounds (a scale read from the data shrinks); "huge clip": values
     # beyond both bounds, 3 releases (values not clipped above a size move the centre by thousands of scales).
     far = _default_rng([seed, 25])
     for kind, spread in (("huge", 0.1), ("huge clip", 1.5)):
         lower, upper = -_log_uniform(far, 0.1, 100), _log_uniform(far, 0.1, 100)
-        cases.append((far.uniform(spread * lower, spread * upper, int(far.integers(800_000, 1_000_000))),
+        cases.append((far.uniform(spread * lower, spread * upper, HUGE_SIZE),
                       _float(lower), _float(upper), _log_uniform(far, 0.01, 20), int(far.integers(1, 2**31)), kind))
     for number, case in enumerate(_sweeps.corner_sweep(rng, {"n": _sweeps.SIZES, "epsilon": _sweeps.EPSILONS})):
         lower, upper = -_log_uniform(rng, 0.1, 100), _log_uniform(rng, 0.1, 100)
@@ -434,11 +414,11 @@ def _sum_cases(seed: int):
     return cases
 
 
-#: Releases of the case of 800,000 to 1,000,000 values (each call clips them all). Their mean |noise| / scale
+#: Releases of the case of HUGE_SIZE values (each call clips them all). Their mean |noise| / scale
 #: (1 for Laplace, standard error 1 / sqrt(250) = 0.063) must lie within [0.62, 1.38] (6 standard errors; a
 #: correct answer fails with probability below 1e-7): half the noise (0.5) fails; no noise fails
 #: check_fresh_noise.
-HUGE_DRAWS, HUGE_BAND = 250, 6 / math.sqrt(250)
+HUGE_DRAWS, HUGE_BAND, HUGE_SIZE = 250, 6 / math.sqrt(250), 1_000_000
 
 
 def _sum_draws(n: int) -> int:
@@ -456,7 +436,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     the larger, and a neighbouring pair adds one person far beyond), Laplace tails, independent draws, never
     the exact sum, never the same release twice, no grid anchored at the sum, and a KS fit, on 14 cases drawn
     from ``seed``: negative, positive and mixed bounds, values exactly on the bounds, integer values, and
-    every corner of n 1 to 120,000 x epsilon 1e-2 to 20, plus 250 releases on 800,000 to 1,000,000 values
+    every corner of n 1 to 120,000 x epsilon 1e-2 to 20, plus 250 releases on 1,000,000 values
     (inside a tenth of the bounds; mean |noise| within [0.62, 1.38] scales: exact, half the noise or a scale
     from the data above a size fails) and 3 on as many beyond both bounds (centre within 20 scales: values
     not clipped above a size fail), no more releases
@@ -464,12 +444,18 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     it (mirrors at any lag). Over all cases the noise reaches the pooled tails
     (noise clipped below 9.5 scales fails) and no call's noise predicts a later call's (lags 1-20 and half the
     run); 100 releases from
-    new generators pass the same tests. Then one release at each of 300 (n, epsilon) drawn across the whole
-    box (:func:`_sweeps.band_sweep`): never the exact sum, at most 4 within 1e-3 scales of it, Laplace
-    pooled (an answer exact only for epsilon or n in a band fails; power in ``LESSON02_06_POWER``), epsilon 1e-3
-    to 20 there. Then 25 releases on one case in each of 8 log strata of 120,000 to 800,000 values, inside a tenth
-    of the bounds (:func:`_lesson02_sizes.check_sum_midsizes`: never exact, mean |noise| at least 0.25 scales,
-    Laplace pooled: exact, or a scale from the data, in a band of sizes covering a stratum fails). Over the main
+    new generators pass the same tests. Then a band sweep (:func:`_lesson02_bands.check_sum_bands`): 10 releases
+    at each of 300 cases stratified on n 1 to 120,000, epsilon 1e-3 to 20 and the larger bound 0.1 to 100 (one case
+    per 1/300 of each log range: consecutive values a factor 1.040, 1.034 and 1.023 apart), 20 at each of 100
+    stratified on the scale 5e-3 to 1e6: never the exact sum (first releases), at most 4 of 400 within 1e-3
+    scales of it, Laplace pooled, and the mean |noise| of every window of 1, 4, 16 and 64 cases ordered by n,
+    epsilon, the larger bound or the scale in its Gamma band (:func:`_scale_scan.check_band_scale`, 1e-4 over
+    all: an epsilon floored at 0.002 or more, or a scale capped at 1e5 or less, fails; ``LESSON02_06_POWER``).
+    Then 13 releases on one case in each of 16 log strata of 120,000 to 1,000,000 values (one offset shared:
+    sizes exactly a factor 1.142 apart), inside a tenth of the bounds
+    (:func:`_lesson02_sizes.check_sum_midsizes`: never exact, mean |noise| at least 0.18 scales, Laplace pooled,
+    windows of 1, 4 and 16 cases ordered by n in their Gamma band: exact, or a scale from the data, in a band of
+    sizes wider than a factor 1.142 fails). Over the main
     cases no more releases lie within 1e-2 or 5e-2 scales of the sum than Laplace puts there
     (:func:`_sweeps.check_pooled_near_answer`). Then 25
     rounds over 14 inputs of one scale from one shared generator (:func:`_shared_calls.check_shared_generator`):
@@ -480,10 +466,14 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     noise reused, negated or correlated between inputs, or an exact sum for one kind of input, fails; then 25
     rounds over 5 inputs varying epsilon (1, 1/3 times), the bounds (1, 2 times) and the data: a standard draw
     kept when any setting changes fails.
-    Limits: an answer exact only above the largest case (800,000 to 1,000,000 values) passes; one exact or with a
-    scale from the data in a band of sizes narrower than a stratum (a factor 1.27) between 120,000 and 800,000
-    is caught with probability its share of the stratum; (1) exact for epsilon above 20 or below 1e-3 passes (not
-    called); (2) noise reused when epsilon, the bounds or the data change is tested on two datasets (5 inputs, 25
+    Limits: an answer exact, short of noise or with a scale from the data only above 1,000,000 values passes (not
+    called); one exact or with a scale from the data in a band of sizes narrower than a factor 1.142 between
+    120,000 and 1,000,000 is caught with probability its log width over log 1.142, and less noise there (not from
+    the data) only below 0.49 scales over 4 strata or 0.18 in one; (1) exact for epsilon above 20 or below 1e-3
+    passes (not called), one exact in a band narrower than a stratum of the band sweep (n a factor 1.040, epsilon
+    1.034, the larger bound 1.023) is caught with probability its share of a stratum, and an epsilon floored at
+    0.0015 or a scale capped at 5e5 passes (0 of 20 simulated seeds fail; the ends tried are 1e-3 and 1e6);
+    (2) noise reused when epsilon, the bounds or the data change is tested on two datasets (5 inputs, 25
     rounds, one generator: one pair of rescaled draws fails), not on others; (3) noise correlated with the call
     21 or more before (other than half the run) passes; (4) a narrow noise component (uniform within b/20, say)
     in fewer than about 0.25% of calls passes.
@@ -554,36 +544,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     _stats.check_laplace_noise((releases - centre) / scale, where)
     _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
     _stats.check_no_mirrors(releases, centre, scale, where)
-    _check_sum_bands(answer, seed)
+    check_sum_bands(lambda *args: _many("02.4", answer, *args), seed)
     check_sum_midsizes(lambda *args: _many("02.4", answer, *args), seed)
     _shared_calls.check_shared_generator(lambda *args: _call("02.4", answer, *args),
                                          lambda: _shared_sum_cases(seed), seed, mixed=lambda: _mixed_sum_cases(seed))
-
-
-#: 02.4's band sweep epsilons (referee s36rA: below 0.01 was never called; it is 23% of the cases now).
-SUM_BAND_EPSILONS = (1e-3, _sweeps.EPSILONS[1])
-
-
-def _sum_band_case(seed: int, index: int):
-    """(values, lower, upper, epsilon) of band case ``index``: n 1 to 120,000 x epsilon 1e-3 to 20 across the
-    whole box (:func:`_sweeps.band_sweep`), mixed bounds 0.1 to 100, values beyond both."""
-    case = _sweeps.band_sweep(_default_rng([seed, 24]), {"n": _sweeps.SIZES, "epsilon": SUM_BAND_EPSILONS})[index]
-    rng = _default_rng([seed, 24, index])
-    lower, upper = -_log_uniform(rng, 0.1, 100), _log_uniform(rng, 0.1, 100)
-    return rng.uniform(1.5 * lower, 1.5 * upper, case["n"]), lower, upper, case["epsilon"]
-
-
-def _check_sum_bands(answer, seed: int) -> None:
-    """One release per band case: an answer exact only for n or epsilon in a band fails."""
-    releases = [expect_number(_call("02.4", answer, *_sum_band_case(seed, i), _default_rng([seed, 24, i, 1])),
-                              "the noisy release") for i in range(_sweeps.BAND_CASES)]
-    cases = [_sum_band_case(seed, i) for i in range(_sweeps.BAND_CASES)]  # recomputed after the student ran
-    centres = np.array([_fsum(_clip(values, lower, upper)) for values, lower, upper, _ in cases])
-    largest = np.array([_max(_abs(lower), _abs(upper)) for _, lower, upper, _ in cases])
-    sizes = np.array([_len(values) for values, *_ in cases])
-    scales = largest / np.array([epsilon for *_, epsilon in cases])
-    tolerances = 64 * sizes * np.finfo(float).eps * largest + 4 * np.spacing(np.abs(centres))  # a float sum's error
-    _sweeps.check_noise_in_every_band(
-        releases, centres, scales, tolerances,
-        lambda i: f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:")
-

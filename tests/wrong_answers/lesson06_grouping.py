@@ -1,5 +1,7 @@
 """More wrong answers to 06.4 (random-grouping release), kept apart because ``lesson06`` is full (600 lines).
 
+Referee s37rA: groupings sorted by the values (first feature, every feature, the norm) above 2,500 records or 8
+features passed, since the independence test tried no larger varied data.
 Referee s36rA: a draw kept when sigma changes, l above 10,000, more than 64 features with l > 1, sigma outside
 1e-6 to 1e4. Referee s35rca: the shared-generator stage called only float records, so an answer that adds no noise to integer
 or boolean records (binary data in [0, 1]^D, which the text allows) passed. Collected through
@@ -50,7 +52,39 @@ def _noise_when(condition, scale=lambda sigma: sigma):
     return random_group_release
 
 
+def _sorted_when(condition, key):
+    """Groups of consecutive records in the order of ``key(X)`` (sorted by the values: not private) when
+    ``condition(n, features)``, random groups otherwise (referee s37rA: "faster, better utility" on large data)."""
+    def random_group_release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        n, dim = X.shape
+        if not condition(n, dim):
+            return _release_with(X, l, sigma, rng)
+        groups = np.array_split(np.argsort(key(X), kind="stable"), n // l)
+        means = np.stack([X[g].mean(axis=0) for g in groups])
+        return means + rng.normal(0.0, sigma, means.shape)
+    return random_group_release
+
+
+def _lexsorted(X):
+    return np.lexsort(X.T[::-1])
+
+
 MORE_WRONG_ANSWERS = {"06.4": {
+    "non-private (grouping): sorted by the first feature above 2,500 records (s37rA)":
+        _sorted_when(lambda n, dim: n > 2_500, lambda X: X[:, 0]),
+    "non-private (grouping): sorted by the first feature above 30,000 records (s37rA class)":
+        _sorted_when(lambda n, dim: n > 30_000, lambda X: X[:, 0]),
+    "non-private (grouping): lexsorted by every feature above 2,500 records (s37rA)":
+        _sorted_when(lambda n, dim: n > 2_500, _lexsorted),
+    "non-private (grouping): sorted by the sum of the features above 300,000 records (s37rA class)":
+        _sorted_when(lambda n, dim: n > 300_000, lambda X: X.sum(axis=1)),
+    "non-private (grouping): sorted by the norm beyond 8 features (s37rA)":
+        _sorted_when(lambda n, dim: dim > 8, lambda X: np.linalg.norm(X, axis=1)),
+    "non-private (grouping): sorted by the norm beyond 100 features (s37rA class)":
+        _sorted_when(lambda n, dim: dim > 100, lambda X: np.linalg.norm(X, axis=1)),
+    "non-private (grouping): sorted by the first feature for 9 to 20 features above 2,500 records (s37rA class)":
+        _sorted_when(lambda n, dim: n > 2_500 and 9 <= dim <= 20, lambda X: X[:, 0]),
     "non-private (calls): grouping and standard noise kept when sigma changes (s36rA)": _kept_draw(),
     "non-private (calls): grouping kept and standard noise negated when sigma changes (s36rA)": _kept_draw(-1.0),
     "non-private (size): no noise for groups above 10,000 records (s36rA)":

@@ -1,0 +1,182 @@
+"""The band sweeps of checks 02.1 and 02.4: hundreds of cases across the whole box of parameters, a few releases each.
+
+Referee s36rA: an answer exact only for epsilon in a band passed; referee s37rA: the sweep's cases were drawn
+independently (gaps of a factor 1.96 in epsilon) and only exactness was tested, so an epsilon floored at 1e-3 or a
+scale capped at 1e6 passed. Now every parameter is stratified (:func:`_sweeps.band_sweep`, one case per 1/300 of
+its log range; :func:`_sweeps.scale_sweep` adds 100 cases stratified on the noise scale) and the mean |noise| of
+every window of neighbouring cases is tested (:func:`_scale_scan.check_band_scale`). Kept apart from
+:mod:`mic_dp_helpers.checks.lesson02` (600 lines at most a module). Power: ``LESSON02_06_POWER``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from mic_dp_helpers.checks import _stats, _sweeps
+from mic_dp_helpers.checks._lesson02_inputs import _log_uniform
+from mic_dp_helpers.checks._scale_scan import check_band_scale
+
+_default_rng = np.random.default_rng
+_fsum, _abs, _max, _float, _len = math.fsum, abs, max, float, len
+
+#: Releases per band case (one generator a case; the first is the release the exactness test sees), and cases
+#: stratified on the noise scale besides the BAND_CASES of the band sweep, SCALE_RELEASES releases each.
+BAND_RELEASES, SCALE_CASES, SCALE_RELEASES = 10, 100, 20
+#: 02.1: sensitivity, epsilon, and |value| / scale (values up to 1e9 scales from 0: the noise keeps 6 digits).
+BAND_SENSITIVITIES, BAND_EPSILONS, BAND_RATIOS = (1e-6, 1e4), (1e-5, 1e6), (1e-6, 1e9)
+#: 02.4: n, epsilon and the larger bound max(|lower|, |upper|) (up to 1e3 in the scale-stratified cases); the
+#: scales the scale-stratified cases span (5e-3 to 1e6).
+SUM_BAND_EPSILONS, SUM_BAND_LARGEST, SUM_SCALE_LARGEST = (1e-3, _sweeps.EPSILONS[1]), (0.1, 100.0), (0.1, 1e3)
+SUM_BAND_SCALES = (SUM_SCALE_LARGEST[0] / SUM_BAND_EPSILONS[1], SUM_SCALE_LARGEST[1] / SUM_BAND_EPSILONS[0])
+LAPLACE_BAND_SCALES = (BAND_SENSITIVITIES[0] / BAND_EPSILONS[1], BAND_SENSITIVITIES[1] / BAND_EPSILONS[0])
+
+
+def _signs(rng, count: int) -> np.ndarray:
+    return rng.choice([-1.0, 1.0], count)
+
+
+def laplace_band_cases(seed: int):
+    """(value, sensitivity, epsilon) of 02.1's band sweep: :data:`_sweeps.BAND_CASES` cases stratified on sensitivity
+    :data:`BAND_SENSITIVITIES`, epsilon :data:`BAND_EPSILONS` and |value| / scale :data:`BAND_RATIOS`, then
+    :data:`SCALE_CASES` stratified on the scale (1e-12 to 1e9) and |value| / scale.
+
+    Parameters
+    ----------
+    seed : int
+        The check's seed.
+
+    Returns
+    -------
+    list of tuple
+        ``(value, sensitivity, epsilon)`` per case.
+    """
+    rng = _default_rng([seed, 21])
+    cases = [(case["sensitivity"], case["epsilon"], case["ratio"]) for case in _sweeps.band_sweep(
+        rng, {"sensitivity": BAND_SENSITIVITIES, "epsilon": BAND_EPSILONS, "ratio": BAND_RATIOS})]
+    cases += [(case["numerator"], case["epsilon"], case["ratio"]) for case in _sweeps.scale_sweep(
+        _default_rng([seed, 21, 0, 1]), LAPLACE_BAND_SCALES, BAND_EPSILONS, BAND_SENSITIVITIES, {"ratio": BAND_RATIOS},
+        SCALE_CASES)]
+    signs = _signs(rng, _len(cases))
+    return [(_float(sign * ratio * sensitivity / epsilon), sensitivity, epsilon)
+            for sign, (sensitivity, epsilon, ratio) in zip(signs, cases)]
+
+
+def _band_releases(many, cases, seed_key, args_of) -> list:
+    """The releases of each case (:data:`BAND_RELEASES`, :data:`SCALE_RELEASES` for the last :data:`SCALE_CASES`),
+    one generator ``[*seed_key, i]`` a case."""
+    count = _len(cases)
+    return [_stats.as_numbers(many(SCALE_RELEASES if i >= count - SCALE_CASES else BAND_RELEASES, *args_of(i, case),
+                                   _default_rng([*seed_key, i])), "the noisy release") for i, case in enumerate(cases)]
+
+
+def check_laplace_bands(many, seed: int) -> None:
+    """02.1's band sweep: never exact, rarely near the value, Laplace pooled (first release of each case), and the
+    full scale in every window of cases ordered by epsilon, sensitivity, scale or |value| / scale.
+
+    Parameters
+    ----------
+    many : callable
+        ``many(n, value, sensitivity, epsilon, rng)``: n releases of the student's answer, under the guard.
+    seed : int
+        The check's seed.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint naming the case (or the band of cases) and the property.
+    """
+    releases = _band_releases(many, laplace_band_cases(seed), (seed, 21), lambda i, case: case)
+    cases = laplace_band_cases(seed)  # recomputed after the student ran
+    values, sensitivities, epsilons = (np.array(column) for column in zip(*cases))
+    scales = sensitivities / epsilons
+    tolerances = 4 * np.spacing(np.abs(values))
+
+    def describe(i):
+        return f"For value={cases[i][0]:g}, sensitivity={cases[i][1]:.6g}, epsilon={cases[i][2]:.6g}:"
+
+    _sweeps.check_no_exact_release([r[0] for r in releases], values, tolerances, describe)
+    check_band_scale([(r - value) / scale for r, value, scale in zip(releases, values, scales)],
+                     {"epsilon": epsilons, "the sensitivity": sensitivities, "the scale sensitivity / epsilon": scales,
+                      "|value| / scale": np.abs(values) / scales}, f"Over {_len(cases)} cases across the whole range,",
+                     "is epsilon floored, the scale capped, or the noise shrunk for some values? The scale is "
+                     "sensitivity / epsilon for every sensitivity, epsilon and value.", describe)
+    _sweeps.check_noise_in_every_band([r[0] for r in releases], values, scales, tolerances, describe)
+
+
+def _sum_band_specs(seed: int):
+    """(n, epsilon, larger bound) of 02.4's band cases: stratified on n, epsilon and the larger bound, then
+    :data:`SCALE_CASES` stratified on n and the scale (5e-3 to 1e6)."""
+    ranges = {"n": _sweeps.SIZES, "epsilon": SUM_BAND_EPSILONS, "largest": SUM_BAND_LARGEST}
+    specs = [(case["n"], case["epsilon"], case["largest"])
+             for case in _sweeps.band_sweep(_default_rng([seed, 24]), ranges)]
+    return specs + [(case["n"], case["epsilon"], case["numerator"]) for case in _sweeps.scale_sweep(
+        _default_rng([seed, 24, 1, 1]), SUM_BAND_SCALES, SUM_BAND_EPSILONS, SUM_SCALE_LARGEST, {"n": _sweeps.SIZES},
+        SCALE_CASES)]
+
+
+def sum_band_case(seed: int, index: int, specs=None):
+    """(values, lower, upper, epsilon) of 02.4's band case ``index``: mixed bounds, either the larger (the other
+    0.1 to it), values beyond both.
+
+    Parameters
+    ----------
+    seed : int
+        The check's seed.
+    index : int
+        The case.
+    specs : list, optional
+        ``_sum_band_specs(seed)``, when the caller has it (else computed).
+
+    Returns
+    -------
+    tuple
+        ``(values, lower, upper, epsilon)``.
+    """
+    n, epsilon, largest = (_sum_band_specs(seed) if specs is None else specs)[index]
+    rng = _default_rng([seed, 24, index])
+    other = _log_uniform(rng, SUM_BAND_LARGEST[0], _max(largest, SUM_BAND_LARGEST[0]))
+    lower, upper = (-largest, other) if rng.random() < 0.5 else (-other, largest)
+    return rng.uniform(1.5 * lower, 1.5 * upper, n), lower, upper, epsilon
+
+
+def check_sum_bands(many, seed: int) -> None:
+    """02.4's band sweep: never exact, rarely near the sum, Laplace pooled (first release of each case), and the
+    full scale in every window of cases ordered by n, epsilon, the larger bound or the scale.
+
+    Parameters
+    ----------
+    many : callable
+        ``many(n, values, lower, upper, epsilon, rng)``: n releases of the student's answer, under the guard.
+    seed : int
+        The check's seed.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint naming the case (or the band of cases) and the property.
+    """
+    specs = _sum_band_specs(seed)
+    count = _len(specs)
+    releases = _band_releases(many, range(count), (seed, 24, 0), lambda i, _: sum_band_case(seed, i, specs))
+    specs = _sum_band_specs(seed)  # recomputed after the student ran
+    cases = [sum_band_case(seed, i, specs) for i in range(count)]
+    centres = np.array([_fsum(np.clip(values, lower, upper)) for values, lower, upper, _ in cases])
+    largest = np.array([_max(_abs(lower), _abs(upper)) for _, lower, upper, _ in cases])
+    sizes = np.array([_len(values) for values, *_ in cases])
+    epsilons = np.array([epsilon for *_, epsilon in cases])
+    scales = largest / epsilons
+    tolerances = 64 * sizes * np.finfo(float).eps * largest + 4 * np.spacing(np.abs(centres))  # a float sum's error
+
+    def describe(i):
+        return f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:"
+
+    _sweeps.check_no_exact_release([r[0] for r in releases], centres, tolerances, describe)
+    check_band_scale([(r - centre) / scale for r, centre, scale in zip(releases, centres, scales)],
+                     {"n": sizes, "epsilon": epsilons, "max(|lower|, |upper|)": largest,
+                      "the scale max(|lower|, |upper|) / epsilon": scales},
+                     f"Over {count} cases across the whole range,",
+                     "is epsilon floored, the scale capped, or the noise shrunk for some sizes? The scale is "
+                     "max(|lower|, |upper|) / epsilon for every size, bound and epsilon.", describe)
+    _sweeps.check_noise_in_every_band([r[0] for r in releases], centres, scales, tolerances, describe)
