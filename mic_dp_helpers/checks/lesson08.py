@@ -18,7 +18,9 @@ The random answers (08.2, 08.5) are checked on their distribution
 independence between coordinates and between calls at lags 1 to 16, centre;
 :func:`mic_dp_helpers.checks._stats.check_fresh_noise`: no noiseless output, no repeated draw)
 over three call sequences: one generator shared by thousands of calls, a fresh generator per call,
-and two inputs interleaved on one generator. Their power against named alternatives is in
+and two inputs interleaved on one generator; and for exact relations
+(:mod:`mic_dp_helpers.checks._noise_relations`: coordinates equal or opposite in every call, a direction
+without noise, a draw repeated anywhere in the run). Their power against named alternatives is in
 :data:`mic_dp_helpers.checks._stats.POWER_LESSON08`; a correct answer is rejected in fewer than
 1 of 1,000 seeds (``benchmarks/check_false_rejection.py``).
 """
