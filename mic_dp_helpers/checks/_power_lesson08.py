@@ -138,7 +138,19 @@ POWER_LESSON08 = (
      "2024 and 0-9: 0.906-0.996 for 0.9, 0.880-0.966 for 0.88); limit: q lowered by less than about 0.05 (e.g. to "
      "0.95) passed at 4 of seeds 0-9 (inside RDP's gap), and q in (0.999, 1) is not drawn", 1.0),
     ("08.3: epsilon 0 (or one step's) above a noise multiplier of 20 or 25", "sigma 25-60 at q 0.3-0.9 (1 by "
-     "construction); limit: a switch above 60, or between 20 and 25 (the large-q case draws 5-20), passes", 1.0),
+     "construction); limit: a switch above 60, or between 20 and 20.2, passes", 1.0),
+    # Referee s37rB items 3 and 12 (lesson08_accounting._wide_range_cases); powers at seeds 2024 and 0-9.
+    ("08.3: epsilon 0 (or one step's) for sigma > 20 or 25 at q < 0.3 (or q < 0.1)", "sigma 20.2-25 at q "
+     "0.009-0.016 to 0.04 over 100,000-200,000 steps, sigma 25-60 at q 0.04-0.085 to 0.3 over 20,000-200,000 steps "
+     "(epsilon about 1 or more; 1 by construction for sigma > s, q < r with s <= 20.2 and r >= 0.04, or s <= 25 "
+     "and r >= 0.3); limit: other switches fail only when a draw falls in them (none where q < 0.2 sigma / "
+     "sqrt(steps))", 1.0),
+    ("08.3: delta floored at 1e-9 or 8e-10 (RDP)", "q = 1, sigma 3-10, 5-39 steps, delta 1e-10: the floor at 1e-9 "
+     "gives 0.986-0.994 of the exact epsilon (lower edge: exact); limit: an RDP answer floored below about 8e-10 "
+     "passes (RDP is 3.1-3.7% above the exact value there)", 1.0),
+    ("08.3: stale epsilon rescaled by (log(1/delta) / log(1/delta0)) ** 0.5 or 0.6", "q 0.003-0.015, sigma 0.7-1, "
+     "500-2,000 steps, first at delta 1e-4..1e-2, again at 1e-10: 0.73-0.88 of the lower edge (sqrt, 40 seeds)",
+     1.0),
     ("08.3: noise multiplier floored at 0.5 or 0.4", "sigma 0.25-0.35 at q 0.003-0.03 (answer / lower edge at "
      "seeds 2024 and 0-9: 0.14-0.40 for 0.5, 0.29-0.76 for 0.4); limit: a floor below 0.25 passes", 1.0),
 )

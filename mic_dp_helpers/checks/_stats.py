@@ -81,9 +81,22 @@ LESSON02_06_POWER = (
      "1 (6,000 on three days against 1,800 +- 35.5: over 110 sd); a nudge towards the popular days (a key "
      "lowered by a constant for them) raising their keep rate from 0.3 to 0.318 puts their sum 6 sd above 5,400 "
      "(power about 1/2; near 1 from 0.325, a key lowered by 0.03; a key lowered by 0.025, rate 0.319, passed once)",
-     "_check_choice_at_scale: one call on 126,000 rows (6,000 customers on the same 10 days, 22,000 on days 2, 5 "
-     "and 8), per-day counts and the popular days' sum at 6 sd; an answer switching only above 126,000 rows or "
-     "28,000 customers passes"),
+     "lesson09_choice._check_choice_at_scale: one call on 126,000 rows (6,000 customers on the same 10 days, 16,500 "
+     "on days 2, 5, 8 and one other), per-day counts and the popular days' sum at 6 sd; an answer switching only "
+     "above 126,000 rows or 22,500 customers passes"),
+    ("09.1", "the globally popular days only for customers past some place in id order or in the log sorted by "
+             "customer (referee s37rB: past the first 60,000 rows passed, since the 6,000 sorted first and the "
+             "crowd was within the bound)", "1 once about 160 of the 6,000 (2.1 popular days more each) or 450 of "
+             "the crowd (0.75 more each) are past that place, about 600 customers or 3,300 rows at either end "
+             "(the ids interleave at random)", "_check_choice_at_scale: the 6,000's popular days' sum and the "
+             "crowd's (2.25 a customer, sd 0.433; 6 sd); a place within the last 600 customers passes"),
+    ("09.1", "a biased choice at bounds between the tested ones (referee s37rB: the largest purchases for "
+             "max_per_partition 3-7, the days of largest total below 40 partitions, the earliest days for 15-39, "
+             "the first rows in table order for 4-7)", "1 at any single bound: the first or last k in an order move "
+             "the call's rank sum by 11 sd or more (30 customers); a tilt within 0.06-0.2 of mean rank 1/2 passes",
+     "lesson09_choice._check_uniform_across_bounds: one call at each max_partitions 1-40 with max_per_partition "
+     "1-8 (each 5 times), 30 customers of 41-80 one-row days and 30 with a day of 9-20 rows; rank sums by date, "
+     "table position, amount and index label at 6 sd (280 tests)"),
     ("09.1", "the earliest days or the first rows in table order only at larger bounds or on larger days (referee "
              "s35rcb: earliest days when max_partitions >= 15, first rows when max_per_partition >= 4 or on days "
              "of more than 20 rows)", "1 (earliest 40 of 400 days: mean rank 0.05 against 0.5 +- 0.0137, 33 sd; "
@@ -98,9 +111,9 @@ LESSON02_06_POWER = (
     ("09.1", "customers sharing one draw per day in pairs or small groups (referee s36rB: pairs of sorted ids "
              "passed)", "pairs of neighbouring ids: 1 (overlap about 116 sd above 0.9 a pair); any other pairing: "
              "0.965 (2 x chi-square(119) above its 1 - 1e-4 quantile 185.1); groups of 3: above 0.9999",
-     "_check_choices_independent: the 120 kept 3-of-10 sets of 6,000 customers on the same 10 days (chi-square, "
-     "alpha 1e-4) and the days shared by neighbours in id order (6 sd), at scale and on a 60,000-row log of those "
-     "customers alone (at scale a hashed grouping pairs most of them with the crowd: triples passed there)"),
+     "lesson09_choice._check_choices_independent: the 120 kept 3-of-10 sets of 6,000 customers on the same 10 "
+     "days (chi-square, alpha 1e-4) and the days shared by neighbours in id order (6 sd), at scale and on a "
+     "60,000-row log of those customers alone (at scale a hashed grouping pairs most of them with the crowd: triples passed there)"),
     ("09.1", "rows of a day not a uniform subset at max_per_partition >= 3: a window of consecutive rows, the "
              "smallest or largest amounts (referee s36rB)", "1 (window of 8 of 300 rows: 70 neighbour pairs "
              "against 1.9, threshold 9.9; smallest 8 amounts: mean rank 0.013 against 0.5 +- 0.032, 15 sd)",

@@ -91,7 +91,8 @@ def _accounting_cases(rng: np.random.Generator) -> list[tuple[float, float, int,
                   _log_uniform(rng, 1e-6, 1e-3)))
     cases.append((int(rng.integers(1, 5)) * 1e-4 + float(rng.uniform(0.7e-4, 0.95e-4)), float(rng.uniform(3.0, 4.0)),
                   int(rng.integers(150_000, 190_000)), _log_uniform(rng, 1e-7, 1e-5)))
-    return cases + _unsampled_range_cases(rng) + _repeated_cases(cases)
+    wide = _wide_range_cases(rng)
+    return cases + _unsampled_range_cases(rng) + wide + _repeated_cases(cases, wide[-1])
 
 
 def _unsampled_range_cases(rng: np.random.Generator) -> list[tuple[float, float, int, float]]:
@@ -109,23 +110,48 @@ def _unsampled_range_cases(rng: np.random.Generator) -> list[tuple[float, float,
              _log_uniform(rng, 1e-8, 1e-4))]
 
 
+def _wide_range_cases(rng: np.random.Generator) -> list[tuple[float, float, int, float]]:
+    """Referee s37rB items 3 and 12: settings no case varied together, where each of these answers passed.
+
+    (a) and (b): epsilon 0 for sigma > 20 at q < 0.3 (the large-sigma cases had q 0.3-0.9): a noise multiplier
+    of 20.2-25 with q from 0.2 sigma / sqrt(steps) (so epsilon is about 1 or more) to 0.04 over 100,000-200,000
+    steps, and one of 25-60 with q from 0.04 (or that floor) to 0.3 over 20,000-200,000 steps. (c) delta
+    floored at 1e-9: no subsampling at delta 1e-10, where the lower edge is exact and RDP is 3.1-3.7% above it
+    (a floor at 1e-9 gives 0.986-0.994 of the exact epsilon). (d) a cache that rescales a stale epsilon by
+    sqrt(log(1/delta) / log(1/delta0)): a low-noise, small-q run first asked at delta 1e-4..1e-2, then (last, in
+    :func:`_repeated_cases`) at 1e-10, where epsilon grows faster than that (0.73-0.88 of the lower edge at 40
+    seeds).
+    """
+    sigma_a, steps_a = float(rng.uniform(20.2, 25.0)), int(_log_uniform(rng, 100_000, 200_000))
+    sigma_b, steps_b = _log_uniform(rng, 25.0, 60.0), int(_log_uniform(rng, 20_000, 200_000))
+    floor_a, floor_b = 0.2 * sigma_a / _sqrt(steps_a), _max(0.04, 0.2 * sigma_b / _sqrt(steps_b))
+    return [(_log_uniform(rng, floor_a, 0.04), sigma_a, steps_a, _log_uniform(rng, 1e-8, 1e-4)),
+            (_log_uniform(rng, floor_b, 0.3), sigma_b, steps_b, _log_uniform(rng, 1e-8, 1e-4)),
+            (1.0, float(rng.uniform(3.0, 10.0)), int(rng.integers(5, 40)), 1e-10),
+            (_log_uniform(rng, 3e-3, 0.015), float(rng.uniform(0.7, 1.0)), int(_log_uniform(rng, 500, 2000)),
+             _log_uniform(rng, 1e-4, 1e-2))]
+
+
 #: Referee s36rB item 7: an answer cached per (q, sigma, steps), whatever the delta, passed (no triple was asked
 #: twice). Called after all the others: the first three cases again at a 100 times smaller delta (epsilon grows),
-#: and the no-subsampling case again at 3 times the steps.
-REPEATED_DELTA_SHRINK, REPEATED_STEPS_GROWTH = 1e-2, 3
+#: and the no-subsampling case again at 3 times the steps. Referee s37rB item 12: a cache that rescaled the stale
+#: epsilon by sqrt(log(1/delta) / log(1/delta0)) passed (a 100-fold shrink hardly moves it): the last of
+#: :func:`_wide_range_cases` is asked again at STALE_DELTA (a 10^6- to 10^8-fold shrink).
+REPEATED_DELTA_SHRINK, REPEATED_STEPS_GROWTH, STALE_DELTA = 1e-2, 3, 1e-10
 
 
-def _repeated_cases(cases: list[tuple[float, float, int, float]]) -> list[tuple[float, float, int, float]]:
+def _repeated_cases(cases: list[tuple[float, float, int, float]],
+                    stale: tuple[float, float, int, float]) -> list[tuple[float, float, int, float]]:
     repeated = [(q, sigma, steps, _max(delta * REPEATED_DELTA_SHRINK, 1e-10)) for q, sigma, steps, delta in cases[:3]]
     q, sigma, steps, delta = cases[6]
-    return repeated + [(q, sigma, steps * REPEATED_STEPS_GROWTH, delta)]
+    return repeated + [(q, sigma, steps * REPEATED_STEPS_GROWTH, delta), (*stale[:3], STALE_DELTA)]
 
 
 @exercise("08.3", title="Epsilon of a DP-SGD run with dp-accounting", answer_name="training_epsilon")
 def check_training_epsilon(answer, seed: int = SEED) -> None:
     """The default ``rdp.RdpAccountant()`` or ``pld.PLDAccountant()`` (the exercise text's), or any value between
     the run's epsilon and 5% above the larger of default RDP and PLD on a coarse 5e-3 grid (see the slacks above),
-    over q 1e-4..1, noise multipliers 0.25..60, 1..200,000 steps, delta 1e-10..1e-2 (15 cases, 4 of them asked again).
+    over q 1e-4..1, noise multipliers 0.25..60, 1..200,000 steps, delta 1e-10..1e-2 (19 cases, 5 of them asked again).
 
     Expected accountants: valid bounds looser than that band (RDP with only integer orders 2..256: 18% above the
     default RDP at seed 2024's first case; PLD on a 1e-2 grid) are rejected, with a hint that names them.
@@ -137,12 +163,21 @@ def check_training_epsilon(answer, seed: int = SEED) -> None:
     steps; no subsampling with a noise multiplier just above a tenth; q = d e-4 + 0.7e-4..0.95e-4 with much
     noise; referee s36rB: a mid-q run of 50,000-150,000 steps, q 0.97-0.999, sigma 25-60 and sigma 0.25-0.35,
     and three (q, sigma, steps) asked again at a 100 times smaller delta, one again at 3 times the steps, so a
-    cache that ignores delta or steps returns a stale value). Limits (power in ``_stats.POWER_LESSON08``):
+    cache that ignores delta or steps returns a stale value; referee s37rB, :func:`_wide_range_cases`: sigma
+    20.2-25 at q 0.009-0.016 to 0.04 and sigma 25-60 at q 0.04-0.085 to 0.3 over up to 200,000 steps, no subsampling at delta 1e-10,
+    and a low-noise run asked again at delta 1e-10 after 1e-4..1e-2, so a stale epsilon rescaled by the square
+    root (or the 0.6th power) of log(1/delta) / log(1/delta0) is 12-27% low). Limits (power in
+    ``_stats.POWER_LESSON08``):
     steps capped above about 150,000-170,000 (by RDP's gap at the case), or above 200,000, pass; q cut to 2
     significant figures passes (it loses at most about 9% of q); the noise multiplier rounded up only when
     q < 1 passes; q near 1 lowered by less than about 0.05 passes (inside RDP's gap); a change only outside the
-    ranges above (sigma below 0.25 or above 60, a switch at a sigma of 20-25, q in (0.999, 1), a floor on delta
-    below 1e-10) passes; a cache keyed without sigma or q passes (no such pair is asked).
+    ranges above (sigma below 0.25 or above 60, q in (0.999, 1), a floor on delta below 1e-10) passes; epsilon
+    0 (or too small) for sigma > s and q < r fails on every seed when s <= 20.2 and r >= 0.04, or s <= 25 and
+    r >= 0.3 (or q above 0.3 too), and otherwise only when a large-sigma case's draw falls in that region (a
+    switch confined to q < 0.2 sigma / sqrt(steps), where epsilon is below about 1, is never drawn); a floor on delta below about 8e-10 passes an RDP answer (at delta 1e-10 RDP is 3.1-3.7%
+    above the exact epsilon, and a floor at 5e-10 lowers it by only about 2.5%); a cache keyed without sigma or q
+    passes (no such pair is asked), and a rescaled stale epsilon passes where the repeated cases let it err
+    upwards (the three 100-fold shrinks).
     Time: the fine PLD edge (1-2.7 s a case) is computed only for an answer below RDP, so an RDP answer is
     checked in about 2 s and a PLD answer (its own PLD and the edges) in 20-26 s.
 

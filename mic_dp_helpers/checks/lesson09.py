@@ -15,8 +15,9 @@ count, so below 1.4e-6 over those 106 counts. Its test across people (300 custom
 3 of them made popular by others) allows 6 sd on each of 10 counts (below 1e-7). Referee s36rB added a
 chi-square on the 120 kept sets and a neighbours-in-id-order test (alpha 1e-4 and 2e-9), each run twice (at scale
 and on 6,000 customers alone), and, at large bounds, a neighbour-pairs test on a 300-row day (about 3e-5) and two
-amount-rank tests (6 sd, 2e-9 each). In all, false rejection is below 3e-4 per run of the check (the course's
-limit is 1/1000).
+amount-rank tests (6 sd, 2e-9 each). Referee s37rB added a crowd test at scale (6 sd, 2e-9) and the bound
+sweep (280 rank-sum tests at 6 sd, below 6e-7 in all). In all, false rejection is below 3e-4 per run of the
+check (the course's limit is 1/1000).
 """
 
 from __future__ import annotations
@@ -26,14 +27,15 @@ import math
 
 import numpy as np
 import pandas as pd
-import scipy.stats
 
 from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise
+from mic_dp_helpers.checks.lesson09_choice import (UNIFORMITY_SDS, _check_bounded, _check_choice_at_scale,
+                                                   _check_no_shared_draws, _check_uniform_across_bounds, _expect_frame,
+                                                   _rank_mean_sd)
 
 _abs, _max, _len, _isinstance, _int, _sorted = builtins.abs, builtins.max, builtins.len, builtins.isinstance, builtins.int, builtins.sorted
-_ceil, _sqrt = math.ceil, math.sqrt
-_chi2_isf = scipy.stats.chi2.isf
+_sqrt = math.sqrt
 _default_rng, _array, _repeat, _arange, _concatenate = (np.random.default_rng, np.array, np.repeat, np.arange,
                                                         np.concatenate)
 _DataFrame, _frame_equal, _concat = pd.DataFrame, pd.DataFrame.equals, pd.concat
@@ -42,16 +44,8 @@ _DataFrame, _frame_equal, _concat = pd.DataFrame, pd.DataFrame.equals, pd.concat
 _core.FORBIDDEN["09.1"] = ("mic_dp_helpers.scale.pipeline:bound_contributions",)
 
 UNIFORMITY_CALLS = 300
-UNIFORMITY_SDS = 6.0
 
 
-def _expect_frame(value, what: str):
-    if not _isinstance(value, _DataFrame):
-        raise CheckFailed(f"it should return {what} (a pandas DataFrame), but it returned a {type(value).__name__}.")
-    return value
-
-
-# ------------------------------------------------------------------------------------------- 09.1
 def _random_log(rng: np.random.Generator) -> pd.DataFrame:
     n_people = _int(rng.integers(5, 40))
     rows = rng.integers(1, 25, n_people)
@@ -73,37 +67,6 @@ def _at_the_bounds(l0: int, linf: int) -> pd.DataFrame:
     records += [("above_both", d, r) for d in range(l0 + 2) for r in range(linf + 2)]
     frame = _DataFrame(records, columns=["customer_id", "day", "slot"])
     return frame.iloc[::-1].reset_index(drop=True)
-
-
-def _check_bounded(log: pd.DataFrame, kept, l0: int, linf: int) -> None:
-    kept = _expect_frame(kept, "the kept rows")
-    if not kept.index.isin(log.index).all() or not kept.index.is_unique:
-        raise CheckFailed("the result has rows that are not rows of the log (or a row twice): return rows of "
-                          "the log you were given, with their original index.")
-    if list(kept.columns) != list(log.columns) or not _frame_equal(kept, log.loc[kept.index]):
-        raise CheckFailed("the kept rows differ from the log's rows (values or columns changed): select rows, "
-                          "do not rebuild them.")
-    days = kept.groupby("customer_id")["day"].nunique()
-    if _len(days) and days.max() > l0:
-        raise CheckFailed(f"a customer still contributes to more than max_partitions={l0} days: the number of "
-                          "partitions per person is not bounded, so one person can move many daily counts.")
-    cells = kept.groupby(["customer_id", "day"]).size()
-    if _len(cells) and cells.max() > linf:
-        raise CheckFailed(f"a customer still has more than max_per_partition={linf} rows on one day: the rows "
-                          "per partition are not bounded.")
-    all_days = log.groupby("customer_id")["day"].nunique()
-    kept_days = days.reindex(all_days.index, fill_value=0)
-    if (kept_days < all_days.clip(upper=l0)).any():
-        raise CheckFailed("a customer lost more days than the bound requires (a customer with fewer days than "
-                          "the bound, or exactly as many, must keep them all; one with more keeps exactly "
-                          "max_partitions). Check the boundary: at most, not fewer than.")
-    all_cells = log.groupby(["customer_id", "day"]).size()
-    kept_cells = cells.reindex(all_cells.index, fill_value=0)
-    kept_day_pairs = kept.groupby(["customer_id", "day"]).size().index
-    required = all_cells.loc[kept_day_pairs].clip(upper=linf)
-    if (kept_cells.loc[kept_day_pairs] < required).any():
-        raise CheckFailed("on a kept day a customer lost more rows than the bound requires: keep "
-                          "min(rows, max_per_partition) rows on each kept day.")
 
 
 def _large_log(rng: np.random.Generator, n_rows: int) -> pd.DataFrame:
@@ -152,105 +115,6 @@ def _check_choice_ignores_other_people(answer, rng: np.random.Generator) -> None
                           f"{CHOICE_PEOPLE * 0.3:.0f} of them, but the counts were {counts.tolist()}. Draw each "
                           "customer's days at random on their own, from rng: a choice that looks at other "
                           "people's rows (popular days) or shares one draw between customers is not uniform.")
-
-
-#: The kept-set test at scale: 120 possible 3-of-10 sets, a chi-square beyond its 1 - CHOICE_SET_ALPHA quantile fails.
-CHOICE_SET_ALPHA = 1e-4
-
-
-def _check_no_shared_draws(answer, rng: np.random.Generator) -> None:
-    """6,000 customers, all on the same 10 days and nobody else (60,000 rows in date order), one call with
-    max_partitions = 3: :func:`_check_choices_independent`. Without a crowd every group that shares a draw is a
-    group of these customers (at scale a hashed grouping mostly paired them with the crowd: 3 in 10 pairs)."""
-    log = _DataFrame({"customer_id": _repeat(_array([f"F{i:05d}" for i in range(SCALE_PEOPLE)], dtype=object), 10),
-                      "day": np.tile(_arange(10), SCALE_PEOPLE)})
-    log = log.iloc[rng.permutation(_len(log))]
-    log = log.iloc[np.argsort(log["day"].to_numpy(), kind="stable")]
-    original = log.copy()
-    kept = answer(log, 3, 1, _default_rng(_int(rng.integers(1 << 30))))
-    _check_bounded(original, kept, 3, 1)
-    _check_choices_independent(kept)
-
-
-def _check_choices_independent(kept: pd.DataFrame) -> None:
-    """Each of 6,000 customers ``F...`` on the same 10 days draws their 3 kept days on their own (referee s36rB
-    item 10).
-
-    Under a correct answer each customer's set of 3 of the 10 days is uniform and independent of the others':
-    (a) the 120 possible sets are kept by Multinomial(6,000, 1/120) customers: a chi-square (119 df) above its
-    1 - 1e-4 quantile (185.1) fails; (b) two customers next to each other in id order share Hypergeometric(10,
-    3, 3) days, mean 0.9, variance 0.49, and the 5,999 overlaps are uncorrelated: their sum beyond 6 sd (2e-9)
-    fails. Customers in pairs sharing one draw double (a): 2 x chi-square(119) exceeds 185.1 with probability
-    0.965 whatever the pairing (groups of 3: above 0.9999); pairs of neighbouring ids raise (b) by about 116 sd
-    (always caught). Run at scale and on :func:`_check_no_shared_draws`'s log.
-    """
-    focal = kept[kept["customer_id"].str.startswith("F").to_numpy()]
-    bits = (1 << focal["day"].to_numpy().astype(np.int64))
-    sets = pd.Series(bits, index=focal["customer_id"].to_numpy()).groupby(level=0).sum().sort_index()
-    counts = np.bincount(sets.to_numpy(), minlength=1 << 10)
-    observed = counts[[mask for mask in range(1 << 10) if bin(mask).count("1") == 3]]
-    expected = SCALE_PEOPLE / 120
-    chi_square = float(((observed - expected) ** 2 / expected).sum())
-    masks = sets.to_numpy()
-    shared = np.array([bin(_int(m)).count("1") for m in masks[1:] & masks[:-1]])
-    mean_shared, sd_shared = 0.9 * (_len(masks) - 1), _sqrt(0.49 * (_len(masks) - 1))
-    if chi_square > _chi2_isf(CHOICE_SET_ALPHA, 119) or _abs(shared.sum() - mean_shared) > UNIFORMITY_SDS * sd_shared:
-        raise CheckFailed(f"among {SCALE_PEOPLE:,} customers who each shop on the same 10 days "
-                          "(max_partitions=3),"
-                          f" the customers' sets of kept days are not uniform and independent: the 120 possible sets "
-                          f"of 3 days were not kept equally often ({chi_square:.0f} on the chi-square scale; uniform "
-                          "and independent: below "
-                          f"{_chi2_isf(CHOICE_SET_ALPHA, 119):.0f}), and customers next to each other in id order "
-                          f"shared {shared.sum() / _max(_len(shared), 1):.2f} days on average (independent: 0.90). "
-                          "Draw "
-                          "each customer's days uniformly from rng, on their own: a draw shared between customers "
-                          "makes a customer's choice depend on who else is in the log.")
-
-
-#: Customers on the same 10 days, and the crowd on 3 of them, in the one-call test at scale (126,000 rows).
-SCALE_PEOPLE, SCALE_CROWD, SCALE_POPULAR = 6_000, 22_000, (2, 5, 8)
-
-
-def _check_choice_at_scale(answer, rng: np.random.Generator) -> None:
-    """The test of :func:`_check_choice_ignores_other_people`, once, on a log of 126,000 rows.
-
-    The other uniformity tests use logs of at most 3,600 rows; the large logs (up to 50,000 rows) are only
-    tested for the bounds. Here 6,000 customers shop on the same 10 days and 22,000 more only on days 2, 5
-    and 8 (the popular days, not the earliest or the latest), in date order (shuffled within a day; referee
-    s36rB: in a shuffled log the first rows in table order are a uniform choice, and keeping them above 5,000
-    rows passed), one call with max_partitions = 3 (the kept sets: :func:`_check_choices_independent`): each of the
-    6,000 keeps each day with probability 3/10, independently of the others, so each day's count among them
-    has mean 1,800 and sd 35.5 (binomial), and the count on the three popular days together mean 5,400 and sd
-    54.2 (each customer keeps a hypergeometric number of them, variance 0.49). 6 sd each (a correct answer fails
-    one of the 11 tests with probability below 1e-8). Keeping the popular, the earliest or the latest days
-    above some size (any size up to 126,000 rows or 28,000 customers) gives 6,000 on three days (over 110 sd);
-    the first or last rows in table order are the earliest or latest days (6,000 on days 0-2 or 7-9);
-    a choice only nudged towards popular days is caught once it raises their keep rate from 0.3 to 0.318
-    (the sum moves by 6 sd; power in ``checks/_stats.py``).
-    """
-    focal = _DataFrame({"customer_id": _repeat(_array([f"F{i:05d}" for i in range(SCALE_PEOPLE)], dtype=object), 10),
-                        "day": np.tile(_arange(10), SCALE_PEOPLE)})
-    crowd = _DataFrame({"customer_id": _repeat(_array([f"Z{i:05d}" for i in range(SCALE_CROWD)], dtype=object), 3),
-                        "day": np.tile(_array(SCALE_POPULAR), SCALE_CROWD)})
-    log = _concat([focal, crowd], ignore_index=True)
-    log = log.iloc[rng.permutation(_len(log))]
-    log = log.iloc[np.argsort(log["day"].to_numpy(), kind="stable")]  # in date order, as logs are written
-    original = log.copy()
-    kept = answer(log, 3, 1, _default_rng(_int(rng.integers(1 << 30))))
-    _check_bounded(original, kept, 3, 1)
-    days = kept["day"].to_numpy()[kept["customer_id"].str.startswith("F").to_numpy()]
-    counts = np.bincount(days.astype(np.int64), minlength=10)[:10]
-    popular = int(counts[list(SCALE_POPULAR)].sum())
-    mean, sd = SCALE_PEOPLE * 0.3, _sqrt(SCALE_PEOPLE * 0.3 * 0.7)
-    if (np.abs(counts - mean).max() > UNIFORMITY_SDS * sd
-            or _abs(popular - 3 * mean) > UNIFORMITY_SDS * _sqrt(SCALE_PEOPLE * 0.49)):
-        raise CheckFailed(f"in a log of {_len(log):,} rows, {SCALE_PEOPLE:,} customers shop on the same 10 days and "
-                          f"{SCALE_CROWD:,} others make days 2, 5 and 8 popular; with max_partitions=3 each day should "
-                          f"be kept for about {mean:.0f} of the {SCALE_PEOPLE:,} (days 2, 5 and 8 together about "
-                          f"{3 * mean:.0f}), but the counts were {counts.tolist()}. Draw each customer's days at "
-                          "random on their own, from rng, at every size of log: a choice that looks at other people's "
-                          "rows (popular days) or at the dates is not uniform, and not private.")
-    _check_choices_independent(kept)
 
 
 def _check_uniform_at_larger_bounds(large: pd.DataFrame, outcomes_list) -> None:
@@ -329,19 +193,13 @@ def _check_adjacent_pairs(kept_ranks, n: int, k: int, what: str) -> None:
 HEAVY_CALLS = 100
 
 
-def _rank_mean_sd(n: int, k: int, calls: int) -> float:
-    """sd of the mean normalised rank ((rank + 0.5) / n) of k of n items drawn without replacement, over calls."""
-    variance = (n * n - 1) / (12 * n * n)
-    return _sqrt(variance / k * (n - k) / _max(n - 1, 1) / calls)
-
-
 def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None:
     """Customers far above the other cases' sizes are bounded uniformly too (no fast path for heavy people).
 
     Customer ``u`` has 240 days with one row each, customer ``t`` 30 days with 5 rows each (150 rows), in
     a shuffled table; max_partitions = 14, max_per_partition = 3, over 100 calls. Uniform sampling gives
     each kept item a normalised rank ((rank + 0.5) / n) of mean 1/2, in date order and in table order; the
-    test allows 6 sd of the mean (:func:`_rank_mean_sd`: 0.0075 for u's 1,400 kept days, 0.0102 for t's
+    test allows 6 sd of the mean (:func:`~mic_dp_helpers.checks.lesson09_choice._rank_mean_sd`: 0.0075 for u's 1,400 kept days, 0.0102 for t's
     1,400 kept days, 0.0031 for t's 4,200 kept rows within their day), a normal tail of 2e-9 each (the
     means of 1,400 or more draws). Keeping the first or last days by date or by table position, or the
     first rows of a day, moves a mean by 0.2 or more (over 20 sd): rejected with certainty, whatever the
@@ -424,7 +282,7 @@ def _check_uniform_at_large_bounds(answer, rng: np.random.Generator) -> None:
     and the first rows on days of more than 20 rows passed (the uniformity tests ran at bounds up to 14 and 3,
     days up to 20 rows). Customer ``w`` has 400 days of one row, customer ``r`` one day of 300 rows, in a
     shuffled table; max_partitions = 40, max_per_partition = 8, over 10 calls. The kept items' mean normalised
-    rank must be 1/2 within 6 sd (:func:`_rank_mean_sd`: 0.0137 for w's 400 kept days, in date and in table
+    rank must be 1/2 within 6 sd (:func:`~mic_dp_helpers.checks.lesson09_choice._rank_mean_sd`: 0.0137 for w's 400 kept days, in date and in table
     order; 0.032 for r's 80 kept rows, in table order). The earliest or first 40 days sit at 0.05 (33 sd), the
     first 8 rows at 0.013 (15 sd): rejected with certainty. Referee s36rB item 11: rows of a day chosen as a
     window of consecutive rows, or by smallest amount, passed at max_per_partition >= 3. Every row now has a
@@ -490,9 +348,10 @@ def check_bound_contributions(answer, seed: int = 901) -> None:
        chosen, not rows). Each customer's choice ignores other people: 300 customers on the same 10 days,
        3 of them made popular by a crowd, keep each day about 90 times (not the popular days, not one
        shared draw); and once at scale, 6,000 such customers in a log of 126,000 rows in date order, as real
-       logs are written (no popular, earliest, latest or first-in-table days above some size; their 120
-       possible kept sets equally often and neighbours in id order no more alike than chance, so no draw
-       shared between customers, referee s36rB).
+       logs are written, with ids that interleave with a crowd's at random, and the crowd above the bound
+       too (no popular, earliest, latest or first-in-table days above some size or past some place in id
+       order, referee s37rB; their 120 possible kept sets equally often and neighbours in id order no more
+       alike than chance, so no draw shared between customers, referee s36rB).
        Also one customer with 60 days listed in reverse date order at max_partitions=14 (each day kept
        14/60 of the time, not the first or last 14 in any order) and one day of 20 rows at
        max_per_partition=3 (each row 3/20 of the time), and, just above both bounds, 15 days (each kept 14/15
@@ -500,8 +359,11 @@ def check_bound_contributions(answer, seed: int = 901) -> None:
        or table order as often as in a uniform subset (no window of consecutive days, no every-k-th day).
     4b. Sizes from one row to about 50,000 rows and bounds from 1 to 150 (max_partitions up to 150,
        max_per_partition up to 120; people far above, exactly at, and just above both bounds). The choice is
-       tested for uniformity up to max_partitions 40, max_per_partition 8 and days of 300 rows (referee
-       s35rcb); a biased choice only above those passes (the larger bounds test counts only).
+       tested for uniformity at every max_partitions from 1 to 40 and every max_per_partition from 1 to 8
+       (one call each, 30 customers: by date, table position, amount and index label; referee s37rB) and on
+       days of up to 300 rows (referee s35rcb); a biased choice only above those bounds passes (the larger
+       bounds test counts only), and so does one only tilted (limits of
+       :func:`~mic_dp_helpers.checks.lesson09_choice._check_uniform_across_bounds`).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
 
@@ -592,3 +454,4 @@ def check_bound_contributions(answer, seed: int = 901) -> None:
                           f"rows was kept {int(day_counts[0])} times, the days with one row about "
                           f"{float(day_counts[1:].mean()):.0f} times (each should be about {UNIFORMITY_CALLS * 0.3:.0f}). "
                           "Choose among a customer's distinct days, not among their rows.")
+    _check_uniform_across_bounds(answer, _default_rng(_int(rng.integers(1 << 30))))
