@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import os
 import select
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -221,18 +223,12 @@ def test_kill_uid_kills_a_zombie_main_thread_whose_threads_still_run():
     """A process whose main thread exited while another thread runs shows as a zombie, yet is alive."""
     uid = processes.free_kernel_uid()
     try:
-        pid = os.fork()
-        if pid == 0:  # the child: another user id, a sleeping thread, and the main thread gone
-            try:
-                import ctypes
-                import threading
-
-                os.setresgid(uid, uid, uid)
-                os.setresuid(uid, uid, uid)
-                threading.Thread(target=time.sleep, args=(60,)).start()
-                ctypes.CDLL(None).pthread_exit(None)
-            finally:
-                os._exit(1)
+        # a fresh interpreter, not a fork: a forked child of this multi-threaded process can deadlock on a lock
+        script = ("import ctypes, os, threading, time\n"  # imports first: the kernel user id may not read them
+                  f"os.setresgid({uid}, {uid}, {uid})\nos.setresuid({uid}, {uid}, {uid})\n"
+                  "threading.Thread(target=time.sleep, args=(60,)).start()\nctypes.CDLL(None).pthread_exit(None)")
+        child = subprocess.Popen([sys.executable, "-c", script])
+        pid = child.pid
         for _ in range(500):
             if Path(f"/proc/{pid}/status").read_text().count("State:\tZ"):
                 break
@@ -242,7 +238,7 @@ def test_kill_uid_kills_a_zombie_main_thread_whose_threads_still_run():
         processes.kill_uid(uid)
         assert processes.pids_of_uid(uid, living_only=True) == []
         assert processes.pids_of_uid(uid) == [pid]  # dead, not yet reaped: still counts for the process limit
-        os.waitpid(pid, 0)
+        child.wait(timeout=10)
         assert processes.pids_of_uid(uid) == []
     finally:
         processes.release_kernel_uid(uid)
