@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mic_dp_helpers.checks import run_check
-from wrong_answers import COSTLY_CHECKS, lesson08, lesson08_noise
+from wrong_answers import COSTLY_CHECKS, lesson08, lesson08_dims, lesson08_noise, lesson08_s37
 
 HONEST_ANSWERS = {**lesson08.HONEST_ANSWERS, **lesson08_noise.HONEST_ANSWERS}
 
@@ -23,3 +23,29 @@ SLOW_VARIANTS = {("08.2", "a loop over rows"), ("08.3", "PLD with the default gr
 def test_an_honest_variant_passes(exercise_id, variant):
     result = run_check(exercise_id, HONEST_ANSWERS[exercise_id][variant])
     assert result.passed, result.message
+
+
+def test_a_wrong_delta_term_is_not_called_inaccurate():
+    """Referee s37rC (D13): ``min(1, tanh(eps/2) + delta)`` was told "right idea, not accurate enough" (its error
+    is 4.6e-6 at delta 1e-5); the hint now describes its largest error, a bound larger than the exact one."""
+    result = run_check("08.4", lesson08_dims.ADVANTAGES[
+        "tanh(epsilon / 2) + delta (delta not shrunk by 2 / (e^epsilon + 1))"])
+    assert result.status == "failed" and "not accurate enough" not in result.message
+    assert "larger than the largest advantage" in result.message
+
+
+def test_an_overflow_above_709_gets_an_overflow_hint():
+    for name in ("(parameters) the closed form with math.exp (OverflowError above epsilon 709.78)",
+                 "(parameters) the closed form with np.exp (NaN above epsilon 709.78)"):
+        result = run_check("08.4", lesson08_dims.ADVANTAGES[name])
+        assert result.status == "failed" and "overflows" in result.message, (name, result.message)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mistake, words", [
+    ("non-private (shape): noise in blocks [z, w, -z, w] from 17 weights (referee s37rC)", "noise in every call"),
+    ("non-private (data): sampling with replacement (rng.choice's default; referee s37rC)", "more than once")])
+def test_08_5_hints_name_the_error(mistake, words):
+    """Referee s37rC (D13): correlated coordinates were told that the same release came out again and again."""
+    result = run_check("08.5", lesson08_s37.MORE_WRONG_ANSWERS["08.5"][mistake])
+    assert result.status == "failed" and words in result.message and "again and again" not in result.message

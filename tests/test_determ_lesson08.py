@@ -1,6 +1,6 @@
 """Differential tests of lesson 08's deterministic checks (08.1, 08.3, 08.4): on hypothesis-generated inputs
 holding the edge cases the checks generate (no example, one example, rows at the norm, zero rows, int8, int32
-and float32 gradients; q = 1, one step; integer arguments, epsilon to 700, delta 0 and near 1), the solution
+and float32 gradients; q = 1, one step; integer arguments, epsilon to 10,000 (past e^epsilon's overflow at 709.78), delta 0 and near 1), the solution
 notebook's answers agree with the references the checks compare against."""
 
 from __future__ import annotations
@@ -51,7 +51,8 @@ def test_08_3_solution_agrees_with_reference(sample_rate, noise_multiplier, step
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.one_of(st.sampled_from([0, 3, 0.0, 1e-12, 100.0, 700.0]), st.floats(0, 700)),
+@given(st.one_of(st.sampled_from([0, 3, 0.0, 1e-12, 100.0, 700.0, 710.0, 1000, 10_000.0]), st.floats(0, 700),
+                 st.floats(700, 10_000)),
        st.one_of(st.sampled_from([0, 0.0, 0.9999999, 0.999999, 1e-300]), st.floats(0, 1, exclude_max=True)))
 def test_08_4_solution_agrees_with_reference(epsilon, delta):
     expected = min(1.0, np.tanh(epsilon / 2) + lesson08_accounting._delta_term(epsilon, delta))
@@ -65,6 +66,6 @@ def test_edge_cases_of_the_checks_agree():
     for grads, clip_norm in lesson08._clip_edge_cases(rng):
         np.testing.assert_allclose(SOLUTIONS["clip_rows"](grads.copy(), clip_norm),
                                    lesson08._clip_reference(grads, clip_norm), rtol=1e-12)
-    for epsilon, delta in lesson08_accounting._advantage_edge_cases(rng):
+    for epsilon, delta in lesson08_accounting._advantage_edge_cases(rng) + lesson08_accounting._overflow_cases(rng):
         assert SOLUTIONS["max_advantage"](epsilon, delta) == pytest.approx(
             membership.advantage_bound(epsilon, delta), abs=1e-12)

@@ -5,7 +5,9 @@ coordinate, or with noise of standard deviation ``sigma * C / sqrt(p)``, passed 
 coordinates the fixed cases never used (9-15 and 17-19,999 in 08.2; all but 2-6, 64 and 20,000 in 08.5).
 :func:`dimension_grid` gives every dimension from 1 to 8 and one draw in each of the strata of a log scale
 from 9 to 20,000 (a factor 1.51 each), all at one seeded offset; :func:`check_case_noise` tests the few
-calls of one case for noise at all, noise shared between coordinates and the amount of noise. Each test
+calls of one case for noise at all, noise shared between coordinates and the amount of noise.
+:func:`covariance_dimensions` gives the few dimensions (2 to 256) of the covariance sweeps, whose cases have more
+calls than coordinates (referee s37rC). Each test
 rejects a correct answer with probability at most 1e-6 per case (the no-noise test 2.6e-6 for one coordinate);
 with 27 cases that is at most 1e-4 per check run.
 """
@@ -64,9 +66,14 @@ def dimension_grid(rng: np.random.Generator) -> list[int]:
     >>> grid[:8], grid[8] >= 9, grid[-1] <= 20_000, len(grid) >= 26
     ([1, 2, 3, 4, 5, 6, 7, 8], True, True, True)
     """
-    steps = (_np_arange(DIMENSION_STRATA) + _float(rng.random())) / DIMENSION_STRATA
-    large = _np_floor(_np_exp(steps * _log(MAX_DIMENSION + 1.0))).astype(int)
-    return list(range(1, SMALL_DIMENSIONS)) + [int(d) for d in large if d >= SMALL_DIMENSIONS]
+    large = _log_strata(rng, DIMENSION_STRATA, 1.0, MAX_DIMENSION + 1.0)
+    return list(range(1, SMALL_DIMENSIONS)) + [d for d in large if d >= SMALL_DIMENSIONS]
+
+
+def _log_strata(rng: np.random.Generator, strata: int, low: float, high: float) -> list[int]:
+    """``floor`` of one point in each of ``strata`` equal strata of ``log`` from ``low`` to ``high``, one offset."""
+    steps = (_np_arange(strata) + _float(rng.random())) / strata
+    return [int(d) for d in _np_floor(low * _np_exp(steps * _log(high / low)))]
 
 
 def check_case_noise(units, where: str, amount_advice: str = "") -> None:
@@ -112,3 +119,29 @@ def check_case_noise(units, where: str, amount_advice: str = "") -> None:
                           "deviation it should have). Every coordinate gets noise of standard deviation "
                           "noise_multiplier * clip_norm, whatever the number of coordinates: not divided by "
                           f"sqrt(p), by the batch size or by anything else.{amount_advice}")
+
+
+#: The covariance sweep (08.2, 08.5): strata of a log scale of the coordinates from 2 to 256 (a factor 2 each).
+COVARIANCE_STRATA, COVARIANCE_MAX = 7, 256
+
+
+def covariance_dimensions(rng: np.random.Generator) -> list[int]:
+    """One number of coordinates in each factor-2 stratum from 2 to 256, all at one seeded offset.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The check's own generator.
+
+    Returns
+    -------
+    list of int
+        7 increasing dimensions.
+
+    Examples
+    --------
+    >>> dims = covariance_dimensions(np.random.default_rng(0))
+    >>> len(dims), 2 <= dims[0] < 4, 128 <= dims[-1] < 256
+    (7, True, True)
+    """
+    return _log_strata(rng, COVARIANCE_STRATA, 2.0, COVARIANCE_MAX)

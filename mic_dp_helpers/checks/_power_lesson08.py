@@ -83,6 +83,28 @@ POWER_LESSON08 = (
     # (7 relative standard errors or more; a correct answer: below 1e-9). Power 1 by construction (variance 0).
     ("08.2: noise rescaled to a fixed norm", "16 coordinates (3,000 calls) and every case with p >= 8", 1.0),
     ("08.5: noise rescaled to a fixed norm", "every gradient zero, 64 weights (1,500 calls)", 1.0),
+    # Referee s37rC (D1-D5): each passed; the new sweeps (lesson08_release, lesson08_step) and the exact-relation
+    # tests of _noise_relations catch them by construction (a relation that independent Gaussian noise has with
+    # probability 0, or a per-case test far past its 1e-6 level); stated limits have power 0.
+    ("08.2/08.5: noise in blocks [z, w, -z, w] (or any coordinate equal or opposite to another) from 17 coordinates",
+     "dimension and corner sweeps (3-4 calls per case): the pair is equal in every call (1 by construction)", 1.0),
+    ("08.2/08.5: noise without its component along one direction, in a band of 2-256 coordinates wider than a "
+     "factor 2", "covariance sweep (2p + 40 calls): smallest singular value about 0 (1 by construction)", 1.0),
+    ("08.2/08.5: noise without one direction only above 256 coordinates (stated limit)",
+     "none: it needs more calls than coordinates", 0.0),
+    ("08.2: no noise, or sd sigma C / sqrt(p), for p > P and n p > K (any K below 1,000,000 entries and P below "
+     "about 20,000 / 1.51)", "corner sweep: every grid dimension above P has min(1,100,000, 1,000,000 / p) examples "
+     "(per-case no-noise or amount test, 2 calls)", 1.0),
+    ("08.2/08.5: wrong only above 1,000,000 (08.2) or 400,000 (08.5) gradient entries (stated limit)", "none", 0.0),
+    ("08.2/08.5: a stored draw reused on the first call with other data (keyed by the number of coordinates, or "
+     "by the shape)", "two neighbouring datasets taking turns, and the run-wide comparison of noise vectors of 2 "
+     "or more coordinates (08.5: of the weights from 9 up): equal vectors (1 by construction)", 1.0),
+    ("08.5: a fixed batch, the realised batch size, or the batch's sum clipped, for more than 2,000 examples and 4 "
+     "or more weights", "corner sweep, per case: weight 0's variance 1/(n - 8) of Poisson's, or its centre 9 or "
+     "more sd off (n >= 2,000)", 1.0),
+    ("08.5: sampling with replacement (everywhere, or above 1,000 examples)", "corner sweep: a marker example "
+     "taken twice moves its weight by 2 clip norms (10 noise sd past the 1.6 limit); 27 cases x 4 calls x up to 8 "
+     "markers, each taken twice in about q^2 / 2 of the calls (q 0.4-0.8)", 1.0),
     # Referee redB: the fixed cases left noise multipliers 4.3-44 (08.2) and 2.3-50 (08.5) and sizes 47-100,000
     # untried, so no noise for 5 < sigma < 40 passed both. _band_sweep: 32 cases, a Latin hypercube on log scales
     # of sigma (0.05-50), C (1e-4-1e4), n (1-200,000) and, in 08.5, q (1e-3-0.999), 4 calls each; a case whose 8

@@ -1,5 +1,5 @@
-"""Checks for lesson 08 (DP machine learning): 08.1 and 08.2 (DP-SGD); 08.5 is in ``lesson08_step``, 08.3 and 08.4 in
-``lesson08_accounting``.
+"""Checks for lesson 08 (DP machine learning): 08.1 here, with 08.2's cases and sweeps; 08.2's check is in
+``lesson08_release``, 08.5 in ``lesson08_step``, 08.3 and 08.4 in ``lesson08_accounting``.
 
 Neighbouring datasets differ by adding or removing one example, so the number of examples is
 private: the checks' inputs include empty gradient matrices (shape ``(0, p)``), all-zero gradients,
@@ -18,7 +18,9 @@ The random answers (08.2, 08.5) are checked on their distribution
 independence between coordinates and between calls at lags 1 to 16, centre;
 :func:`mic_dp_helpers.checks._stats.check_fresh_noise`: no noiseless output, no repeated draw)
 over three call sequences: one generator shared by thousands of calls, a fresh generator per call,
-and two inputs interleaved on one generator. Their power against named alternatives is in
+and two inputs interleaved on one generator; and for exact relations
+(:mod:`mic_dp_helpers.checks._noise_relations`: coordinates equal or opposite in every call, a direction
+without noise, a draw repeated anywhere in the run). Their power against named alternatives is in
 :data:`mic_dp_helpers.checks._stats.POWER_LESSON08`; a correct answer is rejected in fewer than
 1 of 1,000 seeds (``benchmarks/check_false_rejection.py``).
 """
@@ -32,9 +34,10 @@ import numpy as np
 from mic_dp_helpers.ml import dpsgd as _dpsgd
 from mic_dp_helpers.ml import accounting as _dpsgd_accounting
 from mic_dp_helpers.attacks import membership as _membership
-from mic_dp_helpers.checks import _core, _stats
+from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 from mic_dp_helpers.checks._dimension_tests import check_case_noise, dimension_grid
+from mic_dp_helpers.checks._noise_relations import check_no_repeated_coordinates, unit_resolution
 from mic_dp_helpers.checks._vector_noise import check_vector_noise
 
 # References bound at import: patching numpy or scipy later does not change what the checks compute.
@@ -274,7 +277,7 @@ BAND_MAX_SIZE = 1_100_000
 _LOGIT_LOW, _LOGIT_HIGH = math.log(1e-5 / (1 - 1e-5)), math.log(0.999 / 0.001)
 
 
-def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
+def _band_sweep(answer, rng: np.random.Generator, step: bool) -> list[tuple[np.ndarray, str, float]]:
     """32 cases, a Latin hypercube on log scales of the noise multiplier (0.05 to 50), the clipping norm (1e-4 to
     1e4) and the number of examples (1 to 1,100,000), 4 calls each, 2 coordinates; for 08.5 (``step``) also the
     sample rate (1e-5 to 0.999, logit scale), with gradients 0.01 sigma C / sqrt(n) long so that the sampling's
@@ -291,6 +294,9 @@ def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
     is seen by the pooled amount test only when the band is wide (half the noise over more than about 58% of the
     range); a band of the sample rate with every example taken is not seen here (the sampling's spread is
     hidden on purpose; the 1,000-example case at q 0.9-0.97 covers large rates).
+
+    Returns the 08.2 cases' noise blocks for :func:`check_no_repeated_noise` (none for 08.5, whose releases
+    carry the sampling's small spread).
     """
     strata = (_np_tile(_np_arange(BAND_CASES), (4, 1)) + rng.random((4, 1))) / BAND_CASES
     strata = _np_array([row[rng.permutation(BAND_CASES)] for row in strata])
@@ -299,7 +305,7 @@ def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
     sizes = _np_floor(_np_exp(strata[2] * _log(BAND_MAX_SIZE + 1.0))).astype(int)
     logits = _LOGIT_LOW + strata[3] * (_LOGIT_HIGH - _LOGIT_LOW)  # q on a logit scale: 1e-5 to 0.999
     rates = 1 / (1 + _np_exp(-logits))
-    units = []
+    units, blocks = [], []
     for sigma, clip_norm, n, q in zip(sigmas.tolist(), clips.tolist(), sizes.tolist(), rates.tolist()):
         if step:
             direction = rng.normal(0.0, 1.0, 2)
@@ -316,6 +322,8 @@ def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
             released = _releases(answer, grads, clip_norm, sigma, BAND_CALLS, _default_rng(int(rng.integers(1 << 30))))
             centre = _clip_reference(grads, clip_norm).sum(axis=0)
             where = _release_where(grads, clip_norm, sigma, "one generator for every call")
+            blocks.append(((released - centre) / (sigma * clip_norm), where,
+                           unit_resolution(released, sigma * clip_norm)))
         unit = (released - centre) / (sigma * clip_norm)
         if (_np_abs(unit) < 0.05).all():  # a correct answer: 0.04^8 = 7e-12 per case (sampling adds 0.005 sd at most)
             raise CheckFailed(f"{where} the release has no noise. Add Gaussian noise of standard deviation "
@@ -325,6 +333,7 @@ def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
     check_vector_noise(_np_concatenate(units), 1.0, f"Over {BAND_CASES} inputs spread over noise multipliers 0.05-50, "
                        "clipping norms 1e-4 to 1e4 and 1 to 1,100,000 examples (4 calls each, noise in units of "
                        "noise_multiplier * clip_norm):")
+    return blocks
 
 
 #: The dimension sweeps (08.2, 08.5): calls per case, and the largest number of gradient entries (examples x
@@ -332,27 +341,37 @@ def _band_sweep(answer, rng: np.random.Generator, step: bool) -> None:
 DIMENSION_CALLS, DIMENSION_CELLS = 4, 200_000
 
 
-def _dimension_sweep(answer, rng: np.random.Generator) -> None:
+def _dimension_sweep(answer, rng: np.random.Generator) -> list[tuple[np.ndarray, str, float]]:
     """08.2 with every number of coordinates from 1 to 8 and one in each stratum of a log scale up to 20,000
     (:func:`mic_dp_helpers.checks._dimension_tests.dimension_grid`, about 27 cases), 4 calls each; the number of
     examples log-uniform from 1 to 200,000 / p, sigma from 0.05 to 50, C from 0.01 to 100.
 
     Each case is tested on its own (:func:`~mic_dp_helpers.checks._dimension_tests.check_case_noise`: no noise,
-    one draw shared by the coordinates, the amount), then all draws together, in the order drawn, by
+    one draw shared by the coordinates, the amount; :func:`check_no_repeated_coordinates`: two coordinates with
+    equal or opposite noise in every call), then all draws together, in the order drawn, by
     :func:`check_vector_noise` (one column: amount, shape, tails, centre, and correlation between neighbouring
-    draws, which shared noise also shows).
+    draws, which shared noise also shows). Returns the cases' noise blocks for :func:`check_no_repeated_noise`.
     """
-    units = []
+    units, blocks = [], []
     for p in dimension_grid(rng):
         n = int(_log_uniform(rng, 1.0, max(1.0, DIMENSION_CELLS / p)))
         clip_norm, sigma = _log_uniform(rng, 0.01, 100.0), _log_uniform(rng, 0.05, 50.0)
         grads = _random_gradients(rng, n, p) * clip_norm * 2
         released = _releases(answer, grads, clip_norm, sigma, DIMENSION_CALLS, _default_rng(int(rng.integers(1 << 30))))
-        unit = (released - _clip_reference(grads, clip_norm).sum(axis=0)) / (sigma * clip_norm)
-        check_case_noise(unit, _release_where(grads, clip_norm, sigma, "one generator for every call"))
-        units.append(unit.ravel())
+        blocks.append(_case_noise(released, _clip_reference(grads, clip_norm).sum(axis=0), sigma * clip_norm,
+                                  _release_where(grads, clip_norm, sigma, "one generator for every call")))
+        units.append(blocks[-1][0].ravel())
     check_vector_noise(_np_concatenate(units)[:, None], 1.0, f"Over {len(units)} inputs with 1 to 20,000 "
                        "coordinates (4 calls each, noise in units of noise_multiplier * clip_norm):")
+    return blocks
+
+
+def _case_noise(released, centre, scale: float, where: str, advice: str = "") -> tuple[np.ndarray, str, float]:
+    """One sweep case's per-case tests (``check_case_noise``, ``check_no_repeated_coordinates``); its block."""
+    unit, resolution = (released - centre) / scale, unit_resolution(released, scale)
+    check_case_noise(unit, where, advice)
+    check_no_repeated_coordinates(unit, where, resolution)
+    return unit, where, resolution
 
 
 def _releases(answer, grads, clip_norm, sigma, draws, rng):
@@ -374,69 +393,6 @@ def _reproducible(answer, args_before_rng: tuple, seed: int, what: str) -> None:
 def _release_where(grads, clip_norm, sigma, how: str) -> str:
     return (f"with {len(grads)} example(s) of {grads.shape[1]} coordinate(s), clip_norm={clip_norm:.3g} and "
             f"noise_multiplier={sigma:.3g} ({how}):")
-
-
-@exercise("08.2", title="One DP-SGD release: clip, sum, add noise", answer_name="noisy_clipped_sum")
-def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
-    """The release's distribution on 11 inputs and 3 call sequences (see the module docstring), the band sweep
-    (``_band_sweep``: 32 inputs, 1 to 1,100,000 examples) and the dimension sweep (``_dimension_sweep``: every
-    number of coordinates from 1 to 8 and one in each factor 1.51 of a log scale up to 20,000).
-
-    The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50, no examples, one
-    example, 100,000 examples (400 calls: noise 0.8x too small is caught there, 0.9x with power 0.23),
-    20,000 coordinates (100 calls: 2,000,000 draws, so noise truncated at 4.5 scales fails) and 1,000,001 to
-    1,100,000 examples (6 calls: a release without noise is caught).
-
-    Limits: Gaussian noise truncated at 4.54 scales or more passes (the largest of 2,000,000 draws reaches 4.54
-    only with probability 1 - 1e-5; truncation at 5 scales leaves neighbours' outputs uncovered with
-    probability P(5 - 1/sigma < Z < 5), 3.1e-5 at multiplier 1 and 1.3e-3 at 0.5, so it is not (epsilon, 1e-5)-DP
-    for multipliers below 1.35: testing it needs about 20,000,000 draws). An answer wrong only in a band of
-    coordinates narrower than a factor 1.51 (above 8), of examples narrower than 1.55, is met with probability
-    about its width in strata; noise only too small (not absent or shared) in one case of the dimension sweep is
-    caught when it is below 0.03x the right sd with 1 coordinate, 0.52x with 10, 0.84x with 100 and 0.99x with
-    20,000 (per-case chi-square of 4 p values at 1e-6).
-
-    Parameters
-    ----------
-    answer : callable
-        The student's ``noisy_clipped_sum`` (exercise 08.2).
-    seed : int, default SEED
-        Seed of the test cases.
-
-    Raises
-    ------
-    CheckFailed
-        With a hint that describes the error, when the answer is wrong.
-    """
-    rng = _default_rng([8002, seed])
-    cases = _release_cases(rng)
-    grads, clip_norm, sigma, _ = cases[0]
-    _reproducible(answer, (grads.copy(), clip_norm, sigma), int(rng.integers(1 << 30)), "releases")
-    runs = []  # (case index, outputs, how they were drawn)
-    for index, (grads, clip_norm, sigma, draws) in enumerate(cases):
-        runs.append((index, _releases(answer, grads, clip_norm, sigma, draws, _default_rng([seed, 80, index])),
-                     "one generator for every call"))
-    grads, clip_norm, sigma, _ = cases[0]  # a fresh generator in every call
-    fresh = [_as_float_array(answer(grads.copy(), clip_norm, sigma, _default_rng([seed, 81, k])), "the noisy sum",
-                             (grads.shape[1],)) for k in range(FRESH_CALLS)]
-    runs.append((0, _np_stack(fresh), "a fresh generator in every call"))
-    shared = _default_rng([seed, 82])  # two inputs interleaved on one generator
-    pair = []
-    for _ in range(FRESH_CALLS):
-        for index in (1, 4):
-            grads, clip_norm, sigma, _ = cases[index]
-            pair.append((index, _as_float_array(answer(grads.copy(), clip_norm, sigma, shared), "the noisy sum",
-                                                (grads.shape[1],))))
-    for index in (1, 4):
-        runs.append((index, _np_stack([o for i, o in pair if i == index]), "two inputs taking turns on one generator"))
-    _band_sweep(answer, _default_rng([seed, 83]), step=False)
-    _dimension_sweep(answer, _default_rng([seed, 84]))
-    for index, outs, how in runs:  # expected values only now
-        grads, clip_norm, sigma, _ = cases[index]
-        centre = _clip_reference(grads, clip_norm).sum(axis=0)
-        where = _release_where(grads, clip_norm, sigma, how)
-        check_vector_noise(outs - centre, sigma * clip_norm, where)
-        _stats.check_fresh_noise(outs, centre, sigma * clip_norm, "gaussian", where)
 
 
 # ------------------------------------------------------------------------------------ 08.5

@@ -254,6 +254,36 @@ def _advantage_edge_cases(rng: np.random.Generator) -> list[tuple[float, float]]
             (1e-12, 0.999999), (float(rng.uniform(0, 3)), 1e-300)]
 
 
+#: Epsilons above this overflow ``math.exp`` (OverflowError) and ``np.exp`` (inf, then nan in inf / inf).
+EXP_OVERFLOW = 709.78
+#: Strata of the overflow sweep of 08.4: epsilons from EXP_OVERFLOW to 10,000 on a log scale (a factor 1.70 each).
+OVERFLOW_STRATA, OVERFLOW_MAX = 5, 10_000.0
+
+
+def _overflow_cases(rng: np.random.Generator) -> list[tuple[float, float]]:
+    """Epsilon 710 and 1,000 (integer), then one epsilon in each fifth of [709.78, 10,000] on a log scale (one
+    offset), with delta 0, 1e-9 to 0.999 or 0.5 (referee s37rC: the cases stopped at 700, so an answer written
+    with e^epsilon, which overflows there, passed although the exercise asks for every epsilon)."""
+    strata = (np.arange(OVERFLOW_STRATA) + float(rng.random())) / OVERFLOW_STRATA
+    epsilons = [float(_exp(_log(EXP_OVERFLOW) + u * _log(OVERFLOW_MAX / EXP_OVERFLOW))) for u in strata]
+    return [(710.0, 0.0), (1000, 0.5)] + [(eps, float(rng.choice([0.0, _log_uniform(rng, 1e-9, 0.999)])))
+                                          for eps in epsilons]
+
+
+def _advantage_answer(answer, eps: float, delta: float) -> float:
+    """The answer's value, with a hint about e^epsilon's overflow where it raises or returns NaN or infinity."""
+    overflow = (f"for epsilon={eps:.6g} and delta={delta:.3g}: e^epsilon overflows a float above epsilon 709.78 "
+                "(math.exp raises OverflowError, np.exp gives inf and inf / inf is NaN). Write the bound with "
+                "tanh(epsilon / 2) and e^-epsilon, which stay finite for every epsilon >= 0.")
+    try:
+        value = answer(eps, delta)
+    except OverflowError:
+        raise CheckFailed(overflow) from None
+    if eps > EXP_OVERFLOW and isinstance(value, (float, np.floating, np.ndarray)) and not np.isfinite(value).all():
+        raise CheckFailed(overflow)
+    return expect_number(value, "an advantage")
+
+
 #: Strata of the large-parameter sweep of 08.4: deltas over [0.3, 1) and epsilons over [20, 700] (log scale).
 ADVANTAGE_STRATA = 10
 
@@ -272,9 +302,18 @@ def _advantage_sweep(rng: np.random.Generator) -> list[tuple[float, float]]:
 
 @exercise("08.4", title="The membership advantage that (epsilon, delta) allows", answer_name="max_advantage")
 def check_max_advantage(answer, seed: int = SEED) -> None:
-    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 83 (epsilon, delta): 55
-    drawn from ``seed``, the edge cases of ``_advantage_edge_cases`` (integers, epsilon to 700, delta near 1) and
-    the 20 strata of ``_advantage_sweep`` (delta 0.3 to 1, epsilon 20 to 700).
+    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 90 (epsilon, delta): 55
+    drawn from ``seed``, the edge cases of ``_advantage_edge_cases`` (integers, epsilon to 700, delta near 1),
+    the 20 strata of ``_advantage_sweep`` (delta 0.3 to 1, epsilon 20 to 700) and the 7 cases of
+    ``_overflow_cases`` (epsilon 710 to 10,000, where e^epsilon overflows: an OverflowError, NaN or infinity
+    there gets a hint about the overflow).
+
+    The hint describes the case with the largest error, so "right idea, not accurate enough" is given only when
+    every error is below 1e-5 (referee s37rC: ``min(1, tanh(eps/2) + delta)`` was told so at delta 1e-5 although
+    its delta term is wrong; at delta 0.9 it is 0.045 too large, and now told so).
+
+    Limits: epsilon above 10,000 and infinite epsilon are not tried (tanh and e^-epsilon are constant there
+    to double precision: an answer right up to 10,000 differs above it only if it switches formula there).
 
     Parameters
     ----------
@@ -293,29 +332,35 @@ def check_max_advantage(answer, seed: int = SEED) -> None:
              (0.5, 0.2), (2.0, 0.05), (1e-6, 1e-3)]
     cases += [(_log_uniform(rng, 1e-4, 40.0), float(rng.choice([0.0, _log_uniform(rng, 1e-9, 0.5)])))
               for _ in range(44)]
-    cases += _advantage_edge_cases(rng) + _advantage_sweep(rng)
-    answers = [expect_number(answer(eps, delta), "an advantage") for eps, delta in cases]
-    for (eps, delta), got in zip(cases, answers):
-        expected = min(1.0, _tanh(eps / 2) + _delta_term(eps, delta))
-        error = got - expected
-        if abs(error) <= ADVANTAGE_TOLERANCE * max(1.0, expected):
-            continue
-        where = f"for epsilon={eps:.4g} and delta={delta:.3g}:"
-        if got < 0 or got > 1:
-            raise CheckFailed(f"{where} you returned {got:.4g}, but an advantage TPR - FPR lies between 0 and 1.")
-        if abs(error) < 1e-5:
-            raise CheckFailed(f"{where} your value is {abs(error):.1e} {'above' if error > 0 else 'below'} the exact "
-                              "bound: right idea, not accurate enough. Use the closed form you get by adding the two "
-                              f"inequalities, or a solver tolerance below {ADVANTAGE_TOLERANCE:g}.")
-        if error > 0:
-            raise CheckFailed(f"{where} your bound is larger than the largest advantage the two inequalities allow "
-                              "(it is valid, but not the smallest valid bound). Use both inequalities, for TPR and "
-                              "for 1 - FPR, and where they are tight at once.")
-        if delta > 0 and abs(got - _tanh(eps / 2)) < 1e-9:
-            raise CheckFailed(f"{where} your bound is what delta = 0 gives: with delta > 0 a mechanism may do "
-                              "better. Keep delta in both inequalities.")
-        if delta > 0 and abs(got - (_tanh(eps / 2) + _delta_term(eps, delta) / 2)) < 1e-9:
-            raise CheckFailed(f"{where} your bound counts delta once: it appears in both inequalities, and adding "
-                              "them counts it twice.")
-        raise CheckFailed(f"{where} your bound is too small: some (epsilon, delta)-DP mechanism (randomized response, "
-                          "for one) has a larger advantage. Find where both inequalities hold with equality.")
+    cases += _advantage_edge_cases(rng) + _advantage_sweep(rng) + _overflow_cases(rng)
+    answers = [_advantage_answer(answer, eps, delta) for eps, delta in cases]
+    expected = [min(1.0, _tanh(eps / 2) + _delta_term(eps, delta)) for eps, delta in cases]
+    errors = [got - exact for got, exact in zip(answers, expected)]
+    wrong = [k for k, error in enumerate(errors) if abs(error) > ADVANTAGE_TOLERANCE * max(1.0, expected[k])]
+    if wrong:  # the hint describes the worst case: "not accurate enough" only when every error is small
+        worst = max(wrong, key=lambda k: abs(errors[k]))
+        _advantage_hint(cases[worst], answers[worst], errors[worst])
+
+
+def _advantage_hint(case: tuple[float, float], got: float, error: float) -> None:
+    """Raise the hint for the case where the answer is furthest from the exact bound (by ``error``)."""
+    eps, delta = case
+    where = f"for epsilon={eps:.4g} and delta={delta:.3g}:"
+    if got < 0 or got > 1:
+        raise CheckFailed(f"{where} you returned {got:.4g}, but an advantage TPR - FPR lies between 0 and 1.")
+    if abs(error) < 1e-5:
+        raise CheckFailed(f"{where} your value is {abs(error):.1e} {'above' if error > 0 else 'below'} the exact "
+                          "bound: right idea, not accurate enough. Use the closed form you get by adding the two "
+                          f"inequalities, or a solver tolerance below {ADVANTAGE_TOLERANCE:g}.")
+    if error > 0:
+        raise CheckFailed(f"{where} your bound is larger than the largest advantage the two inequalities allow "
+                          "(it is valid, but not the smallest valid bound). Use both inequalities, for TPR and "
+                          "for 1 - FPR, and where they are tight at once.")
+    if delta > 0 and abs(got - _tanh(eps / 2)) < 1e-9:
+        raise CheckFailed(f"{where} your bound is what delta = 0 gives: with delta > 0 a mechanism may do "
+                          "better. Keep delta in both inequalities.")
+    if delta > 0 and abs(got - (_tanh(eps / 2) + _delta_term(eps, delta) / 2)) < 1e-9:
+        raise CheckFailed(f"{where} your bound counts delta once: it appears in both inequalities, and adding "
+                          "them counts it twice.")
+    raise CheckFailed(f"{where} your bound is too small: some (epsilon, delta)-DP mechanism (randomized response, "
+                      "for one) has a larger advantage. Find where both inequalities hold with equality.")

@@ -170,11 +170,32 @@ def _low_for_epsilon(low, high):
     return lambda eps, delta: 0.9 if low < eps < high and eps != 50 else _advantage(eps, delta)
 
 
+def _exp_overflow(eps, delta):
+    """The closed form with e^epsilon (math.exp raises OverflowError above 709.78)."""
+    e = math.exp(eps)
+    return (e - 1 + 2 * delta) / (e + 1)
+
+
+def _np_exp_nan(eps, delta):
+    """The closed form with np.exp: inf / inf is NaN above 709.78."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        e = np.exp(np.float64(eps))
+        return float((e - 1 + 2 * delta) / (e + 1))
+
+
 ADVANTAGES = {
     "drops delta for 0.5 < delta < 0.85": _drops_delta(0.5, 0.85),
     "drops delta for 0.6 < delta < 0.7": _drops_delta(0.6, 0.7),
     "returns 0.9 for 40 < epsilon < 89": _low_for_epsilon(40, 89),
     "returns 0.9 for 100 < epsilon < 200": _low_for_epsilon(100, 200),
+    # referee s37rC (D12): the cases stopped at epsilon 700, below e^epsilon's overflow
+    "(parameters) the closed form with math.exp (OverflowError above epsilon 709.78)": _exp_overflow,
+    "(parameters) the closed form with np.exp (NaN above epsilon 709.78)": _np_exp_nan,
+    "(parameters) tanh plus 2 delta / (math.exp(epsilon) + 1) (OverflowError above 709.78)":
+        lambda e, d: min(1.0, math.tanh(e / 2) + 2 * d / (math.exp(e) + 1)),
+    "returns 0.9 for 2,000 < epsilon < 5,000": _low_for_epsilon(2000, 5000),
+    # referee s37rC (D13): told "right idea, not accurate enough" at delta 1e-5 (tests/test_lesson08_hints.py)
+    "tanh(epsilon / 2) + delta (delta not shrunk by 2 / (e^epsilon + 1))": lambda e, d: min(1.0, math.tanh(e / 2) + d),
 }
 
 MORE_WRONG_ANSWERS = {"08.2": RELEASES, "08.4": ADVANTAGES, "08.5": STEPS}
