@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import nbformat
@@ -23,6 +24,22 @@ def solution_namespace(notebook_name: str) -> dict:
         if cell.cell_type == "code" and cell.source.lstrip().startswith(("def ", "import ", "from ")):
             exec(compile(cell.source, f"<{notebook_name}>", "exec"), namespace)
     return namespace
+
+
+def course_namespaces() -> dict:
+    """A copy of the namespace of every loaded course module (``mic_dp_helpers...``), by module name."""
+    return {name: dict(vars(module)) for name, module in list(sys.modules.items())
+            if name.startswith("mic_dp_helpers") and module is not None}
+
+
+def changed_names(before: dict) -> list[str]:
+    """The names of ``before`` (from :func:`course_namespaces`) now bound to another object, or gone."""
+    changed = []
+    for name, space in before.items():
+        now = vars(sys.modules[name])
+        changed += [f"{name}.{key}" for key, value in space.items()
+                    if now.get(key, changed) is not value and key != "__warningregistry__"]
+    return changed
 
 
 @pytest.fixture(scope="session")

@@ -17,6 +17,7 @@ import scipy.stats
 from mic_dp_helpers.mechanisms import noise as mechanisms
 from mic_dp_helpers.checks import EXERCISES, run_check
 from mic_dp_helpers.checks import _core, _guard, lesson02
+from conftest import changed_names, course_namespaces
 from wrong_answers import collect_wrong_answers
 
 ORIGINALS = {"isclose": math.isclose, "median": np.median, "kstest": scipy.stats.kstest, "abs": builtins.abs}
@@ -37,13 +38,13 @@ def test_every_cheat_is_rejected_and_leaves_nothing_behind(exercise_id):
     for name in cheats:
         answer = answers[name]
         before = {space: dict(vars(space)) for space in (_core, lesson02)}
+        every_module = course_namespaces()
         result = run_check(exercise_id, answer)
         assert result.status == "failed", f"{exercise_id} {name!r} was accepted"
         assert _state() == ORIGINALS, f"{exercise_id} {name!r} left a patch behind"
         for space, names in before.items():
             assert set(vars(space)) == set(names), f"{exercise_id} {name!r} left names in {space.__name__}"
-            assert all(vars(space)[key] is value for key, value in names.items()
-                       if not key.startswith("__")), f"{exercise_id} {name!r} changed {space.__name__}"
+        assert not changed_names(every_module), f"{exercise_id} {name!r} left a patch in a course module"
 
 
 def test_patching_through_f_globals_is_named_in_the_hint():

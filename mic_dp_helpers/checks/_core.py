@@ -320,14 +320,18 @@ class _Guarded:
             return self._watched(call_repeatedly, self._answer, n, *args)
 
 
-def _student_frame_summary(error: BaseException) -> str:
+def _error_message(error: BaseException) -> str:
+    """The message for an exception that ended a check: the student's, with its line, or the check's own."""
     summary = getattr(error, "student_summary", None)
     if isinstance(summary, str):  # an error that happened in the student's kernel, described there
-        return summary
+        return f"your function raised {summary}"
     frames = traceback.extract_tb(error.__traceback__)
     student = [f for f in frames if "mic_dp_helpers" not in f.filename]
-    where = f" (line {student[-1].lineno} of your code)" if student else ""
-    return f"{type(error).__name__}: {error}{where}"
+    if not student:  # no line of the student's code: the check's own code stopped on what it was given
+        return (f"the check stopped with {type(error).__name__}: {error} in its own code, not in a line of yours. "
+                "Check that your function returns what the exercise asks for (type and shape); if it does, "
+                "tell your teacher: the fault is then the check's.")
+    return f"your function raised {type(error).__name__}: {error} (line {student[-1].lineno} of your code)"
 
 
 def _not_implemented_message(name: str, in_kernel: bool) -> str:
@@ -386,7 +390,7 @@ def run_check(exercise_id: str, answer, *, in_kernel: bool = True, guard: bool =
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # the student's code raised: report it, never pass
-        return CheckResult(exercise_id, FAILED, f"your function raised {_student_frame_summary(error)}")
+        return CheckResult(exercise_id, FAILED, _error_message(error))
     return CheckResult(exercise_id, PASSED, f"{spec.title}: passed.")
 
 

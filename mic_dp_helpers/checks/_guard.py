@@ -6,8 +6,8 @@ In the student's own process a function can reach everything the check can. The 
   regenerate, so nothing worth reading sits in a frame the function can walk up to;
 - use references to NumPy, SciPy and builtins bound when their module is imported;
 - run the student's function inside :func:`student_call`, which snapshots the namespaces a
-  check relies on (its own module, the check machinery, ``builtins``, ``math``, NumPy, SciPy's
-  statistics, pandas' table classes, the course modules used to compute expected answers) and,
+  check relies on (its own module and every course module it reaches through its globals, the
+  check machinery, ``builtins``, ``math``, NumPy, SciPy's statistics, pandas' table classes) and,
   when the function returns, puts back anything it changed and fails the check: patching a
   helper through ``f_globals`` or shadowing a builtin in the check's module is refused, never
   rewarded;
@@ -37,7 +37,7 @@ import pandas as pd
 import scipy.special
 import scipy.stats
 
-__all__ = ["CheckFailed", "FORBIDDEN", "student_call", "forbidden_helpers", "ForbiddenHelperCalled"]
+__all__ = ["CheckFailed", "FORBIDDEN", "student_call", "forbidden_helpers", "ForbiddenHelperCalled", "dependency_modules"]
 
 
 class CheckFailed(AssertionError):
@@ -72,11 +72,70 @@ def _base_namespaces() -> tuple:
 _BASE_NAMESPACES = _base_namespaces()
 
 
-def _watched_namespaces(extra_modules, _base=_BASE_NAMESPACES, _list=list) -> list:
+def _course_module_of(value, _modules=sys.modules, _isinstance=isinstance, _module_type=types.ModuleType,
+                      _getattr=getattr, _type=type, _str=str):
+    """The course module (``mic_dp_helpers...``) that ``value`` is, or that defines it (or its type); else None."""
+    if _isinstance(value, _module_type):
+        name = value.__name__
+    else:
+        name = _getattr(value, "__module__", None)
+        if not _isinstance(name, _str):
+            name = _getattr(_type(value), "__module__", None)
+    if _isinstance(name, _str) and name.startswith("mic_dp_helpers"):
+        return _modules.get(name)
+    return None
+
+
+def dependency_modules(module, _cache={}, _course_module_of=_course_module_of, _list=list, _tuple=tuple,
+                       _sorted=sorted, _vars=vars) -> tuple:
+    """Every course module a check module reaches through its globals, itself included (cached per module).
+
+    A check runs code of many modules (its sweeps, the statistics helpers, the reference mechanisms), and the
+    student's function is called from frames of any of them: a patch through such a frame's ``f_globals`` must
+    be undone and refused wherever it lands, not only in the module that registered the check.
+
+    Parameters
+    ----------
+    module : module
+        The module of a registered check.
+
+    Returns
+    -------
+    tuple of module
+        ``module`` and the course modules it reaches (modules, or the modules defining its functions, classes and
+        objects), transitively, sorted by name.
+
+    Examples
+    --------
+    >>> import mic_dp_helpers.checks.lesson08_release as release
+    >>> names = [m.__name__ for m in dependency_modules(release)]
+    >>> "mic_dp_helpers.checks.lesson08" in names and "mic_dp_helpers.checks._vector_noise" in names
+    True
+    """
+    key = module.__name__
+    if key not in _cache:
+        seen = {key: module}
+        todo = [module]
+        while todo:
+            for value in _list(_vars(todo.pop()).values()):
+                found = _course_module_of(value)
+                if found is not None and found.__name__ not in seen:
+                    seen[found.__name__] = found
+                    todo.append(found)
+        _cache[key] = _tuple(seen[name] for name in _sorted(seen))
+    return _cache[key]
+
+
+def _watched_namespaces(extra_modules, _base=_BASE_NAMESPACES, _list=list, _closure=dependency_modules,
+                        _set=set) -> list:
     """(name, namespace, own) triples; in ``own`` namespaces a new key counts as tampering too."""
     spaces = _list(_base)
-    for module in extra_modules:
-        spaces.append((module.__name__, module.__dict__, module.__name__.startswith("mic_dp_helpers.checks")))
+    named = _set(name for name, _, _ in spaces)
+    for extra in extra_modules:
+        for module in _closure(extra):
+            if module.__name__ not in named:
+                named.add(module.__name__)
+                spaces.append((module.__name__, module.__dict__, module.__name__.startswith("mic_dp_helpers.checks")))
     return spaces
 
 

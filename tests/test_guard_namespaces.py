@@ -1,0 +1,90 @@
+"""A student's function that patches the check's namespaces through ``f_globals`` leaves no trace.
+
+The checks call the student's function from frames of many modules (sweeps, statistics helpers, reference
+mechanisms). A patch through any such frame must be undone and fail the check; if it lingered, every later check
+in the same process would run on the patched module (it did: once 08.2's cases moved to a module of their own,
+a shadowed ``len`` in ``lesson08`` made honest 08.2 answers fail later with "math domain error").
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import changed_names, course_namespaces, solution_namespace
+from mic_dp_helpers.checks import run_check
+from mic_dp_helpers.checks._core import EXERCISES
+from mic_dp_helpers.checks._guard import dependency_modules
+from wrong_answers._cheats import patches_check_helpers, shadows_builtins
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.parametrize("cheat", [shadows_builtins, patches_check_helpers], ids=["shadows builtins", "patches helpers"])
+@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+def test_a_patch_through_any_check_frame_is_undone_and_refused(exercise_id, cheat):
+    if exercise_id == "05.1":
+        pytest.importorskip("minepy")
+    before = course_namespaces()
+    result = run_check(exercise_id, cheat(lambda *args, **kwargs: None))
+    assert not changed_names(before), f"{exercise_id}: the cheat's patches were left in place"
+    assert result.status == "failed"
+    assert "changed what the check itself uses" in result.message, result.message
+
+
+def test_the_watched_modules_include_the_helpers_a_check_calls_the_answer_from():
+    names = {module.__name__ for module in dependency_modules(sys.modules[EXERCISES["02.1"].checker.__module__])}
+    assert {"mic_dp_helpers.checks.lesson02", "mic_dp_helpers.checks._stats",
+            "mic_dp_helpers.mechanisms.noise"} <= names
+
+
+def _patches_helper_frames_only(fallback, checker_module: str):
+    """A cheat that passes the check's own frames by and shadows ``len`` and ``max`` in every other check module
+    it is called from (the sweeps and statistics helpers), answering like ``fallback``."""
+
+    def answer(*args, **kwargs):
+        frame = sys._getframe(1)
+        while frame is not None:
+            name = frame.f_globals.get("__name__", "")
+            if name.startswith("mic_dp_helpers.checks") and name != checker_module and not name.endswith(
+                    ("._core", "._guard")):
+                frame.f_globals.update(len=lambda x: 0, max=lambda *a, **k: 0.0)
+            frame = frame.f_back
+        return fallback(*args, **kwargs)
+
+    return answer
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
+def test_a_patch_from_a_helper_frame_late_in_the_check_is_refused(exercise_id):
+    """The cheat behaves like the reference solution until a helper module calls it (for some checks only late,
+    in a sweep): that patch too is undone and refused."""
+    if exercise_id == "05.1":
+        pytest.importorskip("minepy")
+    spec = EXERCISES[exercise_id]
+    (notebook,) = sorted(ROOT.glob(f"solutions/{spec.lesson}_*.ipynb"))
+    reference = solution_namespace(notebook.name)[spec.answer_name]
+    before = course_namespaces()
+    result = run_check(exercise_id, _patches_helper_frames_only(reference, spec.checker.__module__))
+    assert not changed_names(before), f"{exercise_id}: the cheat's patches were left in place"
+    assert result.status == "passed" or "changed what the check itself uses" in result.message, result.message
+
+
+def test_an_error_in_the_checks_own_code_is_not_blamed_on_the_student():
+    """An exception with no frame of the student's code is the check's: the message says so (referee s38rC: the
+    poisoned ``lesson08`` made honest answers fail with "your function raised ValueError: math domain error")."""
+    from mic_dp_helpers.checks import _core, _noise_tests
+
+    try:
+        _noise_tests.laplace_tail_threshold(0)  # log(0) inside a check helper
+    except ValueError as error:
+        message = _core._error_message(error.with_traceback(error.__traceback__.tb_next))  # as run_check sees it
+    assert message.startswith("the check stopped with ValueError") and "teacher" in message
+
+
+def test_an_error_in_the_students_code_names_its_line():
+    result = run_check("02.1", lambda value, sensitivity, epsilon, rng: 1 / 0)
+    assert result.message.startswith("your function raised ZeroDivisionError") and "of your code" in result.message
