@@ -16,7 +16,6 @@ import pytest
 from conftest import changed_names, course_namespaces, solution_namespace
 from mic_dp_helpers.checks import run_check
 from mic_dp_helpers.checks._core import EXERCISES
-from mic_dp_helpers.checks._guard import dependency_modules
 from wrong_answers._cheats import patches_check_helpers, shadows_builtins
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,10 +33,62 @@ def test_a_patch_through_any_check_frame_is_undone_and_refused(exercise_id, chea
     assert "changed what the check itself uses" in result.message, result.message
 
 
-def test_the_watched_modules_include_the_helpers_a_check_calls_the_answer_from():
-    names = {module.__name__ for module in dependency_modules(sys.modules[EXERCISES["02.1"].checker.__module__])}
-    assert {"mic_dp_helpers.checks.lesson02", "mic_dp_helpers.checks._stats",
-            "mic_dp_helpers.mechanisms.noise"} <= names
+def _laplace_release(value, sensitivity, epsilon, rng):
+    return value + rng.laplace(0.0, sensitivity / epsilon)
+
+
+def _patching(patch):
+    """An 02.1 answer that patches the check machinery once (on its first call), else answers correctly."""
+    done = []
+
+    def answer(value, sensitivity, epsilon, rng):
+        if not done:
+            done.append(True)
+            patch()
+        return _laplace_release(value, sensitivity, epsilon, rng)
+
+    return answer
+
+
+def _swap_code():
+    from mic_dp_helpers.checks import _core
+    _core.expect_number.__code__ = (lambda value, what, **kwargs: 0.0).__code__
+
+
+def _swap_guard_default():
+    from mic_dp_helpers.checks import _guard
+    _guard.student_call.__kwdefaults__["_restore"] = lambda snapshots: []
+
+
+def _swap_method():
+    from mic_dp_helpers.checks import _core
+    _core._Guarded._watched = lambda self, function, *args: function(*args)
+
+
+def _lazily_imported_module():
+    import mic_dp_helpers.attacks.audit as audit
+    audit.audit_epsilon = lambda *args, **kwargs: 0.0
+
+
+@pytest.mark.parametrize("patch", [_swap_code, _swap_guard_default, _swap_method, _lazily_imported_module],
+                         ids=["a function's code", "the guard's own keyword default", "a class's method",
+                              "a module the check imports inside a function"])
+def test_a_patch_that_rebinds_no_module_name_is_undone_and_refused_too(patch):
+    """Referee s38rD: replacing a function's ``__code__`` or keyword defaults, a class's method, or a name in a
+    course module the check imports lazily passed unseen (and switched the guard off for the process). The code of
+    the machinery's functions (``_core``, ``_guard``) is watched; other course functions' code is not (a stated
+    limit in the README)."""
+    from mic_dp_helpers.checks import _core, _guard
+
+    code, kwdefaults, watched = _core.expect_number.__code__, dict(_guard.student_call.__kwdefaults__), \
+        _core._Guarded.__dict__["_watched"]
+    before = course_namespaces()
+    result = run_check("02.1", _patching(patch))
+    assert result.status == "failed" and "changed what the check itself uses" in result.message, result.message
+    assert not changed_names(before)
+    assert _core.expect_number.__code__ is code and _core._Guarded.__dict__["_watched"] is watched
+    assert all(_guard.student_call.__kwdefaults__[key] is value for key, value in kwdefaults.items())
+    assert run_check("02.1", _laplace_release).passed
 
 
 def _patches_helper_frames_only(fallback, checker_module: str):

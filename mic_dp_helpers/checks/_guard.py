@@ -6,8 +6,9 @@ In the student's own process a function can reach everything the check can. The 
   regenerate, so nothing worth reading sits in a frame the function can walk up to;
 - use references to NumPy, SciPy and builtins bound when their module is imported;
 - run the student's function inside :func:`student_call`, which snapshots the namespaces a
-  check relies on (its own module and every course module it reaches through its globals, the
-  check machinery, ``builtins``, ``math``, NumPy, SciPy's statistics, pandas' table classes) and,
+  check relies on (every course module loaded, so the check's own module, its helpers and the
+  reference mechanisms; ``builtins``, ``math``, NumPy, SciPy's statistics, pandas' table classes;
+  and the code, defaults and class namespaces of the check machinery ``_core`` and ``_guard``) and,
   when the function returns, puts back anything it changed and fails the check: patching a
   helper through ``f_globals`` or shadowing a builtin in the check's module is refused, never
   rewarded;
@@ -37,7 +38,7 @@ import pandas as pd
 import scipy.special
 import scipy.stats
 
-__all__ = ["CheckFailed", "FORBIDDEN", "student_call", "forbidden_helpers", "ForbiddenHelperCalled", "dependency_modules"]
+__all__ = ["CheckFailed", "FORBIDDEN", "student_call", "forbidden_helpers", "ForbiddenHelperCalled"]
 
 
 class CheckFailed(AssertionError):
@@ -72,71 +73,90 @@ def _base_namespaces() -> tuple:
 _BASE_NAMESPACES = _base_namespaces()
 
 
-def _course_module_of(value, _modules=sys.modules, _isinstance=isinstance, _module_type=types.ModuleType,
-                      _getattr=getattr, _type=type, _str=str):
-    """The course module (``mic_dp_helpers...``) that ``value`` is, or that defines it (or its type); else None."""
-    if _isinstance(value, _module_type):
-        name = value.__name__
-    else:
-        name = _getattr(value, "__module__", None)
-        if not _isinstance(name, _str):
-            name = _getattr(_type(value), "__module__", None)
-    if _isinstance(name, _str) and name.startswith("mic_dp_helpers"):
-        return _modules.get(name)
-    return None
+def _course_modules(_modules=sys.modules, _list=list, _isinstance=isinstance, _module_type=types.ModuleType,
+                    _sorted=sorted) -> list:
+    """Every course module (``mic_dp_helpers...``) loaded now, sorted by name."""
+    return [module for name, module in _sorted(_list(_modules.items()), key=lambda item: item[0])
+            if name.startswith("mic_dp_helpers") and _isinstance(module, _module_type)]
 
 
-def dependency_modules(module, _cache={}, _course_module_of=_course_module_of, _list=list, _tuple=tuple,
-                       _sorted=sorted, _vars=vars) -> tuple:
-    """Every course module a check module reaches through its globals, itself included (cached per module).
-
-    A check runs code of many modules (its sweeps, the statistics helpers, the reference mechanisms), and the
-    student's function is called from frames of any of them: a patch through such a frame's ``f_globals`` must
-    be undone and refused wherever it lands, not only in the module that registered the check.
-
-    Parameters
-    ----------
-    module : module
-        The module of a registered check.
-
-    Returns
-    -------
-    tuple of module
-        ``module`` and the course modules it reaches (modules, or the modules defining its functions, classes and
-        objects), transitively, sorted by name.
-
-    Examples
-    --------
-    >>> import mic_dp_helpers.checks.lesson08_release as release
-    >>> names = [m.__name__ for m in dependency_modules(release)]
-    >>> "mic_dp_helpers.checks.lesson08" in names and "mic_dp_helpers.checks._vector_noise" in names
-    True
-    """
-    key = module.__name__
-    if key not in _cache:
-        seen = {key: module}
-        todo = [module]
-        while todo:
-            for value in _list(_vars(todo.pop()).values()):
-                found = _course_module_of(value)
-                if found is not None and found.__name__ not in seen:
-                    seen[found.__name__] = found
-                    todo.append(found)
-        _cache[key] = _tuple(seen[name] for name in _sorted(seen))
-    return _cache[key]
-
-
-def _watched_namespaces(extra_modules, _base=_BASE_NAMESPACES, _list=list, _closure=dependency_modules,
+def _watched_namespaces(extra_modules, _base=_BASE_NAMESPACES, _list=list, _course=_course_modules,
                         _set=set) -> list:
-    """(name, namespace, own) triples; in ``own`` namespaces a new key counts as tampering too."""
+    """(name, namespace, own) triples; in ``own`` namespaces a new key counts as tampering too.
+
+    Every course module loaded at the time of the call is watched, not only the check's: a check runs code of
+    many modules (its sweeps, the statistics helpers, the reference mechanisms), and the student's function is
+    called from frames of any of them, so a patch through such a frame's ``f_globals`` is undone wherever it
+    lands. ``extra_modules`` (modules outside the course) are watched too.
+    """
     spaces = _list(_base)
     named = _set(name for name, _, _ in spaces)
-    for extra in extra_modules:
-        for module in _closure(extra):
-            if module.__name__ not in named:
-                named.add(module.__name__)
-                spaces.append((module.__name__, module.__dict__, module.__name__.startswith("mic_dp_helpers.checks")))
+    for module in [*_course(), *extra_modules]:
+        if module.__name__ not in named:
+            named.add(module.__name__)
+            spaces.append((module.__name__, module.__dict__, module.__name__.startswith("mic_dp_helpers.checks")))
     return spaces
+
+
+#: The modules of the check machinery whose functions and classes are watched beyond their names.
+MACHINERY = ("mic_dp_helpers.checks._core", "mic_dp_helpers.checks._guard")
+
+
+def _internals(spaces, _isinstance=isinstance, _function=types.FunctionType, _type=type, _getattr=getattr,
+               _dict=dict, _list=list, _id=id, _set=set, _machinery=MACHINERY) -> list:
+    """The parts of the machinery's functions and classes that a patch can change without rebinding a name.
+
+    For every function defined in :data:`MACHINERY` (and every method of a class defined there): its code,
+    defaults and keyword defaults (a copy); for every such class: a copy of its namespace. Replacing
+    ``f.__code__`` or ``f.__kwdefaults__["x"]``, or a class's method, leaves the module's namespace as it was,
+    and would switch the guard itself off. (Doing the same for every course function would cost about 2 ms per
+    call of the student's function; the other checks' functions are not watched this way.)
+    """
+    records, seen = [], _set()
+    for name, space, _ in spaces:
+        if name not in _machinery:
+            continue
+        for value in _list(space.values()):
+            if _id(value) in seen or _getattr(value, "__module__", None) != name:
+                continue
+            seen.add(_id(value))
+            if _isinstance(value, _function):
+                records.append((value, value.__code__, value.__defaults__,
+                                None if value.__kwdefaults__ is None else _dict(value.__kwdefaults__)))
+            elif _isinstance(value, _type):
+                members = _dict(value.__dict__)
+                records.append((value, members, None, None))
+                for member in members.values():
+                    if _isinstance(member, _function) and _id(member) not in seen:
+                        seen.add(_id(member))
+                        records.append((member, member.__code__, member.__defaults__,
+                                        None if member.__kwdefaults__ is None else _dict(member.__kwdefaults__)))
+    return records
+
+
+def _restore_internals(records, _isinstance=isinstance, _type=type, _setattr=setattr, _delattr=delattr,
+                       _list=list, _dict=dict, _any=any) -> list:
+    """Put back what :func:`_internals` recorded; return the names of what had been changed."""
+    changed = []
+    for owner, code, defaults, kwdefaults in records:
+        if _isinstance(owner, _type):
+            now = owner.__dict__
+            altered = [key for key, value in code.items() if now.get(key, changed) is not value]
+            added = [key for key in _list(now) if key not in code]
+            for key in altered:
+                _setattr(owner, key, code[key])
+            for key in added:
+                _delattr(owner, key)
+            changed.extend(f"{owner.__module__}.{owner.__qualname__}.{key}" for key in altered + added)
+            continue
+        if (owner.__code__ is not code or owner.__defaults__ is not defaults
+                or (owner.__kwdefaults__ is None) != (kwdefaults is None)
+                or (kwdefaults is not None and (owner.__kwdefaults__.keys() != kwdefaults.keys() or _any(
+                    owner.__kwdefaults__[key] is not value for key, value in kwdefaults.items())))):
+            owner.__code__, owner.__defaults__ = code, defaults
+            owner.__kwdefaults__ = None if kwdefaults is None else _dict(kwdefaults)
+            changed.append(f"{owner.__module__}.{owner.__qualname__}")
+    return changed
 
 
 def _snapshot(spaces, _dict=dict):
@@ -233,6 +253,7 @@ def forbidden_helpers(targets, record: list):
 
 def student_call(exercise_id: str, check_module, function, *args, extra_modules=(), _restore=_restore,
                  _snapshot=_snapshot, _watched=_watched_namespaces, _forbidden=forbidden_helpers,
+                 _internals=_internals, _restore_internals=_restore_internals,
                  _table=FORBIDDEN, _failed=CheckFailed, _sorted=sorted, _set=set, _base=BaseException):
     """Call ``function(*args)`` (a student's function, or a helper that calls it) under watch.
 
@@ -259,14 +280,15 @@ def student_call(exercise_id: str, check_module, function, *args, extra_modules=
         What ``function`` returned.
     """
     record: list[str] = []
-    snapshots = _snapshot(_watched([check_module, *extra_modules]))
+    spaces = _watched([check_module, *extra_modules])
+    snapshots, internals = _snapshot(spaces), _internals(spaces)
     failure = None
     try:
         with _forbidden(_table.get(exercise_id, ()), record):
             result = function(*args)
     except _base as error:  # re-raised below, after the namespaces are restored
         failure = error
-    changed = _restore(snapshots)
+    changed = _restore(snapshots) + _restore_internals(internals)
     if changed:
         shown = ", ".join(_sorted(_set(changed))[:3])
         raise _failed(
