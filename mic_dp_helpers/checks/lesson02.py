@@ -9,7 +9,9 @@ tested on their distribution with :mod:`mic_dp_helpers.checks._stats` (centre, s
 independence, goodness of fit against the exact Laplace law, no noiseless output); a correct
 answer fails with probability below 1e-4 per check (measured: 0 of 1,000 seeds, see
 ``benchmarks/check_false_rejection.py``), plus at most 1e-4 for each scale scan of a band sweep
-(:mod:`mic_dp_helpers.checks._scale_scan`: 02.1 one, 02.4 two; Bonferroni, simulated 0 of 1,000 seeds). The student's function is called positionally, under
+(:mod:`mic_dp_helpers.checks._scale_scan`: 02.1 one, 02.4 two; Bonferroni, simulated 0 of 1,000 seeds) and
+for each shape scan (:mod:`mic_dp_helpers.checks._shape_scan`: 02.1 one, 02.4 two; exact binomial tails,
+Bonferroni); the scans add at most 2e-4 (02.1) and 4e-4 (02.4). The student's function is called positionally, under
 :func:`~mic_dp_helpers.checks._core.student_call`, and the expected answer is computed after it
 returns.
 """
