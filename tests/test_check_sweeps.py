@@ -83,3 +83,32 @@ def test_clipped_means_of_07_4_agree_with_a_clip_per_bound():
         uppers = np.concatenate([[0.0, values.max() * 2], values[:3], rng.uniform(0.0, 200.0, 40)])
         expected = np.array([np.clip(values, 0.0, u).mean() for u in uppers])
         assert np.allclose(clipped_means(values, uppers), expected, rtol=1e-14, atol=0.0)
+
+
+def _band_noise(seed, family_below=None, share=0.25):
+    """Standardised noise of 400 band-sweep cases (20 releases each) and their keys; the cases whose key lies below
+    its ``share`` quantile get ``family_below`` (mean |z| 1) instead of Laplace."""
+    from wrong_answers.lesson02_shape import FAMILIES
+
+    rng = np.random.default_rng(seed)
+    keys = {name: rng.random(400) for name in ("epsilon", "sensitivity", "scale", "ratio")}
+    cutoff = np.quantile(keys["epsilon"], share)
+    z = [np.array([FAMILIES[family_below](rng, 1.0) for _ in range(20)])
+         if family_below and keys["epsilon"][i] < cutoff else rng.laplace(0.0, 1.0, 20) for i in range(400)]
+    return z, keys
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_band_shape_passes_laplace_noise(seed):
+    from mic_dp_helpers.checks._shape_scan import check_band_shape
+
+    check_band_shape(*_band_noise(seed), "Over 400 cases,")
+
+
+@pytest.mark.parametrize("family, share", [("uniform", 0.05), ("gaussian", 0.2)])
+def test_band_shape_catches_another_family_at_one_end(family, share):
+    """Uniform noise on 20 cases (400 releases), a Gaussian on 80 (1,600), of the right mean |noise|: s38rA D2."""
+    from mic_dp_helpers.checks._shape_scan import check_band_shape
+
+    with pytest.raises(CheckFailed, match="property: Laplace noise for every parameter"):
+        check_band_shape(*_band_noise(7, family, share), "Over 400 cases,")

@@ -4,7 +4,9 @@ Referee s36rA: an answer exact only for epsilon in a band passed; referee s37rA:
 independently (gaps of a factor 1.96 in epsilon) and only exactness was tested, so an epsilon floored at 1e-3 or a
 scale capped at 1e6 passed. Now every parameter is stratified (:func:`_sweeps.band_sweep`, one case per 1/300 of
 its log range; :func:`_sweeps.scale_sweep` adds 100 cases stratified on the noise scale) and the mean |noise| of
-every window of neighbouring cases is tested (:func:`_scale_scan.check_band_scale`). Kept apart from
+every window of neighbouring cases is tested (:func:`_scale_scan.check_band_scale`). Referee s38rA: uniform or
+Gaussian noise of the right mean |noise| passed where only the sweep looked (epsilon below 1e-3, say); now the
+shape of every window is tested too (:func:`_shape_scan.check_band_shape`, 20 releases a case). Kept apart from
 :mod:`mic_dp_helpers.checks.lesson02` (600 lines at most a module). Power: ``LESSON02_06_POWER``.
 """
 
@@ -17,13 +19,14 @@ import numpy as np
 from mic_dp_helpers.checks import _stats, _sweeps
 from mic_dp_helpers.checks._lesson02_inputs import _log_uniform
 from mic_dp_helpers.checks._scale_scan import check_band_scale
+from mic_dp_helpers.checks._shape_scan import check_band_shape
 
 _default_rng = np.random.default_rng
 _fsum, _abs, _max, _float, _len = math.fsum, abs, max, float, len
 
 #: Releases per band case (one generator a case; the first is the release the exactness test sees), and cases
 #: stratified on the noise scale besides the BAND_CASES of the band sweep, SCALE_RELEASES releases each.
-BAND_RELEASES, SCALE_CASES, SCALE_RELEASES = 10, 100, 20
+BAND_RELEASES, SCALE_CASES, SCALE_RELEASES = 20, 100, 20
 #: 02.1: sensitivity, epsilon, and |value| / scale (values up to 1e9 scales from 0: the noise keeps 6 digits).
 BAND_SENSITIVITIES, BAND_EPSILONS, BAND_RATIOS = (1e-6, 1e4), (1e-5, 1e6), (1e-6, 1e9)
 #: 02.4: n, epsilon and the larger bound max(|lower|, |upper|) (up to 1e3 in the scale-stratified cases); the
@@ -73,7 +76,8 @@ def _band_releases(many, cases, seed_key, args_of) -> list:
 
 def check_laplace_bands(many, seed: int) -> None:
     """02.1's band sweep: never exact, rarely near the value, Laplace pooled (first release of each case), and the
-    full scale in every window of cases ordered by epsilon, sensitivity, scale or |value| / scale.
+    full scale and the Laplace shape (:func:`_shape_scan.check_band_shape`) in every window of cases ordered by
+    epsilon, sensitivity, scale or |value| / scale.
 
     Parameters
     ----------
@@ -97,11 +101,13 @@ def check_laplace_bands(many, seed: int) -> None:
         return f"For value={cases[i][0]:g}, sensitivity={cases[i][1]:.6g}, epsilon={cases[i][2]:.6g}:"
 
     _sweeps.check_no_exact_release([r[0] for r in releases], values, tolerances, describe)
-    check_band_scale([(r - value) / scale for r, value, scale in zip(releases, values, scales)],
-                     {"epsilon": epsilons, "the sensitivity": sensitivities, "the scale sensitivity / epsilon": scales,
-                      "|value| / scale": np.abs(values) / scales}, f"Over {_len(cases)} cases across the whole range,",
-                     "is epsilon floored, the scale capped, or the noise shrunk for some values? The scale is "
-                     "sensitivity / epsilon for every sensitivity, epsilon and value.", describe)
+    z = [(r - value) / scale for r, value, scale in zip(releases, values, scales)]
+    keys = {"epsilon": epsilons, "the sensitivity": sensitivities, "the scale sensitivity / epsilon": scales,
+            "|value| / scale": np.abs(values) / scales}
+    where = f"Over {_len(cases)} cases across the whole range,"
+    check_band_scale(z, keys, where, "is epsilon floored, the scale capped, or the noise shrunk for some values? The "
+                     "scale is sensitivity / epsilon for every sensitivity, epsilon and value.", describe)
+    check_band_shape(z, keys, where)
     _sweeps.check_noise_in_every_band([r[0] for r in releases], values, scales, tolerances, describe)
 
 
@@ -143,7 +149,8 @@ def sum_band_case(seed: int, index: int, specs=None):
 
 def check_sum_bands(many, seed: int) -> None:
     """02.4's band sweep: never exact, rarely near the sum, Laplace pooled (first release of each case), and the
-    full scale in every window of cases ordered by n, epsilon, the larger bound or the scale.
+    full scale and the Laplace shape (:func:`_shape_scan.check_band_shape`) in every window of cases ordered by n,
+    epsilon, the larger bound or the scale.
 
     Parameters
     ----------
@@ -173,10 +180,11 @@ def check_sum_bands(many, seed: int) -> None:
         return f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:"
 
     _sweeps.check_no_exact_release([r[0] for r in releases], centres, tolerances, describe)
-    check_band_scale([(r - centre) / scale for r, centre, scale in zip(releases, centres, scales)],
-                     {"n": sizes, "epsilon": epsilons, "max(|lower|, |upper|)": largest,
-                      "the scale max(|lower|, |upper|) / epsilon": scales},
-                     f"Over {count} cases across the whole range,",
-                     "is epsilon floored, the scale capped, or the noise shrunk for some sizes? The scale is "
-                     "max(|lower|, |upper|) / epsilon for every size, bound and epsilon.", describe)
+    z = [(r - centre) / scale for r, centre, scale in zip(releases, centres, scales)]
+    keys = {"n": sizes, "epsilon": epsilons, "max(|lower|, |upper|)": largest,
+            "the scale max(|lower|, |upper|) / epsilon": scales}
+    where = f"Over {count} cases across the whole range,"
+    check_band_scale(z, keys, where, "is epsilon floored, the scale capped, or the noise shrunk for some sizes? The "
+                     "scale is max(|lower|, |upper|) / epsilon for every size, bound and epsilon.", describe)
+    check_band_shape(z, keys, where)
     _sweeps.check_noise_in_every_band([r[0] for r in releases], centres, scales, tolerances, describe)

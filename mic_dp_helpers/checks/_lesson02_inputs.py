@@ -27,7 +27,8 @@ def _log_uniform(rng, low, high) -> float:
 
 def _shared_laplace_cases(seed: int):
     """02.1's inputs for :func:`_shared_calls.check_shared_generator`: one scale, values of every kind (integral floats,
-    0.0, NumPy int64 and int32, a Python int, a plain float, and 1e9 to 1e12 scales from 0)."""
+    0.0, NumPy int64 and int32, a Python int, a plain float, and values 1e9 to 2e13 scales
+    from 0, the largest 1e13 to 2e13)."""
     rng = _default_rng([seed, 27])
     sensitivity, epsilon = _log_uniform(rng, 1e-2, 1e2), _log_uniform(rng, *_sweeps.EPSILONS)
     scale = sensitivity / epsilon
@@ -38,8 +39,10 @@ def _shared_laplace_cases(seed: int):
              ("a NumPy int32", np.int32(-round(_log_uniform(rng, 1, min(cap, 2e9))))),
              ("a Python int", int(round(_log_uniform(rng, 1, cap)))), ("a float", _float(rng.uniform(-50, 50)) * scale)]
     cases = [((value, sensitivity, epsilon), _float(value), scale, f"value {label}", "") for label, value in kinds]
-    for power in (9, 9, 11, 12):  # two within 2e10 scales, where repeats and mirrors are tested to a float spacing
-        value = _float(rng.choice([-1.0, 1.0])) * 10.0 ** (power + rng.uniform(0, 1)) * scale
+    for power, width in ((9, 1), (9, 1), (11, 1), (12, 1), (13, 0.3)):  # two within 2e10 scales, where repeats and
+        # mirrors are tested to a float spacing; the last 1e13 to 2e13 scales (referee s38rA: the largest tried was
+        # 2.3e12 scales at the default seed, so an exact release beyond 3e12 scales passed)
+        value = _float(rng.choice([-1.0, 1.0])) * 10.0 ** (power + rng.uniform(0, width)) * scale
         cases.append(((value, sensitivity, epsilon), value, scale, f"a value 1e{power} scales from 0", "huge"))
     return cases
 

@@ -1,7 +1,10 @@
 """Check 02.4 at the sizes between its corner cases (up to 120,000 values) and 1,000,000 values.
 
 Referee s36rA: no size between 120,000 and 800,000 was called, so an answer exact there, or with a noise scale
-read from the data there, passed. Kept apart from :mod:`mic_dp_helpers.checks.lesson02` (600 lines at most a
+read from the data there, passed. Referee s38rA: Gaussian noise of the right mean |noise| above 120,000 values
+passed (13 releases a case, one pooled KS test); now 64 releases a case and the shape of every window of 4 and 8
+cases, and of 2 to 17 cases from either end (with the 1,000,000-value case), is tested
+(:func:`_shape_scan.check_band_shape`). Kept apart from :mod:`mic_dp_helpers.checks.lesson02` (600 lines at most a
 module). Power: ``LESSON02_06_POWER`` in :mod:`mic_dp_helpers.checks._stats`.
 """
 
@@ -16,6 +19,7 @@ from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.checks._lesson02_inputs import _log_uniform
 from mic_dp_helpers.checks._scale_scan import check_band_scale
+from mic_dp_helpers.checks._shape_scan import check_band_shape
 
 _default_rng = np.random.default_rng
 _fsum = math.fsum
@@ -27,8 +31,8 @@ _len = len
 #: One case in each of MIDSIZE_STRATA equal log strata of MIDSIZES (a factor 1.142 each), at one offset shared by
 #: the strata, so consecutive sizes are exactly a factor 1.142 apart (referee s37rA: with an offset per stratum, two
 #: draws 1.40 apart left 155,000 to 215,000 values untried), MIDSIZE_DRAWS releases each.
-MIDSIZES, MIDSIZE_STRATA, MIDSIZE_DRAWS = (120_000, 1_000_000), 16, 13
-#: A case whose mean |noise| / scale (Gamma(13, 1/13) for Laplace) is below this fails: probability 1e-6 a case
+MIDSIZES, MIDSIZE_STRATA, MIDSIZE_DRAWS = (120_000, 1_000_000), 16, 64
+#: A case whose mean |noise| / scale (Gamma(64, 1/64) for Laplace) is below this fails: probability 1e-6 a case
 #: (1.6e-5 over the 16); a scale read from the data (values inside a tenth of the bounds) gives 0.1 or less.
 MIDSIZE_SPREAD_FLOOR = float(scipy.stats.gamma.ppf(1e-6, MIDSIZE_DRAWS)) / MIDSIZE_DRAWS
 
@@ -60,14 +64,20 @@ def midsize_sum_case(seed: int, index: int):
     return rng.uniform(lower / 10, upper / 10, n), lower, upper, _log_uniform(rng, 0.1, 10)
 
 
-def check_sum_midsizes(many, seed: int) -> None:
+#: Windows (in cases, ordered by n) of the mid-size cases and the 1,000,000-value case whose shape is tested.
+MIDSIZE_SHAPE_WINDOWS = (4, 8)
+
+
+def check_sum_midsizes(many, seed: int, huge=None) -> None:
     """:data:`MIDSIZE_DRAWS` releases on each mid-size case, one generator a case.
 
     No release may be the exact sum (within a float sum's error); the mean |noise| of each case must be at
-    least :data:`MIDSIZE_SPREAD_FLOOR` (0.18) scales (a scale read from the data gives 0.1 or less); the 208
-    releases pooled must pass ``_stats.check_laplace_noise``, and the mean |noise| of every window of 1, 4 and 16
+    least :data:`MIDSIZE_SPREAD_FLOOR` (0.51) scales (a scale read from the data gives 0.1 or less); the 1,024
+    releases pooled must pass ``_stats.check_laplace_noise``, the mean |noise| of every window of 1, 4 and 16
     cases ordered by n must lie in its Gamma band (:func:`_scale_scan.check_band_scale`: less noise above a size
-    fails when it is below 0.49 of the scale over 4 strata, a factor 1.70 of sizes).
+    fails when it is below 0.74 of the scale over 4 strata, a factor 1.70 of sizes), and with the 1,000,000-value
+    case's releases (``huge``) every window of 4 and 8 cases and of 2 to 17 from either end must hold Laplace's share of releases
+    beyond 2 and 3 scales and between 0.5 and 2.7 (:func:`_shape_scan.check_band_shape`, 1e-4 over all).
 
     Parameters
     ----------
@@ -75,6 +85,8 @@ def check_sum_midsizes(many, seed: int) -> None:
         ``many(n, values, lower, upper, epsilon, rng)``: n releases of the student's answer, under the guard.
     seed : int
         The check's seed.
+    huge : array_like, optional
+        The standardised noise of the 1,000,000-value case, pooled into the shape test.
 
     Raises
     ------
@@ -106,3 +118,7 @@ def check_sum_midsizes(many, seed: int) -> None:
     sizes = [_len(midsize_sum_case(seed, index)[0]) for index in range(MIDSIZE_STRATA)]
     check_band_scale(np.array(z_all), {"n": sizes}, where, "is the noise skipped or shrunk above some size? The "
                      "scale is max(|lower|, |upper|) / epsilon whatever the number of values.")
+    if huge is not None:
+        z_all, sizes = [*z_all, _stats.as_numbers(huge, "the noise")], [*sizes, 1_000_000]
+        where = f"Over {MIDSIZE_STRATA} cases of 120,000 to 1,000,000 values and one of 1,000,000,"
+    check_band_shape(z_all, {"n": sizes}, where, windows=MIDSIZE_SHAPE_WINDOWS)

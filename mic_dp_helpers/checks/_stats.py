@@ -262,7 +262,7 @@ LESSON02_06_POWER = (
     ("02.1, 02.4", "noise reused, negated or scaled between different inputs on one generator (referee rt0206: "
                    "every other stage gives each input its own generator)", "1 (by construction: 25 repeated or "
      "mirrored draws per input change against 3 x 0 + 10; scaled: lag-1 correlation about -0.5 or +0.7, 8 or more "
-     "standard errors against 5.5)", "_shared_calls.check_shared_generator: 25 rounds over 11 (02.1) or 9 (02.4) "
+     "standard errors against 5.5)", "_shared_calls.check_shared_generator: 25 rounds over 12 (02.1) or 9 (02.4) "
      "inputs of one scale, one generator"),
     ("02.1, 02.4, 04.1, 04.4", "exact for one kind of input the text allows (referee rt0206: integral floats, "
                                "NumPy integers, values 1e9 scales from 0; integer, zero or symmetric bounds, float32 "
@@ -376,9 +376,9 @@ LESSON02_06_POWER = (
     ("02.4", "exact, or a scale read from the data, for 120,000 to 1,000,000 values (referee s36rA: "
              "150,000-700,000 exact, 130,000-750,000 data scale; s37rA: 155,000-215,000 passed between two strata)",
      "1 for a band wider than a factor 1.142 (the sizes tried are exactly that factor apart); a narrower band: "
-     "its log width over log 1.142", "_lesson02_sizes.check_sum_midsizes: 13 releases on one case in each of 16 "
-     "log strata, one offset shared (data inside a tenth of the bounds): none exact, mean |z| at least 0.18 "
-     "(Gamma(13) tail 1e-6 a case), windows of 1, 4 and 16 cases ordered by n in their Gamma band"),
+     "its log width over log 1.142", "_lesson02_sizes.check_sum_midsizes: 64 releases (13 before s38rA) on one case in each "
+     "of 16 log strata, one offset shared (data inside a tenth of the bounds): none exact, mean |z| at least 0.51 "
+     "(Gamma(64) tail 1e-6 a case), windows of 1, 4 and 16 cases ordered by n in their Gamma band"),
     ("02.1, 02.4", "a narrow component in a share w of calls (referee s36rA: uniform within b/20 in 0.5%, Laplace "
                    "of b/100 in 0.3%)", "1 for those (02.1: 12.5 and 10.8 sd over 324,000 releases; 02.4: 9.7 and "
      "8.3 sd over about 200,000), against 4.75 sd (binomial tail 1e-6); a component of weight w inside h scales "
@@ -392,7 +392,8 @@ LESSON02_06_POWER = (
      "3e-5, 0.9 (18/20) at 2.5e-5, 0.4 (8/20) at 2e-5, 0 (0/20) at 1.5e-5 (the lowest epsilon is 1e-5)",
      "_scale_scan.check_band_scale: mean |z| of windows of 1, 4, 16 and 64 cases ordered by epsilon, the "
      "sensitivity, the scale and |value| / scale, each in its Gamma band (SCALE_ALPHA 1e-4 over all, Bonferroni); "
-     "10 releases on each of 300 cases, 20 on each of 100 stratified on the scale"),
+     "simulated with 10 releases on each of 300 cases, 20 on each of 100 stratified on the scale (20 on every "
+     "case since s38rA: narrower Gamma bands, so at least this power; not simulated again)"),
     ("02.1", "band sweep scale: the scale capped at c (referee s37rA: 1e6 and 1e7 passed)", "1 (20/20) for c <= "
      "1.5e8, 0.45 (9/20) at 2e8, 0.05 (1/20) at 3e8 (the largest scale is 1e9)", "as above"),
     ("02.4", "band sweep scale: epsilon floored at f (referee s37rA: 0.01 and 0.005 passed)", "1 (20/20) for f >= "
@@ -408,6 +409,25 @@ LESSON02_06_POWER = (
      "larger bound 1.023, scale 1.208 (the 100 scale cases; the 300 others add more); a narrower band: its share "
      "of a stratum, per parameter", "_sweeps.band_sweep: one case per stratum at one shared offset, so "
      "consecutive values are exactly one stratum apart; exact releases tested on the first release of each case"),
+    # Referee s38rA (2026-11-28): 02.1, 02.4 (fix38a1). The band sweeps' shape test (_shape_scan), exact binomial
+    # power of its best single count (a lower bound), at its per-count alpha: 4.1e-8 in the band sweeps (1e-4 over
+    # 201 windows x 4 parameters x 3 counts), 1.1e-6 for 02.4's sizes above 120,000 (31 windows x 3 counts).
+    ("02.1, 02.4", "band sweep shape: noise of another family with the right mean |noise| where a parameter lies in "
+                   "a region (referee s38rA: uniform on (-2b, 2b) for epsilon below 1e-3 or |value| above 1e6 "
+                   "scales, a Gaussian of SD b sqrt(pi / 2) for a sensitivity below 1e-3, in 02.1; uniform or "
+                   "Gaussian for epsilon below 1e-2, uniform for bounds below 0.5, in 02.4)",
+     "per window of w cases (20 w releases): uniform of the same mean |noise| 1 for w >= 8; uniform of the same "
+     "variance (-sqrt(6) b, sqrt(6) b) 0.94 at w = 8, 1 for w >= 16; Gaussian of the same mean |noise| 0.13 at "
+     "w = 16, 0.78 at 32, 1.0 at 64 and 128; Gaussian of the same variance (SD sqrt(2) b) 0.21, 0.89, 1.0, 1.0. "
+     "A region of 1.25 w cases holds a whole window; a region at either end of a parameter's range holds one of "
+     "2, 3, 4, 6, 8, 12, ... cases", "_shape_scan.check_band_shape: per window (16, 32, 64, 128 cases every "
+     "quarter window, and from either end) the releases beyond 2 and 3 scales (too few) and between 0.5 and 2.7 "
+     "(too many) against their binomial law; SHAPE_ALPHA 1e-4 a scan, Bonferroni; 20 releases on every case"),
+    ("02.4", "a wrong noise family above a size (referee s38rA: a Gaussian of the same mean |noise| above 120,000 "
+             "values)", "Gaussian of the same mean |noise| above 200,000 values (954 releases): 0.997, above "
+     "500,000 (570): 0.855, above 800,000 (378): 0.48; of the same variance: 1.0, 0.93, 0.62; uniform (either): 1",
+     "_lesson02_sizes.check_sum_midsizes: the shape test on the 16 mid-size cases (64 releases each) and the "
+     "1,000,000-value case (250), windows of 4 and 8 cases and 2 to 17 from either end"),
     ("06.4", "Gaussian noise truncated at c sigma, 4.5 < c < 4.9 (referee s37rA: 4.8 passed; costs a delta of "
              "1.8e-6 at mu = 0.24, above the lesson's 1e-6)", "1 - exp(-2.56e6 (Q(4.5) - Q(c))) to pass: 0.54 at "
      "4.52, 0.84 at 4.55, 0.96 at 4.6, 0.9987 at 4.8", "stated, not caught: one release of 1,280,000 draws needs "

@@ -9,7 +9,9 @@ tested on their distribution with :mod:`mic_dp_helpers.checks._stats` (centre, s
 independence, goodness of fit against the exact Laplace law, no noiseless output); a correct
 answer fails with probability below 1e-4 per check (measured: 0 of 1,000 seeds, see
 ``benchmarks/check_false_rejection.py``), plus at most 1e-4 for each scale scan of a band sweep
-(:mod:`mic_dp_helpers.checks._scale_scan`: 02.1 one, 02.4 two; Bonferroni, simulated 0 of 1,000 seeds). The student's function is called positionally, under
+(:mod:`mic_dp_helpers.checks._scale_scan`: 02.1 one, 02.4 two; Bonferroni, simulated 0 of 1,000 seeds) and
+for each shape scan (:mod:`mic_dp_helpers.checks._shape_scan`: 02.1 one, 02.4 two; exact binomial tails,
+Bonferroni); the scans add at most 2e-4 (02.1) and 4e-4 (02.4). The student's function is called positionally, under
 :func:`~mic_dp_helpers.checks._core.student_call`, and the expected answer is computed after it
 returns.
 """
@@ -120,21 +122,25 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     example), drawn afresh from ``seed``, with no more releases within 1e-3 or 1e-2 scales of the value than
     Laplace noise puts there and no pairs of releases averaging to it (a call mirroring any earlier one fails,
     whatever the lag: ``_stats.check_near_answer`` and ``check_no_mirrors``), and a band sweep
-    (:func:`_lesson02_bands.check_laplace_bands`): 10 releases at each of 300 cases stratified on sensitivity
+    (:func:`_lesson02_bands.check_laplace_bands`): 20 releases at each of 300 cases stratified on sensitivity
     1e-6 to 1e4, epsilon 1e-5 to 1e6 and |value| / scale 1e-6 to 1e9 (one case per 1/300 of each log range, so
     consecutive values are a factor 1.080, 1.088 and 1.122 apart), 20 at each of 100 stratified on the scale
     1e-12 to 1e9: never the exact value (first releases), at most 4 of 400 within 1e-3 scales, Laplace pooled,
     and the mean |noise| of every window of 1, 4, 16 and 64 cases ordered by epsilon, sensitivity, scale or
     |value| / scale in its Gamma band (:func:`_scale_scan.check_band_scale`, 1e-4 over all: an epsilon
-    floored at 3e-5 or more, or a scale capped at 1.5e8 or less, fails; ``LESSON02_06_POWER``).
-    Over all 9 cases together (324,000 releases) the noise
+    floored at 3e-5 or more, or a scale capped at 1.5e8 or less, fails; ``LESSON02_06_POWER``), and the shape
+    of the same windows (16, 32, 64 and 128 cases every quarter window, and 2, 3, 4, 6, ... cases from either end:
+    :func:`_shape_scan.check_band_shape`, 1e-4 over all): Laplace's share of releases beyond 2 and 3 scales and
+    between 0.5 and 2.7 (uniform or Gaussian noise of the right mean |noise| below an epsilon, a sensitivity or
+    above a |value| / scale fails). Over all 9 cases together (324,000 releases) the noise
     reaches beyond 10 scales (noise clipped at 10 scales fails), no more releases lie within 1e-2 or 5e-2
     scales of the value than Laplace puts there (binomial tail 1e-6 each: a narrow component in 0.2% of calls
     or more fails, :func:`_sweeps.check_pooled_near_answer`), and no call's noise predicts a later call's
     (lags 1-20 and half the run). 100 releases, each from
-    a new generator, pass the same tests. Then 25 rounds over 11 inputs of one scale from one shared
+    a new generator, pass the same tests. Then 25 rounds over 12 inputs of one scale from one shared
     generator (:func:`_shared_calls.check_shared_generator`): integral floats, 0.0, NumPy int64 and int32, a
-    Python int, a float, and values 1e9 to 1e13 scales from 0 (two of them below 1e10); noise reused, negated or
+    Python int, a float, and values 1e9 to 2e13 scales from 0 (two below 1e10, one 1e13 to 2e13); noise reused,
+    negated or
     correlated between inputs, or an exact release for one kind of value, fails; on the values 1e9 scales or more
     from 0 the mean |noise| lies within 0.4 to 1.6 scales and, below 2e10 scales, no release repeats or mirrors
     another within a float spacing; then 25 rounds over 5 inputs of one value varying the sensitivity (1, 3
@@ -148,9 +154,14 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     passes; (5) an exact release for a sensitivity below 1e-6, an epsilon
     below 1e-5 or above 1e6, or values beyond 2e13 scales passes (outside the ranges tested), and one exact only
     in a band narrower than a stratum (a factor 1.088 of epsilon, 1.080 of sensitivity, 1.122 of |value| /
-    scale) is caught with probability its share of a stratum; an epsilon floored at 2e-5 passes with
+    scale) is caught with probability its share of a stratum; another noise family of the right mean |noise| (7)
+    is seen only over windows of 16 or more cases; an epsilon floored at 2e-5 passes with
     probability 0.6, at 1.5e-5 always, a scale capped at 2e8 with probability 0.55, at 3e8 0.95 (simulated, 20
-    seeds); (6) a narrow noise component (uniform within b/20, say) in fewer than about 0.2% of calls passes.
+    seeds); (6) a narrow noise component (uniform within b/20, say) in fewer than about 0.2% of calls passes;
+    (7) in the band sweep, a Gaussian of the right mean |noise| over fewer than about 32 cases passes (32 cases,
+    640 releases: caught with probability at least 0.78; 16 cases 0.13; 64 cases 1; uniform of the right mean
+    |noise|: 1 from 8 cases), and noise bounded only beyond 3 scales, or mostly Laplace, passes where only the
+    sweep looks (``"band sweep shape"`` in ``LESSON02_06_POWER``).
 
     Parameters
     ----------
@@ -444,18 +455,20 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     it (mirrors at any lag). Over all cases the noise reaches the pooled tails
     (noise clipped below 9.5 scales fails) and no call's noise predicts a later call's (lags 1-20 and half the
     run); 100 releases from
-    new generators pass the same tests. Then a band sweep (:func:`_lesson02_bands.check_sum_bands`): 10 releases
+    new generators pass the same tests. Then a band sweep (:func:`_lesson02_bands.check_sum_bands`): 20 releases
     at each of 300 cases stratified on n 1 to 120,000, epsilon 1e-3 to 20 and the larger bound 0.1 to 100 (one case
     per 1/300 of each log range: consecutive values a factor 1.040, 1.034 and 1.023 apart), 20 at each of 100
     stratified on the scale 5e-3 to 1e6: never the exact sum (first releases), at most 4 of 400 within 1e-3
     scales of it, Laplace pooled, and the mean |noise| of every window of 1, 4, 16 and 64 cases ordered by n,
     epsilon, the larger bound or the scale in its Gamma band (:func:`_scale_scan.check_band_scale`, 1e-4 over
-    all: an epsilon floored at 0.002 or more, or a scale capped at 1e5 or less, fails; ``LESSON02_06_POWER``).
-    Then 13 releases on one case in each of 16 log strata of 120,000 to 1,000,000 values (one offset shared:
+    all: an epsilon floored at 0.002 or more, or a scale capped at 1e5 or less, fails; ``LESSON02_06_POWER``),
+    and the shape of those windows as in 02.1 (:func:`_shape_scan.check_band_shape`).
+    Then 64 releases on one case in each of 16 log strata of 120,000 to 1,000,000 values (one offset shared:
     sizes exactly a factor 1.142 apart), inside a tenth of the bounds
-    (:func:`_lesson02_sizes.check_sum_midsizes`: never exact, mean |noise| at least 0.18 scales, Laplace pooled,
+    (:func:`_lesson02_sizes.check_sum_midsizes`: never exact, mean |noise| at least 0.51 scales, Laplace pooled,
     windows of 1, 4 and 16 cases ordered by n in their Gamma band: exact, or a scale from the data, in a band of
-    sizes wider than a factor 1.142 fails). Over the main
+    sizes wider than a factor 1.142 fails; with the 1,000,000-value case, the shape of windows of 4 and 8 cases
+    and of 2 to 17 from either end: Gaussian noise above 120,000 or 200,000 values fails). Over the main
     cases no more releases lie within 1e-2 or 5e-2 scales of the sum than Laplace puts there
     (:func:`_sweeps.check_pooled_near_answer`). Then 25
     rounds over 14 inputs of one scale from one shared generator (:func:`_shared_calls.check_shared_generator`):
@@ -469,14 +482,18 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     Limits: an answer exact, short of noise or with a scale from the data only above 1,000,000 values passes (not
     called); one exact or with a scale from the data in a band of sizes narrower than a factor 1.142 between
     120,000 and 1,000,000 is caught with probability its log width over log 1.142, and less noise there (not from
-    the data) only below 0.49 scales over 4 strata or 0.18 in one; (1) exact for epsilon above 20 or below 1e-3
+    the data) only below 0.74 scales over 4 strata or 0.51 in one; a Gaussian of the right mean |noise| only
+    above a size passes with probability at most 0.003 above 200,000 values (954 releases from 11 strata and the
+    1,000,000-value case), 0.15 above 500,000 (570), 0.52 above 800,000 (378); uniform noise of the right mean
+    |noise| there fails (power 1 from 378 releases); (1) exact for epsilon above 20 or below 1e-3
     passes (not called), one exact in a band narrower than a stratum of the band sweep (n a factor 1.040, epsilon
     1.034, the larger bound 1.023) is caught with probability its share of a stratum, and an epsilon floored at
     0.0015 or a scale capped at 5e5 passes (0 of 20 simulated seeds fail; the ends tried are 1e-3 and 1e6);
     (2) noise reused when epsilon, the bounds or the data change is tested on two datasets (5 inputs, 25
     rounds, one generator: one pair of rescaled draws fails), not on others; (3) noise correlated with the call
     21 or more before (other than half the run) passes; (4) a narrow noise component (uniform within b/20, say)
-    in fewer than about 0.25% of calls passes.
+    in fewer than about 0.25% of calls passes; (5) another noise family of the right mean |noise| in the band
+    sweep: as 02.1's limit (7).
 
     Parameters
     ----------
@@ -490,7 +507,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    z_all = []
+    z_all, huge_z = [], None
     for index in range(_len(_sum_cases(seed))):
         values, lower, upper, epsilon, draw_seed, kind = _sum_cases(seed)[index]
         where = f"For {len(values)} values, bounds [{lower:.6g}, {upper:.6g}], epsilon={epsilon:.6g}:"
@@ -528,6 +545,7 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
                               "average, where the noise gives 1 (property: scale, at every size). The noise scale "
                               "is max(|lower|, |upper|) / epsilon whatever the number of values.")
         _stats.check_laplace_noise(z, where, centre_hint=hint)
+        huge_z = z if kind == "huge" else huge_z
         _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
         _stats.check_near_answer(releases, centre, scale, "laplace", where)
         _stats.check_no_mirrors(releases, centre, scale, where)
@@ -545,6 +563,6 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     _stats.check_fresh_noise(releases, centre, scale, "laplace", where)
     _stats.check_no_mirrors(releases, centre, scale, where)
     check_sum_bands(lambda *args: _many("02.4", answer, *args), seed)
-    check_sum_midsizes(lambda *args: _many("02.4", answer, *args), seed)
+    check_sum_midsizes(lambda *args: _many("02.4", answer, *args), seed, huge=huge_z)
     _shared_calls.check_shared_generator(lambda *args: _call("02.4", answer, *args),
                                          lambda: _shared_sum_cases(seed), seed, mixed=lambda: _mixed_sum_cases(seed))
