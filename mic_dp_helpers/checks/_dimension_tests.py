@@ -114,11 +114,33 @@ def check_case_noise(units, where: str, amount_advice: str = "") -> None:
                               "independent noise for every coordinate, not one number shared between them.")
     total = _float((units**2).sum())
     if _chi2_cdf(total, calls * p) < CASE_P_REJECT or _chi2_sf(total, calls * p) < CASE_P_REJECT:
+        _check_centre(units, where)
         amount = "too little" if total < calls * p else "too much"
         raise CheckFailed(f"{where} there is {amount} noise ({(total / (calls * p)) ** 0.5:.3g} times the standard "
                           "deviation it should have). Every coordinate gets noise of standard deviation "
                           "noise_multiplier * clip_norm, whatever the number of coordinates: not divided by "
                           f"sqrt(p), by the batch size or by anything else.{amount_advice}")
+
+
+def _check_centre(units, where: str) -> None:
+    """Before an amount hint: fail with a centre hint when the releases' spread around their own mean is right
+    but that mean is off the expected centre (the mean of each coordinate over the calls, chi-square with p
+    degrees of freedom times calls, beyond its 1e-6 upper quantile; the spread, chi-square with (calls - 1) p,
+    within both 1e-6 tails). A clipping norm read from the data does this (referee s38rC D8: it read as "too
+    much noise")."""
+    calls, p = units.shape
+    if calls < 2:
+        return
+    means = units.mean(axis=0)
+    between, within = calls * _float((means**2).sum()), _float(((units - means) ** 2).sum())
+    dof = (calls - 1) * p
+    if (_chi2_sf(between, p) < CASE_P_REJECT and _chi2_cdf(within, dof) >= CASE_P_REJECT
+            and _chi2_sf(within, dof) >= CASE_P_REJECT):
+        raise CheckFailed(f"{where} the releases are centred {(between / calls) ** 0.5:.3g} noise standard "
+                          "deviations away from the sum of the clipped gradients, while their spread around their own "
+                          "mean is right: the noise is fine, the sum is not. Clip every example's gradient to "
+                          "clip_norm itself (not to a norm read from the data, such as the median or largest "
+                          "gradient norm) and add them all; the noise has mean 0.")
 
 
 #: The covariance sweep (08.2, 08.5): strata of a log scale of the coordinates from 2 to 256 (a factor 2 each).
