@@ -240,24 +240,6 @@ def interleaved(blocks: list[tuple[np.ndarray, str, float]]) -> tuple[np.ndarray
     return calls, where, max(low, high)
 
 
-def check_near_relations(blocks: list[tuple[np.ndarray, str, float]]) -> None:
-    """:func:`check_no_noiseless_call`, then :func:`check_no_near_copies`, on a check run's blocks.
-
-    Parameters
-    ----------
-    blocks : list of (numpy.ndarray, str, float)
-        Each case's noise matrix (calls x p, in units of its sd, in the order drawn), the start of its hint and
-        its float resolution.
-
-    Raises
-    ------
-    CheckFailed
-        From the first test that fails.
-    """
-    check_no_noiseless_call(blocks)
-    check_no_near_copies(blocks)
-
-
 def check_no_noiseless_call(blocks: list[tuple[np.ndarray, str, float]]) -> None:
     """Fail if some call's noise is zero (to float error) in every coordinate, more often than chance allows.
 

@@ -9,7 +9,7 @@ coordinates of the dimension grid, as many examples as 1,000,000 gradient entrie
 noise of every call of the run for repeated or negated draws
 (:func:`mic_dp_helpers.checks._noise_relations.check_no_repeated_noise`). After referee s38rC it calls one small
 input 30,000 times (:func:`_many_calls`) and tests every case of the run for near copies and noiseless calls
-(:func:`mic_dp_helpers.checks._near_relations.check_near_relations`).
+(:mod:`mic_dp_helpers.checks._near_relations`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,8 @@ import numpy as np
 from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import exercise
 from mic_dp_helpers.checks._dimension_tests import covariance_dimensions, dimension_grid
-from mic_dp_helpers.checks._near_relations import check_near_relations, interleaved
+from mic_dp_helpers.checks._near_relations import (
+    check_no_near_copies, check_no_noiseless_call, interleaved)
 from mic_dp_helpers.checks._noise_relations import check_full_rank, check_no_repeated_noise, unit_resolution
 from mic_dp_helpers.checks._vector_noise import check_vector_noise
 from mic_dp_helpers.checks.lesson08 import (
@@ -104,8 +105,9 @@ def _neighbours_in_turn(answer, rng: np.random.Generator) -> list[tuple[np.ndarr
         where = _release_where(grads, clip_norm, sigma, "two neighbouring datasets taking turns on one generator")
         blocks.append(((released - _clip_reference(grads, clip_norm).sum(axis=0)) / (sigma * clip_norm), where,
                        unit_resolution(released, sigma * clip_norm)))
+    check_no_noiseless_call(blocks)  # before the reuse tests: two noiseless calls are not reused noise
     check_no_repeated_noise(blocks)  # before the generic tests, whose hints do not name reuse across the data
-    check_near_relations([interleaved(blocks)])  # noise of one dataset's call reused, jittered, on the other's
+    check_no_near_copies([interleaved(blocks)])  # noise of one dataset's call reused, jittered, on the other's
     for unit, where, _ in blocks:
         check_vector_noise(unit, 1.0, where)
     return blocks
@@ -118,9 +120,9 @@ MANY_CALLS = 30_000
 
 def _many_calls(answer, rng: np.random.Generator) -> list[tuple[np.ndarray, str, float]]:
     """One small input (1 to 5 examples of 3 coordinates) called :data:`MANY_CALLS` times on one generator, for
-    ``check_near_relations``: a release without noise in a share ``f`` of the calls shows with probability
-    ``1 - exp(-42,000 f)`` over the run (0.985 at f = 1e-4), and coordinates or calls sharing noise show in the
-    near-pair counts."""
+    ``check_no_noiseless_call`` and ``check_no_near_copies``: a release without noise in a share ``f`` of the calls
+    shows with probability ``1 - exp(-42,000 f)`` over the run (0.985 at f = 1e-4), and coordinates or calls
+    sharing noise show in the near-pair counts."""
     clip_norm, sigma = _log_uniform(rng, 0.01, 100.0), _log_uniform(rng, 0.05, 50.0)
     grads = _random_gradients(rng, int(rng.integers(1, 6)), 3) * clip_norm * 2
     released = _releases(answer, grads, clip_norm, sigma, MANY_CALLS, _default_rng(int(rng.integers(1 << 30))))
@@ -138,10 +140,10 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
     covariance sweep (``_covariance_sweep``: 2 to 256 coordinates, 2p + 40 calls), two neighbouring datasets of
     one shape taking turns (``_neighbours_in_turn``), one small input called 30,000 times (``_many_calls``), no
     repeated or negated noise vector anywhere in the run (``check_no_repeated_noise``, vectors of 2 or more
-    coordinates), and no near copies or noiseless calls (``check_near_relations``: per number of coordinates,
-    pairs of values equal or opposite within 1e-3 or 1e-2 sd, within a call and between calls 1-2 apart,
-    against their law under independent noise at level 1e-6 per test; any call whose noise is zero to float
-    error).
+    coordinates), no noiseless call (``check_no_noiseless_call``: noise zero to float error) and no near copies
+    (``check_no_near_copies``: per number of coordinates, pairs of values equal or opposite within 1e-3 or 1e-2
+    sd, within a call and between calls 1-2 apart, against their law under independent noise, level 1e-6 per
+    test).
 
     The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50, no examples, one
     example, 100,000 examples (400 calls: noise 0.8x too small is caught there, 0.9x with power 0.23),
@@ -222,5 +224,6 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
         _stats.check_fresh_noise(outs, centre, sigma * clip_norm, "gaussian", where)
         check_full_rank((outs - centre) / (sigma * clip_norm), where)
         blocks.append(((outs - centre) / (sigma * clip_norm), where, unit_resolution(outs, sigma * clip_norm)))
+    check_no_noiseless_call(blocks)  # first: two noiseless calls would read as reused noise
     check_no_repeated_noise(blocks)
-    check_near_relations(blocks)
+    check_no_near_copies(blocks)

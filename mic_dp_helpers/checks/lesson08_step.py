@@ -17,7 +17,8 @@ from scipy.stats import chi2 as _chi2
 from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise
 from mic_dp_helpers.checks._dimension_tests import covariance_dimensions, dimension_grid
-from mic_dp_helpers.checks._near_relations import check_near_relations, interleaved
+from mic_dp_helpers.checks._near_relations import (
+    check_no_near_copies, check_no_noiseless_call, interleaved)
 from mic_dp_helpers.checks._noise_relations import (
     check_full_rank, check_no_repeated_coordinates, check_no_repeated_noise, unit_resolution)
 from mic_dp_helpers.checks._vector_noise import check_vector_noise
@@ -318,8 +319,9 @@ def _neighbours_in_turn(answer, rng: np.random.Generator) -> list[tuple[np.ndarr
              "(two neighbouring datasets taking turns on one generator):")
     blocks = [(-_np_stack(o)[:, NOISE_TAIL:] * batch / lr / (sigma * clip_norm), where,
                unit_resolution(_np_stack(o) * batch / lr, sigma * clip_norm)) for o in outs]
+    check_no_noiseless_call(blocks)
     check_no_repeated_noise(blocks)
-    check_near_relations([interleaved(blocks)])
+    check_no_near_copies([interleaved(blocks)])
     for unit, _, _ in blocks:
         check_vector_noise(unit, 1.0, where)
     return blocks
@@ -361,8 +363,8 @@ def check_dpsgd_step(answer, seed: int = SEED) -> None:
     sweep (``_covariance_sweep``: 2 to 256 weights, 2d + 40 calls of pure noise: every direction must get noise),
     two neighbouring datasets taking turns (``_neighbours_in_turn``) and no repeated or negated noise vector
     anywhere in the run (``check_no_repeated_noise`` on the weights from 9 up that see only noise), nor near
-    copies or noiseless calls there (``check_near_relations``, referee s38rC: pairs equal or opposite within
-    1e-3 or 1e-2 sd, within a call and between calls 1-2 apart).
+    copies or noiseless calls there (``check_no_noiseless_call``, ``check_no_near_copies``, referee s38rC:
+    pairs equal or opposite within 1e-3 or 1e-2 sd, within a call and between calls 1-2 apart).
 
     Limits: Gaussian noise truncated at 4.54 scales or more passes (see 08.2's limits: truncation at 5 scales
     breaks delta = 1e-5 for multipliers below 1.35). No case holds more than 400,000 feature entries, so an
@@ -437,8 +439,9 @@ def check_dpsgd_step(answer, seed: int = SEED) -> None:
         # Sampling only spreads the releases further, so a release this close to the centre is no likelier
         # than with the noise alone: the test of noiseless steps holds with or without sampling.
         _stats.check_fresh_noise(released, centre, sigma * clip_norm, "gaussian", where)
+    check_no_noiseless_call(blocks)  # first: two noiseless calls would read as reused noise
     check_no_repeated_noise(blocks)
-    check_near_relations(blocks)
+    check_no_near_copies(blocks)
 
 
 def _where_how(case: tuple, how: str) -> str:
