@@ -5,9 +5,12 @@ from __future__ import annotations
 import pytest
 
 from mic_dp_helpers.checks import run_check
-from wrong_answers import COSTLY_CHECKS, lesson08, lesson08_dims, lesson08_noise, lesson08_s37
+from wrong_answers import (
+    COSTLY_CHECKS, lesson08, lesson08_dims, lesson08_noise, lesson08_s37, lesson08_s38)
 
 HONEST_ANSWERS = {**lesson08.HONEST_ANSWERS, **lesson08_noise.HONEST_ANSWERS}
+for _exercise, _answers in lesson08_s38.HONEST_ANSWERS.items():
+    HONEST_ANSWERS[_exercise] = {**HONEST_ANSWERS.get(_exercise, {}), **_answers}
 
 
 #: Variants whose check takes 3 to 40 s (a Python loop over 1,000s of rows in every call; PLD accounting
@@ -49,3 +52,22 @@ def test_08_5_hints_name_the_error(mistake, words):
     """Referee s37rC (D13): correlated coordinates were told that the same release came out again and again."""
     result = run_check("08.5", lesson08_s37.MORE_WRONG_ANSWERS["08.5"][mistake])
     assert result.status == "failed" and words in result.message and "again and again" not in result.message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise_id, mistake, words", [
+    ("08.2", "non-private (shape): coordinates copied in random pairs, random signs, 1e-4 sd jitter (referee s38rC)",
+     "pairs of coordinates of one call"),
+    ("08.2", "non-private (calls): the previous call's noise reused permuted and signed, 1e-4 sd jitter (referee "
+     "s38rC)", "reused from an earlier call"),
+    ("08.2", "non-private: the exact sum in 1 call of 10,000 (referee s38rC)", "no noise at all"),
+    ("08.2", "non-private (data): clipped to the median gradient norm when smaller (referee s38rC)",
+     "norm read from the data"),
+    ("08.5", "non-private (calls): the previous call's noise reused permuted and signed every third call from 9 "
+     "weights, 1e-4 sd jitter (referee s38rC)", "reused from an earlier call")])
+def test_s38_hints_name_the_error(exercise_id, mistake, words):
+    """Referee s38rC (D1, D2, D6, D8): near copies and rare noiseless calls passed; a clipping norm read from the
+    data was told "too much noise"."""
+    result = run_check(exercise_id, lesson08_s38.MORE_WRONG_ANSWERS[exercise_id][mistake])
+    assert result.status == "failed" and words in result.message, result.message
+    assert "too much noise" not in result.message

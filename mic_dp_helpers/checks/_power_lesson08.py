@@ -117,6 +117,30 @@ POWER_LESSON08 = (
     ("08.2/08.5: noise from a sum of 12 uniforms", "excess-kurtosis test (check_vector_noise, 500,000 draws of the "
      "20,000-coordinate cases): 14 sd against 6", 1.0),
     ("08.2: noise truncated at 5 sd (excess kurtosis about -0.0004)", "excess-kurtosis test: 0.06 sd", 0.0),
+    # Referee s38rC (D1, D2, D6): near copies and rare noiseless calls passed the exact-relation tests (1e-7 sd).
+    # _near_relations.check_near_relations, per number of coordinates: pairs of |values| within t = 1e-3 or 1e-2
+    # sd, within a call and between calls 1-2 apart, against mean S P(t) and the U-statistic's variance (level
+    # 1e-6 per test). Powers from that law (the excess in standard deviations of the count, z); z >= 20 counts as
+    # 1. A jitter of j sd leaves a copied pair within t with probability erf(t / (2 j)).
+    ("08.2/08.5: coordinates copied in random pairs with random signs plus a jitter of 1e-4, 1e-3 or 1e-2 sd "
+     "(2 to 256 coordinates)", "within-call count (16 coordinates x 3,000 calls: z = 1,189, 619, 193 and 21 at "
+     "j = 1e-4, 1e-3, 1e-2, 0.1; 200 coordinates x 440 calls: z = 428, 223, 56, 6)", 1.0),
+    ("08.2/08.5: the same above 256 coordinates, jitter 1e-4 or 1e-3 sd", "dimension and corner sweeps (4 + 2 "
+     "calls per width: z >= 16 at 5,000 coordinates) and the tail case (10 of 100 calls: z = 24 and 12 at 20,000)",
+     1.0),
+    ("08.2/08.5: the same above about 1,000 coordinates, jitter 1e-2 sd (stated limit)", "z = 4 at 1,000, 2 at "
+     "5,000, 1.3 at 20,000 (6 at 300)", 0.0),
+    ("08.2/08.5: the previous call's noise reused permuted and signed (every 2nd or 3rd call), jitter 1e-4 to "
+     "1e-2 sd, 2 to 256 coordinates", "between-call count, lags 1-2 (16 coordinates x 3,000 calls: z = 571, "
+     "297, 87 at j = 1e-4, 1e-3, 1e-2; 256 x 552: 213, 111, 19)", 1.0),
+    ("08.2/08.5: the same above 256 coordinates", "j = 1e-4: z >= 7 at every width (caught); j = 1e-3: z >= 6 "
+     "up to about 5,000, 3.7 at 20,000; j = 1e-2: 2.4 at 300 (not caught)", 0.0),
+    ("08.2/08.5: noise reused 3 or more calls later, or only on the first call of another case, permuted and "
+     "jittered (stated limit)", "not counted (lags 1-2 within a case, and the neighbouring datasets' turns)", 0.0),
+    ("08.2: the exact sum without noise in a share f of the calls", "every call of the run (about 42,000, 30,000 "
+     "of them on one small input): 1 - exp(-42,000 f), 0.985 at f = 1e-4, 0.57 at 2e-5", 0.985),
+    ("08.5: the exact step without noise in a share f = 1e-4 of the calls", "check_fresh_noise on the fixed "
+     "cases (about 11,000 calls) and the pure-noise weights of the sweeps: 1 - exp(-12,000 f)", 0.7),
     # 08.3 (lesson08_accounting): deterministic, seeded cases; an answer below 0.995 x the lower of fine PLD and
     # RDP (exact at q = 1) fails. Powers below are on the wrong-answer corpus at the check's default seed (referee s35rcb).
     ("08.3: steps capped at 100,000, 120,000 or 150,000", "run of 185,000-200,000 steps: a cap at 150,000 answers "

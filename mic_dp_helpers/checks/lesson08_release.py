@@ -7,7 +7,9 @@ coordinates of the dimension grid, as many examples as 1,000,000 gradient entrie
 (2 to 256 coordinates with more calls than coordinates: the noise must reach every direction) and
 :func:`_neighbours_in_turn` (two neighbouring datasets of one shape on one generator), and finally compares the
 noise of every call of the run for repeated or negated draws
-(:func:`mic_dp_helpers.checks._noise_relations.check_no_repeated_noise`).
+(:func:`mic_dp_helpers.checks._noise_relations.check_no_repeated_noise`). After referee s38rC it calls one small
+input 30,000 times (:func:`_many_calls`) and tests every case of the run for near copies and noiseless calls
+(:mod:`mic_dp_helpers.checks._near_relations`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import numpy as np
 from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import exercise
 from mic_dp_helpers.checks._dimension_tests import covariance_dimensions, dimension_grid
+from mic_dp_helpers.checks._near_relations import (
+    check_no_near_copies, check_no_noiseless_call, interleaved)
 from mic_dp_helpers.checks._noise_relations import check_full_rank, check_no_repeated_noise, unit_resolution
 from mic_dp_helpers.checks._vector_noise import check_vector_noise
 from mic_dp_helpers.checks.lesson08 import (
@@ -101,10 +105,30 @@ def _neighbours_in_turn(answer, rng: np.random.Generator) -> list[tuple[np.ndarr
         where = _release_where(grads, clip_norm, sigma, "two neighbouring datasets taking turns on one generator")
         blocks.append(((released - _clip_reference(grads, clip_norm).sum(axis=0)) / (sigma * clip_norm), where,
                        unit_resolution(released, sigma * clip_norm)))
+    check_no_noiseless_call(blocks)  # before the reuse tests: two noiseless calls are not reused noise
     check_no_repeated_noise(blocks)  # before the generic tests, whose hints do not name reuse across the data
+    check_no_near_copies([interleaved(blocks)])  # noise of one dataset's call reused, jittered, on the other's
     for unit, where, _ in blocks:
         check_vector_noise(unit, 1.0, where)
     return blocks
+
+
+#: Calls of the many-calls case (08.2): with the other sweeps and cases a run checks about 42,000 calls for a
+#: release without noise (referee s38rC: the exact sum in 1 call of 10,000 passed the 12,000 calls tested).
+MANY_CALLS = 30_000
+
+
+def _many_calls(answer, rng: np.random.Generator) -> list[tuple[np.ndarray, str, float]]:
+    """One small input (1 to 5 examples of 3 coordinates) called :data:`MANY_CALLS` times on one generator, for
+    ``check_no_noiseless_call`` and ``check_no_near_copies``: a release without noise in a share ``f`` of the calls
+    shows with probability ``1 - exp(-42,000 f)`` over the run (0.985 at f = 1e-4), and coordinates or calls
+    sharing noise show in the near-pair counts."""
+    clip_norm, sigma = _log_uniform(rng, 0.01, 100.0), _log_uniform(rng, 0.05, 50.0)
+    grads = _random_gradients(rng, int(rng.integers(1, 6)), 3) * clip_norm * 2
+    released = _releases(answer, grads, clip_norm, sigma, MANY_CALLS, _default_rng(int(rng.integers(1 << 30))))
+    unit = (released - _clip_reference(grads, clip_norm).sum(axis=0)) / (sigma * clip_norm)
+    return [(unit, _release_where(grads, clip_norm, sigma, "one generator for every call"),
+             unit_resolution(released, sigma * clip_norm))]
 
 
 @exercise("08.2", title="One DP-SGD release: clip, sum, add noise", answer_name="noisy_clipped_sum")
@@ -114,8 +138,12 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
     every number of coordinates from 1 to 8 and one in each factor 1.51 of a log scale up to 20,000), the corner
     sweep (``_corner_sweep``: the same dimensions, each with min(1,100,000, 1,000,000 / p) examples), the
     covariance sweep (``_covariance_sweep``: 2 to 256 coordinates, 2p + 40 calls), two neighbouring datasets of
-    one shape taking turns (``_neighbours_in_turn``), and no repeated or negated noise vector anywhere in the run
-    (``check_no_repeated_noise``, vectors of 2 or more coordinates).
+    one shape taking turns (``_neighbours_in_turn``), one small input called 30,000 times (``_many_calls``), no
+    repeated or negated noise vector anywhere in the run (``check_no_repeated_noise``, vectors of 2 or more
+    coordinates), no noiseless call (``check_no_noiseless_call``: noise zero to float error) and no near copies
+    (``check_no_near_copies``: per number of coordinates, pairs of values equal or opposite within 1e-3 or 1e-2
+    sd, within a call and between calls 1-2 apart, against their law under independent noise, level 1e-6 per
+    test).
 
     The inputs include clipping norms 1e-4 and 1e4, noise multipliers 0.05 and 50, no examples, one
     example, 100,000 examples (400 calls: noise 0.8x too small is caught there, 0.9x with power 0.23),
@@ -137,6 +165,17 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
     [z, w, -z, w]) and the pairs of check_vector_noise are tested. Noise reused across calls is compared only
     between vectors of 2 or more coordinates whose releases resolve 1e-8 noise sd: releases rounded to float32
     (or 1e8 times larger than their noise) are not compared, and neither are 1-coordinate releases.
+    Near copies (referee s38rC: coordinates copied in random pairs with random signs, or the previous call's
+    noise permuted and signed, plus a jitter of j sd), in standard deviations z of the count's excess (about 5
+    fails): copies within a call are caught at every number of coordinates for j = 1e-4 and 1e-3 (z >= 12),
+    for j = 1e-2 up to about 300 coordinates (z >= 6; 4 at 1,000, 1.3 at 20,000, where 10 of the tail case's
+    100 calls are used) and for j = 0.1 up to 256 (z >= 6, cases of 2p + 40 calls or more); copies of the
+    previous call (every other call) for j = 1e-4 at every number (z >= 7), j = 1e-3 up to about 5,000
+    (z >= 6; 3.7 at 20,000) and j = 1e-2 up to 256 (z >= 19; 2.4 at 300). Noise reused 3 or more calls
+    later, or only on the first call of another case, is not counted.
+    A release without noise in a share f of the calls is met with probability 1 - exp(-42,000 f) (0.985 at
+    f = 1e-4, 0.57 at 2e-5). Releases rounded to a grid coarser than about 1e-3 noise sd (not what the exercise
+    asks) may fail the near-pair tests.
 
     Parameters
     ----------
@@ -176,6 +215,7 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
     blocks += _corner_sweep(answer, _default_rng([seed, 89]), dimension_grid(_default_rng([seed, 84])))
     blocks += _covariance_sweep(answer, _default_rng([seed, 90]))
     blocks += _neighbours_in_turn(answer, _default_rng([seed, 91]))
+    blocks += _many_calls(answer, _default_rng([seed, 92]))
     for index, outs, how in runs:  # expected values only now
         grads, clip_norm, sigma, _ = cases[index]
         centre = _clip_reference(grads, clip_norm).sum(axis=0)
@@ -184,4 +224,6 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
         _stats.check_fresh_noise(outs, centre, sigma * clip_norm, "gaussian", where)
         check_full_rank((outs - centre) / (sigma * clip_norm), where)
         blocks.append(((outs - centre) / (sigma * clip_norm), where, unit_resolution(outs, sigma * clip_norm)))
+    check_no_noiseless_call(blocks)  # first: two noiseless calls would read as reused noise
     check_no_repeated_noise(blocks)
+    check_no_near_copies(blocks)

@@ -17,6 +17,8 @@ from scipy.stats import chi2 as _chi2
 from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise
 from mic_dp_helpers.checks._dimension_tests import covariance_dimensions, dimension_grid
+from mic_dp_helpers.checks._near_relations import (
+    check_no_near_copies, check_no_noiseless_call, interleaved)
 from mic_dp_helpers.checks._noise_relations import (
     check_full_rank, check_no_repeated_coordinates, check_no_repeated_noise, unit_resolution)
 from mic_dp_helpers.checks._vector_noise import check_vector_noise
@@ -317,7 +319,9 @@ def _neighbours_in_turn(answer, rng: np.random.Generator) -> list[tuple[np.ndarr
              "(two neighbouring datasets taking turns on one generator):")
     blocks = [(-_np_stack(o)[:, NOISE_TAIL:] * batch / lr / (sigma * clip_norm), where,
                unit_resolution(_np_stack(o) * batch / lr, sigma * clip_norm)) for o in outs]
+    check_no_noiseless_call(blocks)
     check_no_repeated_noise(blocks)
+    check_no_near_copies([interleaved(blocks)])
     for unit, _, _ in blocks:
         check_vector_noise(unit, 1.0, where)
     return blocks
@@ -358,7 +362,9 @@ def check_dpsgd_step(answer, seed: int = SEED) -> None:
     realised batch size and the batch's sum clipped, where examples and weights are both many), the covariance
     sweep (``_covariance_sweep``: 2 to 256 weights, 2d + 40 calls of pure noise: every direction must get noise),
     two neighbouring datasets taking turns (``_neighbours_in_turn``) and no repeated or negated noise vector
-    anywhere in the run (``check_no_repeated_noise`` on the weights from 9 up that see only noise).
+    anywhere in the run (``check_no_repeated_noise`` on the weights from 9 up that see only noise), nor near
+    copies or noiseless calls there (``check_no_noiseless_call``, ``check_no_near_copies``, referee s38rC:
+    pairs equal or opposite within 1e-3 or 1e-2 sd, within a call and between calls 1-2 apart).
 
     Limits: Gaussian noise truncated at 4.54 scales or more passes (see 08.2's limits: truncation at 5 scales
     breaks delta = 1e-5 for multipliers below 1.35). No case holds more than 400,000 feature entries, so an
@@ -368,7 +374,12 @@ def check_dpsgd_step(answer, seed: int = SEED) -> None:
     replacement shows as a marker example taken twice (about q^2 / 2 of the calls for each marker, q 0.4-0.8),
     caught in a case with probability 0.23-0.57 with one marker (2 weights) and 0.87-0.999 with 8 (9 or more
     weights). A direction without noise is sought only up to 256 weights, and reused noise only on the weights
-    from 9 up (see 08.2's limits). An answer wrong only in a band of weights narrower than a
+    from 9 up (see 08.2's limits). Near copies (weights copied in pairs, or an earlier call's noise permuted
+    and signed, plus a jitter of j sd) are counted on the pure-noise cases and weights: j = 1e-4 to 1e-2 is
+    caught for 2 to 256 weights (cases of 44 to 1,500 calls), above only the smaller jitters (see 08.2's
+    limits for the figures). A release without noise is tested in the fixed cases' 12,000 calls
+    (check_fresh_noise) and in the sweeps' pure-noise weights: a share of 1e-4 of the calls is met with
+    probability about 0.7. An answer wrong only in a band of weights narrower than a
     factor 1.51 (above 8), of examples narrower than 1.55 or of sample rates narrower than 0.58 on a logit scale
     is met with probability about its width in strata. Clipping the batch's sum, or a fixed batch, only in a
     narrow band of weights is seen through the pooled first-weight test (104 values): clipping the batch moves
@@ -428,7 +439,9 @@ def check_dpsgd_step(answer, seed: int = SEED) -> None:
         # Sampling only spreads the releases further, so a release this close to the centre is no likelier
         # than with the noise alone: the test of noiseless steps holds with or without sampling.
         _stats.check_fresh_noise(released, centre, sigma * clip_norm, "gaussian", where)
+    check_no_noiseless_call(blocks)  # first: two noiseless calls would read as reused noise
     check_no_repeated_noise(blocks)
+    check_no_near_copies(blocks)
 
 
 def _where_how(case: tuple, how: str) -> str:
