@@ -38,6 +38,9 @@ _HALF = AUDIT_SAMPLES // 2
 SELECTION_SHARES = (0.98, 0.02)
 #: The confidence whose bound must exceed the claim (the exercise's is 0.95).
 LOWER_CONFIDENCE = 0.93
+#: The confidence whose bound must stay below the claim in the mirror column, which the exercise's audit refutes
+#: (referee s38rC: audits at confidence 0.99 and 0.999 passed; a higher confidence flags fewer columns).
+HIGHER_CONFIDENCE = 0.96
 #: Shift of the share of 1s between the two quarters of the evaluation half (nearer 0.5 first, further after).
 QUARTER_SHIFT = 0.05
 
@@ -93,16 +96,22 @@ def audit_bound(a: np.ndarray, b: np.ndarray, confidence: float = 0.95, size: in
                                 confidence=confidence, rng=0).epsilon_lower_bound)
 
 
-def trap_counts(claimed: float) -> tuple[int, int]:
-    """The 1s of each side's evaluation half such that the 95% bound is below ``claimed`` and the 93% bound above.
+def trap_counts(claimed: float, refuting: float = LOWER_CONFIDENCE, holding: float = 0.95) -> tuple[int, int]:
+    """The 1s of each side's evaluation half such that the bound at confidence ``holding`` is below ``claimed`` and
+    the bound at ``refuting`` above.
 
-    The bound grows by about 2.5e-4 per 1 on dataset_a's side and the two bounds differ by about 0.0023, so the
-    window holds about 9 counts: a linear step from two audits, then unit steps until both hold (about 6 audits).
+    With the defaults (the trap: the exercise's 95% audit does not refute, one at 93% does) the bound grows by
+    about 2.5e-4 per 1 on dataset_a's side and the two bounds differ by about 0.0023, so the window holds about 9
+    counts: a linear step from two audits, then unit steps until both hold (about 6 audits). With ``refuting``
+    0.95 and ``holding`` :data:`HIGHER_CONFIDENCE` (the mirror: the exercise's audit refutes, a stricter one does
+    not) the window is about 0.001 wide (4 counts).
 
     Parameters
     ----------
     claimed : float
         The case's claimed epsilon (0.33-0.37 and 1-1.5 in check 05.4).
+    refuting, holding : float, default 0.93 and 0.95
+        The confidence whose bound must exceed the claim, and the (higher) one whose bound must not.
 
     Returns
     -------
@@ -111,18 +120,18 @@ def trap_counts(claimed: float) -> tuple[int, int]:
     """
     ones_b = round((1 - _share(claimed)) * _HALF)
     first = round(_share(claimed) * _HALF)
-    low, high = (audit_bound(*_sequences(first + d, ones_b, claimed)) for d in (0, 200))
-    gap = audit_bound(*_sequences(first, ones_b, claimed), confidence=LOWER_CONFIDENCE) - low
+    low, high = (audit_bound(*_sequences(first + d, ones_b, claimed), holding) for d in (0, 200))
+    gap = audit_bound(*_sequences(first, ones_b, claimed), confidence=refuting) - low
     ones_a = first + round((claimed - gap / 2 - low) / ((high - low) / 200))
     for _ in range(40):
         a, b = _sequences(ones_a, ones_b, claimed)
-        if audit_bound(a, b) >= claimed:
+        if audit_bound(a, b, holding) >= claimed:
             ones_a -= 1
-        elif audit_bound(a, b, LOWER_CONFIDENCE) <= claimed:
+        elif audit_bound(a, b, refuting) <= claimed:
             ones_a += 1
         else:
             return ones_a, ones_b
-    raise RuntimeError(f"no counts put the claim {claimed} between the 95% and 93% bounds")
+    raise RuntimeError(f"no counts put the claim {claimed} between the {holding} and {refuting} bounds")
 
 
 def trap_release(ones_a: int, ones_b: int, claimed: float):
