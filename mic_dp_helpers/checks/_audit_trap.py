@@ -19,7 +19,10 @@ on them, and places the claim between that audit's bound and the bound at 93% co
 So an audit at any confidence up to 0.93 refutes the claim, and so does an audit of a prefix or a suffix of
 the 20,000 releases: of 19,500 releases or fewer at confidence up to 0.95, of 15,000 or fewer up to 0.999 (its
 evaluation half holds releases of a strongly separating part; measured for claims 0.33-0.37 and 1-1.5);
-the exercise's audit does not. The verdicts are exact (no randomness), for any audit that sees the releases in
+the exercise's audit does not. The mirror column (``trap_counts(claimed, 0.95, HIGHER_CONFIDENCE)``, ``mirror``)
+puts the claim between the 95% and the 96% bound instead, so the exercise's audit refutes it and a stricter one
+does not (referee s38rC); its releases beyond 20,000 separate the sides as strongly as the selection half, so an
+audit of more releases refutes it too. The verdicts are exact (no randomness), for any audit that sees the releases in
 the order ``release`` returns them.
 """
 
@@ -63,11 +66,14 @@ def _evaluation_half(ones: int, sign: int) -> np.ndarray:
     return np.concatenate([_even(first, quarter), _even(ones - first, quarter)])
 
 
-def _sequences(ones_a: int, ones_b: int, claimed: float, size: int = AUDIT_SAMPLES) -> tuple[np.ndarray, np.ndarray]:
+def _sequences(ones_a: int, ones_b: int, claimed: float, size: int = AUDIT_SAMPLES,
+               mirror: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The releases on dataset_a and dataset_b: the selection half, the evaluation half with ``ones_a`` and
-    ``ones_b`` 1s, then (beyond 20,000) randomized response at half the claim."""
+    ``ones_b`` 1s, then (beyond 20,000) randomized response at half the claim, or for the ``mirror`` column (which
+    the exercise's audit refutes) as strongly separating as the selection half, so that a valid audit of more
+    releases refutes it too."""
     extra = max(size - AUDIT_SAMPLES, 0)
-    tail = _share(0.5 * claimed)
+    tail = SELECTION_SHARES[0] if mirror else _share(0.5 * claimed)
     a = np.concatenate([_even(round(SELECTION_SHARES[0] * _HALF), _HALF), _evaluation_half(ones_a, 1),
                         _even(round(tail * extra), extra)])
     b = np.concatenate([_even(round(SELECTION_SHARES[1] * _HALF), _HALF), _evaluation_half(ones_b, -1),
@@ -134,7 +140,7 @@ def trap_counts(claimed: float, refuting: float = LOWER_CONFIDENCE, holding: flo
     raise RuntimeError(f"no counts put the claim {claimed} between the {holding} and {refuting} bounds")
 
 
-def trap_release(ones_a: int, ones_b: int, claimed: float):
+def trap_release(ones_a: int, ones_b: int, claimed: float, mirror: bool = False):
     """``release_column(x, size)``: the first ``size`` releases on dataset_a (x < 0.5) or dataset_b (x >= 0.5).
 
     Parameters
@@ -143,6 +149,8 @@ def trap_release(ones_a: int, ones_b: int, claimed: float):
         The counts of :func:`trap_counts`.
     claimed : float
         The case's claimed epsilon.
+    mirror : bool, default False
+        The mirror column (releases beyond 20,000 separate the sides strongly, not at half the claim).
 
     Returns
     -------
@@ -153,7 +161,7 @@ def trap_release(ones_a: int, ones_b: int, claimed: float):
 
     def release_column(x: float, size: int) -> np.ndarray:
         if size not in stored:
-            stored[size] = _sequences(ones_a, ones_b, claimed, max(size, AUDIT_SAMPLES))
+            stored[size] = _sequences(ones_a, ones_b, claimed, max(size, AUDIT_SAMPLES), mirror)
         a, b = stored[size]
         return (a if x < 0.5 else b)[:size].copy()
 
