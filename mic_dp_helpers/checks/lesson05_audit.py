@@ -138,8 +138,8 @@ def _mirror_column_hint(j: int, form: tuple) -> str:
             f"the check, so it knows what every audit of them gives). At confidence {_audit_trap.HIGHER_CONFIDENCE} "
             f"the bound is {_audit_trap.audit_bound(a, b, _audit_trap.HIGHER_CONFIDENCE):.4f}, at 0.99 "
             f"{_audit_trap.audit_bound(a, b, 0.99):.4f}: a higher confidence (or a delta above 0) gives a valid but "
-            "looser bound, which flags fewer columns than the exercise's audit. Use the defaults: 95% confidence, "
-            "delta=0.")
+            "looser bound, which flags fewer columns than the exercise's audit, and so does a margin above the claim. "
+            "Use the defaults: 95% confidence, delta=0, and flag as soon as the bound exceeds the claim.")
 
 
 def _mixture_epsilon(share: float, narrow: float, wide: float) -> float:
@@ -468,7 +468,7 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
                               "compared with less than the claim exceeds it by chance.")
         if not wrongly:
             mirrored = sorted(j for j in missed if forms[j][0] == "fixed")
-            if mirrored:
+            if mirrored and len(mirrored) == len(missed):  # (other columns missed too: their hint says why)
                 raise CheckFailed(_mirror_column_hint(mirrored[0], forms[mirrored[0]]))
             if any(0 < leaks[j] < 0.01 for j in missed):
                 raise CheckFailed("you missed a flawed column that comes out exactly at the true value in about 1 "
