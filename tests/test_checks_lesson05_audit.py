@@ -51,7 +51,7 @@ HINTS = {
     "audit with 5 bins (referee)": "n_bins=50",
     "audits only the first half of the columns (referee)": "audit every column",
     "point estimate: largest ratio of event counts over scanned events (referee)": "a point estimate",
-    "audit's point estimate above 1.3 times the claim": "not a multiple of it",
+    "audit's point estimate above 1.3 times the claim": "a margin above the claim",  # the mirror column (s38rC)
     "epsilon from the mean absolute deviation, margin 1.3, repeat test (referee)": "is not an audit",
 }
 

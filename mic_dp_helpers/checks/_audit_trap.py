@@ -19,7 +19,10 @@ on them, and places the claim between that audit's bound and the bound at 93% co
 So an audit at any confidence up to 0.93 refutes the claim, and so does an audit of a prefix or a suffix of
 the 20,000 releases: of 19,500 releases or fewer at confidence up to 0.95, of 15,000 or fewer up to 0.999 (its
 evaluation half holds releases of a strongly separating part; measured for claims 0.33-0.37 and 1-1.5);
-the exercise's audit does not. The verdicts are exact (no randomness), for any audit that sees the releases in
+the exercise's audit does not. The mirror column (``trap_counts(claimed, 0.95, HIGHER_CONFIDENCE)``, ``mirror``)
+puts the claim between the 95% and the 96% bound instead, so the exercise's audit refutes it and a stricter one
+does not (referee s38rC); its releases beyond 20,000 separate the sides as strongly as the selection half, so an
+audit of more releases refutes it too. The verdicts are exact (no randomness), for any audit that sees the releases in
 the order ``release`` returns them.
 """
 
@@ -38,6 +41,9 @@ _HALF = AUDIT_SAMPLES // 2
 SELECTION_SHARES = (0.98, 0.02)
 #: The confidence whose bound must exceed the claim (the exercise's is 0.95).
 LOWER_CONFIDENCE = 0.93
+#: The confidence whose bound must stay below the claim in the mirror column, which the exercise's audit refutes
+#: (referee s38rC: audits at confidence 0.99 and 0.999 passed; a higher confidence flags fewer columns).
+HIGHER_CONFIDENCE = 0.96
 #: Shift of the share of 1s between the two quarters of the evaluation half (nearer 0.5 first, further after).
 QUARTER_SHIFT = 0.05
 
@@ -60,11 +66,14 @@ def _evaluation_half(ones: int, sign: int) -> np.ndarray:
     return np.concatenate([_even(first, quarter), _even(ones - first, quarter)])
 
 
-def _sequences(ones_a: int, ones_b: int, claimed: float, size: int = AUDIT_SAMPLES) -> tuple[np.ndarray, np.ndarray]:
+def _sequences(ones_a: int, ones_b: int, claimed: float, size: int = AUDIT_SAMPLES,
+               mirror: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The releases on dataset_a and dataset_b: the selection half, the evaluation half with ``ones_a`` and
-    ``ones_b`` 1s, then (beyond 20,000) randomized response at half the claim."""
+    ``ones_b`` 1s, then (beyond 20,000) randomized response at half the claim, or for the ``mirror`` column (which
+    the exercise's audit refutes) as strongly separating as the selection half, so that a valid audit of more
+    releases refutes it too."""
     extra = max(size - AUDIT_SAMPLES, 0)
-    tail = _share(0.5 * claimed)
+    tail = SELECTION_SHARES[0] if mirror else _share(0.5 * claimed)
     a = np.concatenate([_even(round(SELECTION_SHARES[0] * _HALF), _HALF), _evaluation_half(ones_a, 1),
                         _even(round(tail * extra), extra)])
     b = np.concatenate([_even(round(SELECTION_SHARES[1] * _HALF), _HALF), _evaluation_half(ones_b, -1),
@@ -93,16 +102,22 @@ def audit_bound(a: np.ndarray, b: np.ndarray, confidence: float = 0.95, size: in
                                 confidence=confidence, rng=0).epsilon_lower_bound)
 
 
-def trap_counts(claimed: float) -> tuple[int, int]:
-    """The 1s of each side's evaluation half such that the 95% bound is below ``claimed`` and the 93% bound above.
+def trap_counts(claimed: float, refuting: float = LOWER_CONFIDENCE, holding: float = 0.95) -> tuple[int, int]:
+    """The 1s of each side's evaluation half such that the bound at confidence ``holding`` is below ``claimed`` and
+    the bound at ``refuting`` above.
 
-    The bound grows by about 2.5e-4 per 1 on dataset_a's side and the two bounds differ by about 0.0023, so the
-    window holds about 9 counts: a linear step from two audits, then unit steps until both hold (about 6 audits).
+    With the defaults (the trap: the exercise's 95% audit does not refute, one at 93% does) the bound grows by
+    about 2.5e-4 per 1 on dataset_a's side and the two bounds differ by about 0.0023, so the window holds about 9
+    counts: a linear step from two audits, then unit steps until both hold (about 6 audits). With ``refuting``
+    0.95 and ``holding`` :data:`HIGHER_CONFIDENCE` (the mirror: the exercise's audit refutes, a stricter one does
+    not) the window is about 0.001 wide (4 counts).
 
     Parameters
     ----------
     claimed : float
         The case's claimed epsilon (0.33-0.37 and 1-1.5 in check 05.4).
+    refuting, holding : float, default 0.93 and 0.95
+        The confidence whose bound must exceed the claim, and the (higher) one whose bound must not.
 
     Returns
     -------
@@ -111,21 +126,21 @@ def trap_counts(claimed: float) -> tuple[int, int]:
     """
     ones_b = round((1 - _share(claimed)) * _HALF)
     first = round(_share(claimed) * _HALF)
-    low, high = (audit_bound(*_sequences(first + d, ones_b, claimed)) for d in (0, 200))
-    gap = audit_bound(*_sequences(first, ones_b, claimed), confidence=LOWER_CONFIDENCE) - low
+    low, high = (audit_bound(*_sequences(first + d, ones_b, claimed), holding) for d in (0, 200))
+    gap = audit_bound(*_sequences(first, ones_b, claimed), confidence=refuting) - low
     ones_a = first + round((claimed - gap / 2 - low) / ((high - low) / 200))
     for _ in range(40):
         a, b = _sequences(ones_a, ones_b, claimed)
-        if audit_bound(a, b) >= claimed:
+        if audit_bound(a, b, holding) >= claimed:
             ones_a -= 1
-        elif audit_bound(a, b, LOWER_CONFIDENCE) <= claimed:
+        elif audit_bound(a, b, refuting) <= claimed:
             ones_a += 1
         else:
             return ones_a, ones_b
-    raise RuntimeError(f"no counts put the claim {claimed} between the 95% and 93% bounds")
+    raise RuntimeError(f"no counts put the claim {claimed} between the {holding} and {refuting} bounds")
 
 
-def trap_release(ones_a: int, ones_b: int, claimed: float):
+def trap_release(ones_a: int, ones_b: int, claimed: float, mirror: bool = False):
     """``release_column(x, size)``: the first ``size`` releases on dataset_a (x < 0.5) or dataset_b (x >= 0.5).
 
     Parameters
@@ -134,6 +149,8 @@ def trap_release(ones_a: int, ones_b: int, claimed: float):
         The counts of :func:`trap_counts`.
     claimed : float
         The case's claimed epsilon.
+    mirror : bool, default False
+        The mirror column (releases beyond 20,000 separate the sides strongly, not at half the claim).
 
     Returns
     -------
@@ -144,7 +161,7 @@ def trap_release(ones_a: int, ones_b: int, claimed: float):
 
     def release_column(x: float, size: int) -> np.ndarray:
         if size not in stored:
-            stored[size] = _sequences(ones_a, ones_b, claimed, max(size, AUDIT_SAMPLES))
+            stored[size] = _sequences(ones_a, ones_b, claimed, max(size, AUDIT_SAMPLES), mirror)
         a, b = stored[size]
         return (a if x < 0.5 else b)[:size].copy()
 

@@ -190,6 +190,20 @@ LESSON07_POWER = (
      "a band of sizes narrower than 1.38x; a scale error in a band of sensitivities narrower than the epsilon "
      "grid's step (1.41x: a factor-2 band always holds a grid point; the sweep's cases, with 50-300 calls, test "
      "the scale weakly)"),
+    ("07.3", "a wrong noise scale only where the sensitivity and the number of candidates are both large (referee "
+             "s38rC: the factor 2 forgotten above 100 candidates at sensitivity above 3 or 50; noise ten times too "
+             "small for 101-1,000 candidates at sensitivity above 3)",
+     "sensitivity sweep (_rnm_cases._rnm_sensitivity_sweep): 34 points of a Fibonacci lattice on log sizes (2-"
+     "100,000) x log sensitivities (1e-3-1e3), epsilon log-uniform 0.01-20, scores uniform over 4 Gumbel scales, "
+     "300 calls (100 above 1,000 candidates); every case's choices pass a rank test (sum of -log(1 - u), u the "
+     "randomized rank transform, Gamma(calls, 1) under a correct answer; each tail p 1e-6). Power per point "
+     "(simulated, 40 runs): the factor 2 forgotten 0.95 or more from 10 candidates (0.93 at 100 calls), 0.78 at "
+     "5, 0.1 at 2; ten times too small 1 from 3 candidates. The far cases' sensitivities are log-uniform over "
+     "1e-3-1e3 too. The referee's three and two more (31-300 candidates above 10, above 300 below 0.01) fail",
+     "a rectangle of log sizes x log sensitivities holding less than 5.9% of the square may hold no point (e.g. "
+     "1,000-20,000 candidates at sensitivity below 0.003, 2.2%: noise ten times too small there passed at the "
+     "default seed); below about 5 candidates the rank test is weak (the epsilon grid's 8 candidates cover "
+     "every sensitivity)"),
     ("07.3", "noise reused for two consecutive calls among many candidates (referee s37rC: 20,000-999,999)",
      "for 1,000 or more candidates (none far behind): repeated consecutive choices against Binomial(calls - 1, "
      "observed sum of squared shares)'s 1e-6 upper tail (a correct answer repeats about once in 400 calls at "
@@ -214,6 +228,16 @@ LESSON07_POWER = (
      "it evaluates each event at (1 - c) / 20, as a valid 95% audit with fewer candidate events does; and audits "
      "retried over orders or n_bins (the largest of up to 21 bounds, at most 0.08 higher) pass: stored samples "
      "do not show how often they were audited"),
+    ("07.5", "an output seen on one side only taken as a refutation (referee s38rC: passed); audits of doubled or "
+             "bootstrapped samples, or of both side orders (referee s38rC)",
+     "an honest entry, randomized response with ten rare outputs of ratio e (about 2.7 and 1 per 100,000 each, "
+     "epsilon 1.0002), claiming 1.02-1.05: some output shows on one side only in 99.3% of draws (3 or more times "
+     "in 88%), so the one-sided rule fails at seeds 7005, 1 and 2 (3 rounds each)",
+     "doubled, bootstrapped and swapped-order audits pass: over 20 draws of randomized response (true epsilon 1) "
+     "their bounds averaged 0.983, 0.976 and 0.977 (valid: 0.977, sd 0.008), at most 0.998, below every honest "
+     "claim (1.02 or more); a claim they refute and a valid audit does not would have to sit within about 0.01 of "
+     "the true epsilon, where a valid audit also refutes it in up to 5% of runs (too many false rejections). The "
+     "audit of 90,000 of the 100,000 samples is valid (weaker) and passes on purpose"),
     # Referee s36rB (2026-11-27): 07.1 and 07.4 (fix36b1).
     ("07.1", "exact, twice epsilon or a wrong keep rate for many people at a middle epsilon (referee s36rB: exact "
              "above 8,000 people for 1.05 < epsilon < 5.9; the sizes above 11,000 were tested only at epsilon <= 1, "

@@ -507,7 +507,8 @@ LESSON05_POWER = (
      "with delta 0.001 (referee s37rC: passed 3/3, 5/5, 1/1, 1/1 runs before; rt: 0.8, 0.9)",
      "by construction (every seed): the fixed column's bound at 93% confidence exceeds the claim, at 95% it does not",
      "the claim sits midway between the two bounds (about 0.0023 apart): a confidence between 0.93 and 0.95 may "
-     "pass; higher confidences (a Bonferroni correction over the columns) pass, as they should"),
+     "pass; higher confidences (a Bonferroni correction over the columns) passed until referee s38rC (next row "
+     "but two: the exercise asks for 95%, and they now fail on the mirror column)"),
     ("flagged above 0.95-0.997 times the claim (a margin below 1)", "by construction (the fixed column's 95% bound "
      "is within 0.003 claims below the claim)", "flagged above 1.05-1.10 times the claim still passes (referee "
      "s36rC): the flawed columns sit at 1.2 times the claim or more"),
@@ -517,4 +518,8 @@ LESSON05_POWER = (
      "tests/test_checks_lesson05_audit.py), so a large call is not refused; the fixed column's releases beyond "
      "20,000 separate the sides at half the claim (no retry on them flags it), and k retries refute an honest "
      "noisy column at most k times as often as one audit"),
+    ("an audit at a confidence above 0.95 (referee s38rC: 0.99 and 0.999 passed), or with delta 0.001",
+     "by construction (every seed): the mirror column (_audit_trap, HIGHER_CONFIDENCE) puts the claim between the "
+     "95% bound (refutes) and the 96% bound (does not); 0.96, 0.97, 0.99, 0.999 and delta 0.001 miss it",
+     "a confidence between 0.95 and 0.96 may pass (0.955 failed at the default seed); delta 1e-4 passes"),
 )

@@ -91,21 +91,28 @@ def _audit_case(seed: int, index: int):
 
 
 @functools.lru_cache(maxsize=64)
-def _fixed_counts(claimed: float) -> tuple[int, int]:
+def _fixed_counts(claimed: float, mirror: bool = False) -> tuple[int, int]:
+    if mirror:
+        return _audit_trap.trap_counts(claimed, 0.95, _audit_trap.HIGHER_CONFIDENCE)
     return _audit_trap.trap_counts(claimed)
 
 
 def _with_fixed_column(case, rng):
-    """``case`` with one more column, at a random position: releases fixed by the check (:mod:`._audit_trap`),
-    which the exercise's audit does not refute and an audit at confidence 0.93 or lower, or on a prefix of
-    19,000 releases or fewer, does. Its epsilon is recorded as NaN (it is neither flawed nor honest noise)."""
-    epsilons, claimed, dataset_a, dataset_b, leaks, forms = case
-    position = int(rng.integers(0, len(epsilons) + 1))
-    others = rng.uniform(0, 1, dataset_a.shape[0] - 1)
-    forms = list(forms)
-    forms.insert(position, ("fixed", *_fixed_counts(claimed), claimed))
-    return (np.insert(epsilons, position, math.nan), claimed, np.insert(dataset_a, position, np.r_[0.0, others], axis=1),
-            np.insert(dataset_b, position, np.r_[1.0, others], axis=1), np.insert(leaks, position, 0.0), forms)
+    """``case`` with two more columns, at random positions, whose releases are fixed by the check
+    (:mod:`._audit_trap`): the trap, which the exercise's audit does not refute and an audit at confidence 0.93
+    or lower, or on a prefix of 19,000 releases or fewer, does (its epsilon is recorded as NaN: neither flawed
+    nor honest noise); and the mirror, which the exercise's audit refutes and one at confidence 0.96 or higher
+    does not (recorded as infinite: flawed; referee s38rC: audits at 0.99 and 0.999 passed)."""
+    for mirror in (False, True):
+        epsilons, claimed, dataset_a, dataset_b, leaks, forms = case
+        position = int(rng.integers(0, len(epsilons) + 1))
+        others = rng.uniform(0, 1, dataset_a.shape[0] - 1)
+        forms = list(forms)
+        forms.insert(position, ("fixed", *_fixed_counts(claimed, mirror), claimed, mirror))
+        case = (np.insert(epsilons, position, math.inf if mirror else math.nan), claimed,
+                np.insert(dataset_a, position, np.r_[0.0, others], axis=1),
+                np.insert(dataset_b, position, np.r_[1.0, others], axis=1), np.insert(leaks, position, 0.0), forms)
+    return case
 
 
 def _fixed_column_hint(j: int, form: tuple, n_audits: int) -> str:
@@ -120,6 +127,19 @@ def _fixed_column_hint(j: int, form: tuple, n_audits: int) -> str:
             "column on all 20,000 releases per side, at 95% confidence." + (
                 " If you did not run audit_epsilon on each column: a spread, a scale estimate or a repeat count of "
                 "the releases is not an audit." if n_audits <= 1 else ""))
+
+
+def _mirror_column_hint(j: int, form: tuple) -> str:
+    """The hint for missing the mirror column ``j``: the exercise's audit refutes it, a stricter one does not."""
+    a, b = _audit_trap._sequences(form[1], form[2], form[3])
+    return (f"you missed column {j}, which the audit the exercise asks for refutes: on the 20,000 releases per side "
+            f"that release returned, audit_epsilon at its defaults (95% confidence, delta=0) gives "
+            f"{_audit_trap.audit_bound(a, b):.4f}, above the claim {form[3]:.4f} (this column's releases are fixed by "
+            f"the check, so it knows what every audit of them gives). At confidence {_audit_trap.HIGHER_CONFIDENCE} "
+            f"the bound is {_audit_trap.audit_bound(a, b, _audit_trap.HIGHER_CONFIDENCE):.4f}, at 0.99 "
+            f"{_audit_trap.audit_bound(a, b, 0.99):.4f}: a higher confidence (or a delta above 0) gives a valid but "
+            "looser bound, which flags fewer columns than the exercise's audit, and so does a margin above the claim. "
+            "Use the defaults: 95% confidence, delta=0, and flag as soon as the bound exceeds the claim.")
 
 
 def _mixture_epsilon(share: float, narrow: float, wide: float) -> float:
@@ -369,7 +389,10 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     on all 20,000 releases per side and its 93% bound, and the first 10,000 releases separate the sides
     strongly, as do the last 5,000. So a confidence of 0.93 or lower, or an audit of a prefix or a suffix of
     19,500 releases or fewer at confidence up to 0.95 (15,000 or fewer up to 0.999), flags it, and the
-    exercise's audit does not: exactly, with no randomness.
+    exercise's audit does not: exactly, with no randomness. Its mirror column (referee s38rC: audits at confidence
+    0.99 and 0.999 passed) puts the claim between the 95% bound and the 96% bound: the exercise asks for the
+    defaults (95% confidence, delta=0), so a confidence of 0.96 or higher, or delta 0.001, misses it. Its releases
+    beyond 20,000 separate the sides strongly, so a valid audit of more releases (30,000 per side) refutes it too.
 
     Only an audit (a confidence bound on a distribution-free event family) judges the near-claim case right.
     An answer that estimates each column's epsilon from its spread (mean absolute deviation, SD or IQR) and
@@ -380,9 +403,9 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     to 1.3 with repeat or exact-value tests, 30 of 30 for SD, IQR and other margins). The rates are in
     :data:`mic_dp_helpers.checks._stats.LESSON05_POWER`.
 
-    Limits (stated, not tested): a confidence between 0.93 and 0.95 may pass (the fixed column's two bounds
-    differ by about 0.0023, and the claim sits midway); delta 0.001 at 95% confidence passes (it judges every
-    case right); an audit of a slice of one call that is neither a prefix nor a suffix (releases 5,000-14,999,
+    Limits (stated, not tested): a confidence between 0.93 and 0.96 may pass (the trap's two bounds differ by
+    about 0.0023 and the mirror's by 0.0008 to 0.0019, the claim midway: 0.94 and 0.955 fail at the default
+    seed); delta 1e-4 at 95% confidence passes (it judges every case right; 0.001 misses the mirror); an audit of a slice of one call that is neither a prefix nor a suffix (releases 5,000-14,999,
     say) may not be caught by the fixed column; a retry or a swapped audit that draws all its samples in one
     call and slices them looks like one audit (an audit of more than 20,000 releases per side is valid, so a
     large call is not refused): 3 and 10 tries of 20,000 passed (referee s37rC), and k tries refute an honest
@@ -444,6 +467,9 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
                               ": a ratio of event counts (a point estimate, with no confidence bound) or a bound "
                               "compared with less than the claim exceeds it by chance.")
         if not wrongly:
+            mirrored = sorted(j for j in missed if forms[j][0] == "fixed")
+            if mirrored and len(mirrored) == len(missed):  # (other columns missed too: their hint says why)
+                raise CheckFailed(_mirror_column_hint(mirrored[0], forms[mirrored[0]]))
             if any(0 < leaks[j] < 0.01 for j in missed):
                 raise CheckFailed("you missed a flawed column that comes out exactly at the true value in about 1 "
                                   "release of 200 (an infinite epsilon). With 20,000 samples per side the audit's "

@@ -300,17 +300,43 @@ def _advantage_sweep(rng: np.random.Generator) -> list[tuple[float, float]]:
     return deltas + epsilons
 
 
+#: Decades of epsilon of 08.4's small-epsilon sweep: one case in each of [1e-8, 1e-7), ..., [1e-4, 1e-3).
+SMALL_EPSILON_DECADES = (-8, -3)
+
+
+def _small_epsilon_cases(rng: np.random.Generator) -> list[tuple[float, float]]:
+    """One epsilon log-uniform in each decade from 1e-8 to 1e-3, and one at 0.5 to 0.95 of the top of each
+    decade from 1e-6 on, with delta 0 or 1e-9 to 0.5 (referee s38rC: the random epsilons started at 1e-4 and the
+    fixed ones skipped 1e-6 to 1e-4, so an answer that dropped the epsilon term below 1e-4 passed). An answer
+    whose epsilon term is wrong by eps / 2 (dropped, or epsilon for tanh(epsilon / 2)) errs by more than the
+    tolerance from epsilon 1e-6 on; the top cases hold an epsilon below every threshold from 1e-5 up."""
+    low, high = SMALL_EPSILON_DECADES
+    drawn = [float(10.0 ** (d + rng.random())) for d in range(low, high)]
+    tops = [float(10.0 ** (d + 1) * rng.uniform(0.5, 0.95)) for d in range(-6, high)]
+    return [(eps, float(rng.choice([0.0, _log_uniform(rng, 1e-9, 0.5)]))) for eps in drawn + tops]
+
+
 @exercise("08.4", title="The membership advantage that (epsilon, delta) allows", answer_name="max_advantage")
 def check_max_advantage(answer, seed: int = SEED) -> None:
-    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 90 (epsilon, delta): 55
+    """Differential test against ``min(1, tanh(eps/2) + 2 delta / (e^eps + 1))`` on 98 (epsilon, delta): 55
     drawn from ``seed``, the edge cases of ``_advantage_edge_cases`` (integers, epsilon to 700, delta near 1),
-    the 20 strata of ``_advantage_sweep`` (delta 0.3 to 1, epsilon 20 to 700) and the 7 cases of
+    the 20 strata of ``_advantage_sweep`` (delta 0.3 to 1, epsilon 20 to 700), the 7 cases of
     ``_overflow_cases`` (epsilon 710 to 10,000, where e^epsilon overflows: an OverflowError, NaN or infinity
-    there gets a hint about the overflow).
+    there gets a hint about the overflow) and the 8 of ``_small_epsilon_cases`` (one per decade of epsilon from
+    1e-8 to 1e-3, and near the top of each decade from 1e-6).
 
     The hint describes the case with the largest error, so "right idea, not accurate enough" is given only when
     every error is below 1e-5 (referee s37rC: ``min(1, tanh(eps/2) + delta)`` was told so at delta 1e-5 although
     its delta term is wrong; at delta 0.9 it is 0.045 too large, and now told so).
+
+    Where every wrong case has epsilon below 1e-3 and an error of a quarter of epsilon or more, the hint says that
+    the epsilon term is wrong there (referee s38rC: ``delta + epsilon`` below 1e-4 was told "not accurate enough").
+
+    Power (referee s38rC, ``tests/wrong_answers/lesson05_07_08_s38c.py``): the epsilon term dropped, or epsilon
+    written for tanh(epsilon / 2), below any epsilon from 1e-5 up fails at every seed (the case at 0.5-0.95 x 1e-5
+    errs by eps / 2 >= 2.5e-6, five times the tolerance); below a threshold between 2e-6 and 1e-5 it fails when
+    the random case of the decade 1e-6 to 1e-5 falls below the threshold (30% to 100% of seeds); below 1e-6 the
+    error is under the tolerance (the answer is right to that precision).
 
     Limits: epsilon above 10,000 and infinite epsilon are not tried (tanh and e^-epsilon are constant there
     to double precision: an answer right up to 10,000 differs above it only if it switches formula there).
@@ -332,14 +358,33 @@ def check_max_advantage(answer, seed: int = SEED) -> None:
              (0.5, 0.2), (2.0, 0.05), (1e-6, 1e-3)]
     cases += [(_log_uniform(rng, 1e-4, 40.0), float(rng.choice([0.0, _log_uniform(rng, 1e-9, 0.5)])))
               for _ in range(44)]
-    cases += _advantage_edge_cases(rng) + _advantage_sweep(rng) + _overflow_cases(rng)
+    cases += _advantage_edge_cases(rng) + _advantage_sweep(rng) + _overflow_cases(rng) + _small_epsilon_cases(rng)
     answers = [_advantage_answer(answer, eps, delta) for eps, delta in cases]
     expected = [min(1.0, _tanh(eps / 2) + _delta_term(eps, delta)) for eps, delta in cases]
     errors = [got - exact for got, exact in zip(answers, expected)]
     wrong = [k for k, error in enumerate(errors) if abs(error) > ADVANTAGE_TOLERANCE * max(1.0, expected[k])]
     if wrong:  # the hint describes the worst case: "not accurate enough" only when every error is small
         worst = max(wrong, key=lambda k: abs(errors[k]))
+        if _epsilon_term_wrong([cases[k] for k in wrong], [errors[k] for k in wrong]):
+            _small_epsilon_hint(cases[worst], errors[worst])
         _advantage_hint(cases[worst], answers[worst], errors[worst])
+
+
+def _epsilon_term_wrong(cases: list[tuple[float, float]], errors: list[float]) -> bool:
+    """True if every wrong case has epsilon below 1e-3 and an error of a quarter of epsilon or more: the epsilon
+    term is wrong at small epsilons (dropped, or epsilon for tanh(epsilon / 2)), not imprecise (referee s38rC: an
+    answer with ``delta + epsilon`` below 1e-4 was told "right idea, not accurate enough")."""
+    return all(eps < 1e-3 and abs(error) >= 0.25 * eps for (eps, _), error in zip(cases, errors))
+
+
+def _small_epsilon_hint(case: tuple[float, float], error: float) -> None:
+    """Raise the hint for an epsilon term that is wrong at small epsilons (the worst ``case``, off by ``error``)."""
+    eps, delta = case
+    raise CheckFailed(f"for epsilon={eps:.4g} and delta={delta:.3g}: your value is {abs(error):.2g} "
+                      f"{'above' if error > 0 else 'below'} the exact bound, {abs(error) / eps:.2g} times epsilon, and "
+                      "every case you get wrong has epsilon below 1e-3: the epsilon term is wrong for small epsilon "
+                      "(it is tanh(epsilon / 2), about epsilon / 2 there: neither 0 nor epsilon). Use the same closed "
+                      "form for every epsilon.")
 
 
 def _advantage_hint(case: tuple[float, float], got: float, error: float) -> None:
