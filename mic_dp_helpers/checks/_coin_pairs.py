@@ -187,13 +187,34 @@ class PairPool:
         self.people = np.zeros(len(self.epsilons))
 
     def add(self, index: int, observed, expected, people: int) -> None:
-        """Add one call's counts (from :func:`pairing_counts`) to the pool of grid epsilon ``index``."""
+        """Add one case's counts (from :func:`pairing_counts`) to the pool of grid epsilon ``index``.
+
+        Parameters
+        ----------
+        index : int
+            The grid epsilon's position in ``epsilons``.
+        observed, expected : array_like
+            Per pairing: double flips, and their expectation for independent coins.
+        people : int
+            Answers in the case (people x calls), for the hint.
+        """
         self.observed[index] += observed
         self.expected[index] += expected
         self.people[index] += people
 
     def adder(self, index: int):
-        """A function ``add(observed, expected, people)`` that adds to the pool of grid epsilon ``index``."""
+        """A function ``add(observed, expected, people)`` that adds to the pool of grid epsilon ``index``.
+
+        Parameters
+        ----------
+        index : int
+            The grid epsilon's position in ``epsilons``.
+
+        Returns
+        -------
+        callable
+            :meth:`add` with ``index`` bound.
+        """
         return lambda observed, expected, people: self.add(index, observed, expected, people)
 
     def check(self) -> None:
