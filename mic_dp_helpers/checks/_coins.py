@@ -180,7 +180,9 @@ def check_pairs_at_lags(flipped: np.ndarray, where: str) -> None:
     a count c outside the ``PAIR_TAIL`` tails of Poisson(mean / phi) at c / phi fails (quasi-Poisson,
     conservative). Coins shared by half the people at one distance give about n f / 2 pairs there
     where n f^2 are expected (z over 14 at 2,000 people and f = 0.25; 15 pairs where 0.05 are expected
-    at 30 flips).
+    at 30 flips). Limit (referee s38rB): too few pairs (antithetic coins, u and 1 - u) are seen only where
+    (n - d) f^2 is about 30 or more, below epsilon about 4.9 at 1,000,000 people; above, the pairings of
+    :mod:`_coin_pairs` pooled over cases and calls test them.
 
     Parameters
     ----------

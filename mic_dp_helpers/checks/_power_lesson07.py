@@ -326,4 +326,40 @@ LESSON07_POWER = (
      "above 30,000 people for 2 < epsilon < 7: 1",
      "a fixed count met by 4 cases or fewer (a band of sizes of a factor below about 1.7, or at fewer epsilons) "
      "passes unless its counts happen to be that close (see check_flip_count_spread_grid)"),
+    # Referee s38rB (2026-11-28): 07.1 (fix38b1), the joint law of the coins (_coin_pairs).
+    ("07.1", "a call's coins reused by other people in the next call (referee s38rB: a pool of uniforms read "
+             "through windows overlapping by 2% or 10% of the people)",
+     "_coin_pairs.check_cross_calls: for every offset d, people i flipped in call 2j + 1 with person i + d flipped "
+     "in call 2j, summed over the disjoint pairs of calls, against both Poisson tails at 1e-13 per offset (the "
+     "distribution cases, 2 to 150,000 people, every offset; the grid's cases, every offset to 32,768 people or "
+     "where k1 k2 <= 250,000, else the first and last 16,384 people both ways; the two calls on over 1,000,000 "
+     "people, likewise). Windows overlapping by k people give about k f pairs at d = n - k where k f^2 are "
+     "expected: 2%: 4,565 where 1,715 (3,000 people, epsilon 0.5, 200 pairs of calls); 10%: 22,752 where 8,588; "
+     "7 people: 549 where 200; 1% from 100,000 people: 2,784 where 732 (1,013,086 people): 1 for each",
+     "above 32,768 people with many flips, reuse at offsets with n - |d| above 32,768 (overlaps of more than "
+     "32,768 people, or not at the ends of the calls) passes the grid and the large case (the distribution cases "
+     "see it at every size they have, to 150,000 people)"),
+    ("07.1", "antithetic coins (u and 1 - u) between people at high epsilons (referee s38rB: persons i and i + n/2 "
+             "above epsilon 5, 2i and 2i + 1 above 4: the tests of pairs d apart had no lower tail where fewer than "
+             "about 30 double flips are expected, above epsilon about 4.9)",
+     "_coin_pairs.check_pairings over 7 matchings (2i/2i+1, 2i+1/2i+2, i/i+n//2, i/i+(n+1)//2, i/n-1-i, the "
+     "k-th true yes/k-th true no, the 2k-th/(2k+1)-th with the same answer), both Poisson tails: per case at "
+     "1e-9 (every distribution and grid case, all its calls; the epsilon 6 and 10 calls); pooled per grid "
+     "epsilon and over all grid epsilons from each one up at 1e-8 (default seed: 25.6 expected per matching at "
+     "epsilon 5.79, 324 at 4.31); 200 calls on 200,000 people at epsilon 6.8 (lesson07.HIGH_PAIRS_CASE, about "
+     "0.3 s of CPU): 24.9 expected per matching, antithetic coins give 0 (Poisson(24.9) gives 0 or 1 with "
+     "probability 4.3e-10): 1 for every answer antithetic above any epsilon up to 6.8, or in a band holding a "
+     "tested epsilon (the referee's answers, above 6.5, 2i + 1/2i + 2 above 5.5, i/n-1-i above 4.5)",
+     "antithetic coins only above epsilon 6.8 pass: the flip rate there is below 1.1e-3, and at the grid's "
+     "highest epsilons (7.78 and 10.45 at the default seed) its 8.8 and 2 million answers expect 0.8 and 0.0 "
+     "double flips per matching; testing up to epsilon 8 would take about 4.5e8 coin draws (several seconds). "
+     "A band of epsilons between two tested ones (5.79 and 6.8 at the default seed) passes likewise"),
+    ("07.1", "coins shared between people paired by the data (referee s38rB: the k-th true-yes and the k-th "
+             "true-no person share a uniform above 150,000 people, or above epsilon 4)",
+     "the same matchings by rank among the true-yes and the true-no people: shared coins give about m f pairs "
+     "where m f^2 are expected (the large case: 245,735 where 66,049; epsilon 10, 100,000 people x 20 calls: 36 "
+     "where 0.0); from 400,000 people, antithetic above epsilon 5 and the same answer's 2k-th and (2k + 1)-th "
+     "above epsilon 3: 1",
+     "other data-dependent matchings (the k-th yes and the (k + j)-th no for j > 0, or matchings of more than "
+     "two people) are not tested; the count spread and the lag tests see some of them"),
 )

@@ -19,6 +19,7 @@ from scipy.stats import binom, poisson
 
 from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks import lesson07_sweeps as _sweeps07
+from mic_dp_helpers.checks._coin_pairs import PairPool, check_cross_calls, check_pairings, pairing_counts
 from mic_dp_helpers.checks._coins import check_calls_independent, check_pairs_at_lags, independence_of_coins, lag_z_scores
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
@@ -135,6 +136,8 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
         if not kept.any() and trials * p >= 20:
             raise CheckFailed(f"{where} every report is the opposite of the truth: anyone can flip it back.")
         independence_of_coins(kept, where)
+        check_cross_calls(~kept, where)  # referee s38rB: a call's coins reused by other people in the next
+        check_pairings(*pairing_counts(~kept, truth), where)  # and coins tied between people, by position or data
         # Independence first: the number of flips per call is Binomial(n, f) for the flip rate f. Its sample
         # variance over 400 calls has a relative standard error of about 7%; outside [0.6, 1.5] is over 5 of them.
         flips = (~kept).sum(axis=1)
@@ -197,6 +200,8 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                                   "probability e^epsilon / (1 + e^epsilon), on every call.")
     # The two calls' flip counts join the size sweep's test of the count's spread (referee s35rcb).
     big_counts = [(n, int((~call).sum()), 1 - p) for call in (kept, kept_next)]
+    check_cross_calls((~kept, ~kept_next), where)
+    check_pairings(*pairing_counts(~np.stack((kept, kept_next)), truth), where)
     if abs(float(np.corrcoef(kept, kept_next)[0, 1])) * _sqrt(n) > 6.5:
         raise CheckFailed(f"{where} two calls on the same people flipped correlated sets of answers: the coins of one "
                           "call are reused in the next. Draw new coins from `rng` on every call, however many people "
@@ -207,12 +212,15 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
     # most 7 and 0.003); more than its 1e-11 upper quantile at any of the 10^6 distances fails (a correct answer:
     # below 1e-5). Coins shared at one distance give about k / 2 pairs there (1,350 and 25); a call with no flip
     # where 25 or more are expected fails as exact.
-    # (n and n - 1 people: one odd, one even, so coins shared only for odd or even sizes show too)
+    # (n and n - 1 people: one odd, one even, so coins shared only for odd or even sizes show too). These test only
+    # too many pairs; too few (antithetic coins, u and 1 - u) are tested by the pairings' lower tails: here, in
+    # the grid's pools and in the 200-call case at epsilon 6.8 (_high_epsilon_pairs; referee s38rB).
     for high, size in ((6.0, n), (10.0, n - 1)):
         where_high = f"For {size} answers at epsilon={high:.3g}:"
         part = truth[:size]
         (raw,) = call_repeatedly(answer, 1, part.copy(), high, _default_rng(int(generator.integers(2**31))))
-        flipped = np.flatnonzero(_reports(raw, size, where_high) != part.astype(int))
+        flips_high = _reports(raw, size, where_high) != part.astype(int)
+        flipped = np.flatnonzero(flips_high)
         if flipped.size == 0 and size * (1 - _keep_probability(high)) >= 25:
             raise CheckFailed(f"{where_high} every report is the true answer: nothing is randomized at this epsilon "
                               "and size, so nothing is private. Flip every person's coin, whatever epsilon is.")
@@ -224,6 +232,7 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                               f"flips about {size * flip_rate:,.0f}: the chance of keeping the true answer is wrong at "
                               "this epsilon and size. Keep it with probability e^epsilon / (1 + e^epsilon).")
         big_counts.append((size, int(flipped.size), flip_rate))  # to the count-spread test (referee s36rB)
+        check_pairings(*pairing_counts(flips_high, part), where_high)
         if flipped.size >= 2:
             rows, cols = np.triu_indices(flipped.size, 1)
             counts = np.bincount(flipped[cols] - flipped[rows])
@@ -248,8 +257,28 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
         raise CheckFailed(f"{where} the coins of person i and person i + {d:,} are correlated: each person, however "
                           "many there are, must flip their own coin, independent of everyone else's.")
 
+    _high_epsilon_pairs(answer, generator)
     _epsilon_size_grid(answer, generator)
     _size_sweep(answer, generator, big_counts)
+
+
+#: 07.1's many-call case at a high epsilon (referee s38rB: antithetic coins, u and 1 - u, between person i and
+#: i + n/2 or 2i and 2i + 1 above epsilon 4-5 passed): calls x people, and its epsilon.
+HIGH_PAIRS_CASE = (200, 200_000, 6.8)
+
+
+def _high_epsilon_pairs(answer, generator) -> None:
+    """200 calls on 200,000 people (half true yes) at epsilon 6.8 (flip rate 1.11e-3): each pairing of
+    ``_coin_pairs.PAIRINGS`` (about 100,000 pairs per call) expects 24.8 double flips over the calls; coins
+    tied within a pairing at any epsilon up to 6.8 (antithetic: none; shared: about 22,000) fail its
+    ``PAIRING_TAIL`` tails (Poisson(24.8) gives 0 or 1 with probability 4.3e-10). Limit: antithetic coins only
+    above epsilon 6.8 pass (see ``_stats.LESSON07_POWER``)."""
+    calls, n, epsilon = HIGH_PAIRS_CASE
+    truth = generator.permutation(n) < n // 2  # half yes: the matchings by answer have n / 2 pairs too
+    where = f"For {n:,} answers (half of them true yes) at epsilon={epsilon:.3g}, over {calls} calls:"
+    runs = call_repeatedly(answer, calls, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+    flips = np.stack([_reports(raw, n, where) != truth for raw in runs])
+    check_pairings(*pairing_counts(flips, truth), where)
 
 
 def _epsilon_size_grid(answer, generator) -> None:
@@ -270,14 +299,23 @@ def _epsilon_size_grid(answer, generator) -> None:
     d apart (:func:`_coins.check_pairs_at_lags`: every d up to 131,072 people, and above wherever at most 1,000
     flips; else d = 1 to 32 and n/k) and against the second call's (:func:`_coins.check_calls_independent`),
     and their count goes to :func:`lesson07_sweeps.check_flip_count_spread_grid` (epsilon bands x bands of
-    sizes, both tails). Limits: a band of sizes at large n is met only where a draw falls in it: a band of a
-    factor w within a quarter (a factor 4.7 from 2,000 people) is met at one epsilon with probability
+    sizes, both tails). Referee s38rB: every call's double flips in the pairings of :data:`_coin_pairs.PAIRINGS`
+    (by position, and by rank among the true-yes and true-no people) are tested per case
+    (:func:`_coin_pairs.check_pairings`, both tails at 1e-9) and pooled per grid epsilon and over all
+    epsilons from each one up (:class:`_coin_pairs.PairPool`, both tails at 1e-8); calls 2j and 2j + 1 are
+    tested for a person's coin reused by another person (:func:`_coin_pairs.check_cross_calls`: every offset up
+    to 32,768 people or where the flips are few, else the first and last 16,384 people of the two calls).
+
+    Limits: a band of sizes at large n is met only where a draw falls in it: a band of a factor w within a quarter (a factor 4.7 from 2,000 people) is met at one epsilon with probability
     1 - (1 - ln w / ln 4.7)^GRID_DRAWS, so over s grid epsilons 1 - (1 - ln w / 1.55)^(GRID_DRAWS s) (the
     referee's 400,000-480,000 people at epsilon 1.5-4, 3 or 4 epsilons: about 0.7); coins shared at a distance
-    other than 1-32 and n/k only above 131,072 people and with more than 1,000 flips pass the grid.
+    other than 1-32 and n/k only above 131,072 people and with more than 1,000 flips pass the grid; coins of
+    one call reused by other people in the next at offsets d with n - |d| above 32,768, only above 32,768
+    people and with many flips, pass the grid (the distribution cases test every offset, to 150,000 people).
     """
     grid = _log(0.01) + (_arange(24) + generator.random()) / 24 * (_log(12.0) - _log(0.01))
     spread = []  # (epsilon index, size index, people, flips, flip rate)
+    pool = PairPool(_exp_array(grid))
     for i, epsilon in enumerate(float(_exp_array(g)) for g in grid):
         p = _keep_probability(epsilon)
         n0 = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
@@ -287,12 +325,13 @@ def _epsilon_size_grid(answer, generator) -> None:
         unanimous = int(generator.integers(len(sizes)))
         for j, n in enumerate(sizes):
             share = float(generator.integers(2)) if j == unanimous else float(generator.uniform(0.2, 0.8))
-            kept = _grid_case(answer, generator, n, epsilon, share)
+            kept = _grid_case(answer, generator, n, epsilon, share, pool.adder(i))
             spread.append((i, _sweeps07.size_bin(n), n, int((~kept).sum()), 1 - p))
     _sweeps07.check_flip_count_spread_grid(spread)
+    pool.check()
 
 
-def _grid_case(answer, generator, n: int, epsilon: float, share: float) -> np.ndarray:
+def _grid_case(answer, generator, n: int, epsilon: float, share: float, add_pairs) -> np.ndarray:
     """Two calls or more on n people at ``epsilon`` for 30 expected flips; the first call's kept answers."""
     p = _keep_probability(epsilon)
     calls = max(2, _ceil(30.0 / (n * (1 - p))))
@@ -314,6 +353,11 @@ def _grid_case(answer, generator, n: int, epsilon: float, share: float) -> np.nd
                               "tell the truth with probability e^epsilon / (1 + e^epsilon), whatever the others answer.")
     check_pairs_at_lags(~kept[0], where)
     check_calls_independent(~kept[0], ~kept[1], where)
+    flips = ~kept
+    check_cross_calls(flips, where)
+    observed, expected = pairing_counts(flips, truth)
+    check_pairings(observed, expected, where)
+    add_pairs(observed, expected, calls * n)
     return kept[0]
 
 
