@@ -31,6 +31,58 @@ SHAPE_CALLS = 1000
 SCALE_CASES = (((4_000, 16_000), 1000), ((25_000, 100_000), 200))
 
 
+#: Referee s38rB D5, D6: the second epsilon grid's points and calls per point, and the small-share case's calls.
+BETWEEN_POINTS, BETWEEN_CALLS, SMALL_SHARE_CALLS = 24, 100, 2000
+
+
+def grid_epsilons(offset: float, points: int = 12) -> np.ndarray:
+    """``points`` epsilons log-spaced over 0.02 to 30 with one shared offset (0 to 1): at 12 points a step of a
+    factor 1.84, at 24 of 1.36.
+
+    Examples
+    --------
+    >>> e = grid_epsilons(0.5)
+    >>> bool(np.allclose(e[1:] / e[:-1], (30 / 0.02) ** (1 / 12)))
+    True
+    """
+    return _exp_array(math.log(0.02) + (np.arange(points) + offset) / points * (math.log(30.0) - math.log(0.02)))
+
+
+def between_grid_cases(generator, offset: float, rounded_values) -> list:
+    """07.4's second epsilon grid and its small-share case (referee s38rB D5, D6).
+
+    The first grid (12 points, offset ``offset``, bound shares 0.2-0.6 drawn per point) leaves gaps of a
+    factor 1.84 in epsilon and, through its shares, uneven ones in the mean's epsilon (1 - share) epsilon.
+    Here 24 epsilons over 0.02 to 30 (a step of 1.36, a quarter of the first grid's step from its points), 50 to
+    500 values each, 100 calls, at one bound share drawn in 0.1-0.2 for all 24: the mean's epsilons form a
+    grid of step 1.36 too, so an error in any band of epsilon or of the mean's epsilon wider than a factor 1.36
+    meets 100 calls. Then one case of 2,000 calls at a share of 0.1-0.15 (epsilon 0.3-3, 200-1,000 values):
+    with the grid's 2,400, the 4,400 releases at shares below 0.2 that the check pools.
+
+    Parameters
+    ----------
+    generator : numpy.random.Generator
+        The check's generator.
+    offset : float
+        The first grid's offset (0 to 1).
+    rounded_values : callable
+        ``rounded_values(n)``: n values as the other cases draw them.
+
+    Returns
+    -------
+    list of tuple
+        (values, level, public_high, epsilon, bound_share, calls), 25 cases.
+    """
+    share = _float(generator.uniform(0.1, 0.2))
+    cases = [(rounded_values(int(generator.integers(50, 500))), _float(generator.uniform(0.6, 0.98)),
+              _float(generator.uniform(200, 2000)), _float(epsilon), share, BETWEEN_CALLS)
+             for epsilon in grid_epsilons((2 * offset + 0.5) % 1.0, BETWEEN_POINTS)]
+    epsilon = math.exp(generator.uniform(math.log(0.3), math.log(3.0)))
+    cases.append((rounded_values(int(generator.integers(200, 1000))), 0.9, 1000.0, epsilon,
+                  _float(generator.uniform(0.1, 0.15)), SMALL_SHARE_CALLS))
+    return cases
+
+
 def top_heavy_epsilon(values: np.ndarray, level: float, high: float, share: float, target: float) -> float:
     """The epsilon at which Smith's quantile (``share * epsilon``, range [0, high]) lands above the largest value
     with probability ``target`` (bisection on log epsilon, 40 steps).

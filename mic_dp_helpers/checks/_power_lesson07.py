@@ -125,14 +125,32 @@ LESSON07_POWER = (
      "caught at once (1 by construction, for any threshold below the case's size)",
      "12 calls do not test the noise's scale there: half the noise only above 100,000 values passes"),
     ("07.4", "exact mean or bound in a band of epsilons (referee: 3 < epsilon < 15, 0.03 < epsilon < 0.09)",
-     "12 epsilons, log-uniform and jittered over 0.02 to 30, 50 to 500 values, 100 calls each: a noise-free mean "
-     "or a bound that never varies is caught at once", "a band narrower than a grid step (a factor 1.8) can fall "
-     "between the points; a wrong noise scale in a band is seen only by the 100 calls' KS test (about 0.6x or 1.6x)"),
+     "12 epsilons log-spaced over 0.02 to 30 with one shared offset (a step of a factor 1.84; referee s38rB D5: "
+     "the offsets were drawn per point, gaps up to 3.4), 50 to 500 values, 100 calls each: a noise-free mean or "
+     "a bound that never varies is caught at once", "a band narrower than a factor 1.36 (the second grid's step, "
+     "next row) can fall between the points; a wrong noise scale in a band is seen only by the 100 calls' KS and "
+     "size tests (about 0.6x or 1.6x)"),
+    ("07.4", "half the noise, or the whole epsilon on the bound, in a band of epsilon or of the mean's epsilon "
+             "(1 - share) epsilon (referee s38rB D5: 3 < epsilon < 8 and 10 < (1 - share) epsilon < 14 passed)",
+     "_bound_scale.between_grid_cases: 24 epsilons over 0.02 to 30 (a step of 1.36) at one share of 0.1-0.2, "
+     "100 calls each, so the mean's epsilons are a grid of step 1.36 too: half the noise at a point averages "
+     "0.5 scales over 100 releases (Gamma(100) tail far below 1e-8: 1); the whole epsilon on the bound moves it "
+     "by 5-10x the bound's epsilon (KS: seen at 3.7 and at 1.1, referee's band and 1 < epsilon < 1.5)",
+     "a band of epsilon or of the mean's epsilon narrower than a factor 1.36; the whole epsilon on the bound at "
+     "epsilons below about 0.1, where Smith's quantile is mostly the top interval at either epsilon (0.05 < "
+     "epsilon < 0.08 passed)"),
+    ("07.4", "the mean given the whole epsilon at small bound shares (referee s38rB D6: below a share of 0.2 "
+             "passed; the fixed cases had shares 0.25-0.7)",
+     "the 24 grid points at a share of 0.1-0.2 and one case of 2,000 calls at 0.1-0.15 (4,400 releases) pooled "
+     "in check_noise_size: an overspend by the share s leaves (1 - s) of the noise, z about s sqrt(4,400): 9 "
+     "at the mean share 0.14 (1; below 0.15 only, the referee's other number, also caught)",
+     "an overspend only at shares below 0.1 (no release there; it would leave over 90% of the noise, like 10% "
+     "too little noise: seen with probability 0.15 at 2,000 releases)"),
     ("07.4", "Laplace noise clipped or truncated at c scales",
-     "pooled tails over all 13,412 releases (12,212 before referee s37rB): the largest |z| must reach 7.06 scales "
-     "(check_pooled_tails; a correct answer fails with probability TAIL_FAILURE = 1e-5): clipped or truncated at "
-     "c <= 7.06 scales, 1; at c = 7.1, 0.64; 7.2, 0.22 (exp(-N (e^-7.06 - e^-c)))",
-     "clipping beyond 7.2 scales is seen with probability below 0.1 (the 13,212 releases before the "
+     "pooled tails over all 17,812 releases (13,412 before referee s38rB, 12,212 before s37rB): the largest |z| must "
+     "reach 7.34 scales (check_pooled_tails; a correct answer fails with probability TAIL_FAILURE = 1e-5): clipped "
+     "or truncated at c <= 7.34 scales, 1; at c = 7.4, 0.54; 7.5, 0.19 (exp(-N (e^-7.34 - e^-c)))",
+     "clipping beyond 7.6 scales is seen with probability below 0.1 (the 13,212 releases before the "
      "20,001-24,000-value case's 2,000 calls became 1,000 had to reach 7.05: 7.0 scales, 1; 7.1, 0.54)"),
     # Referee rt0709: answers exact, with shared coins or too few flips only for 20,000-60,000 people passed 07.1;
     # exact only for bound_share <= 0.2, public_high < 100, levels above 0.99 or 3,001-15,000 values, and 10% too
@@ -168,14 +186,14 @@ LESSON07_POWER = (
      "noise's scale in a band (only the pooled Laplace KS test over the 200)"),
     ("07.4", "too little noise: 10% too little, a scale upper / (n + 1), 0.8x for fewer than 10 values",
      "check_noise_size: sum of |noise| / scale is Gamma(N, 1), outside its 1e-8 tails fails; pooled over the "
-     "13,412 releases 10% too little noise gives z about 11.5 (power 1 - 1e-9); per case, upper / (n + 1) at n = 1 "
+     "17,812 releases 10% too little noise gives z about 13.3 (power 1 - 1e-9); per case, upper / (n + 1) at n = 1 "
      "(300 calls) averages 0.5 (1); pooled over the 1,200 releases of 1-4 values, 0.8x gives z about 7 (0.9)",
      "5% too little noise everywhere (z about 5.5, power 0.50); too little noise only in a band of sizes "
      "or parameters the fixed cases miss (the band sweep tests exactness there, not the scale: its pooled amount "
      "test allows a variance off by 103%); since referee s37rB the scale cases cover 4,000-16,000 and "
      "25,000-100,000 values (next rows)"),
     ("07.4", "Laplace noise truncated beyond 8 scales (rt0709)", "pooled tails: none",
-     "3.4e-4 of Laplace draws lie beyond 8 scales, 4.5 expected among the 13,412 releases: not seen (power "
+     "3.4e-4 of Laplace draws lie beyond 8 scales, 6.0 expected among the 17,812 releases: not seen (power "
      "below 0.01)"),
     ("07.3", "1% of the candidates, at random on each call, get no noise (rt0709)", "none",
      "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "

@@ -120,6 +120,19 @@ LESSON02_06_POWER = (
      "_check_uniform_at_large_bounds: neighbour pairs of r's kept rows in table order (alpha about 3e-5, nearly "
      "Poisson) and the mean amount rank of w's days and r's rows (6 sd); only above 8 rows per partition or 300 "
      "rows a day passes"),
+    ("09.1", "a choice of days or rows that depends on other customers' rows (referee s38rB D4: days other customers "
+             "also shop on first, days of at least 5 customers first, on shared days the rows nearest the day's "
+             "median or the first in table order passed, since no test log varied whether a day is shared)",
+     "1 (shared days first: 9,000 kept shared days against 3,600 +- 41, 130 sd; at least 5 customers: 60 sd; "
+     "rows nearest the median: mean amount rank 0.70 against 0.50 +- 0.004, 50 sd; first rows: 0.29, 52 sd); a "
+     "preference acting on 3% of the customers moves the shared-day sum by 6 sd",
+     "lesson09_neighbours.check_choice_ignores_neighbours: one call on 106,000 rows, 3,000 customers with 10 days "
+     "of their own, 3 of them shared with 1-6 others (max_partitions 4, max_per_partition 2); kept shared days, "
+     "others and own rows summed, kept rows' table and amount ranks on shared and unshared days, 6 sd each (7 "
+     "tests, 2e-9 each); a rule acting only above 106,000 rows, 6 others on a day or 4 own rows passes"),
+    ("09.1", "days weighted by their number of rows in large logs (referee s38rB D9: above 10,000 rows passed)",
+     "1 (own rows on the kept days 34,500 against 30,074 +- 95: 46 sd)", "check_choice_ignores_neighbours (1-4 "
+     "rows a day, 106,000 rows); a switch only above 106,000 rows passes"),
     ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
     ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
      "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),

@@ -20,6 +20,7 @@ from mic_dp_helpers.checks.lesson07_sweeps import bound_mean_band_sweep, check_n
 from mic_dp_helpers.checks.lesson07_sweeps import check_bound_in_support, check_near_exact_share, with_zeros
 from mic_dp_helpers.checks.lesson07_sweeps import zeros_dropped
 from mic_dp_helpers.checks._bound_scale import check_laplace_shape, check_no_repeated_noise, explain_bounds, scale_cases
+from mic_dp_helpers.checks._bound_scale import between_grid_cases, grid_epsilons
 from mic_dp_helpers.checks.lesson07_sweeps import clipped_means as _clipped_means
 from mic_dp_helpers.checks._rnm_cases import rnm_cases as _rnm_cases
 
@@ -369,11 +370,11 @@ def _clipping_cases(generator):
         values = with_zeros(generator, values) if len(cases) >= 2 else values  # 0-50% zeros (referee s36rB)
         cases.append((values, level, high, epsilon, share, calls))
     cases.append((np.round(generator.uniform(50.0, 95.0, 30), 2), 0.1, 100.0, 1.0, 0.5, 600))
-    # Every epsilon: 12 epsilons spread (log-uniformly, jittered) over 0.02 to 30, 50 to 500 values, 100 calls each
-    # (referee: an answer exact only for 3 < epsilon < 15, or 0.03 < epsilon < 0.09). An answer exact in any band
-    # wider than a step of the grid (a factor 1.8) releases a noise-free mean or bound there, caught at once.
-    grid = np.exp(math.log(0.02) + (_arange(12) + generator.random(12)) / 12 * (math.log(30.0) - math.log(0.02)))
-    for epsilon in grid:
+    # Every epsilon: 12 epsilons log-spaced over 0.02 to 30 with one shared offset (a step of a factor 1.84), 50 to
+    # 500 values, 100 calls each (referee: exact only for 3 < epsilon < 15, or 0.03 < epsilon < 0.09; referee s38rB
+    # D5: offsets drawn per point left gaps up to 3.4). 12 more half a step between them: between_grid_cases.
+    offset = float(generator.random(12)[0])  # 12 drawn as before, so that the later cases stay the same
+    for epsilon in grid_epsilons(offset):
         values = np.round(generator.lognormal(3.0, 0.8, int(generator.integers(50, 500))), 2)
         cases.append((values, float(generator.uniform(0.6, 0.98)), float(generator.uniform(200, 2000)), float(epsilon),
                       float(generator.uniform(0.2, 0.6)), 100))
@@ -389,7 +390,7 @@ def _clipping_cases(generator):
     # At epsilon 0.05 and public_high 1e5 (referee s36rB: an exact quantile plus Laplace above 200,000 values passed
     # at epsilon 2 and public_high 1,000): see check_bound_in_support.
     cases.append((np.round(generator.lognormal(3.0, 0.8, n), 2), 0.95, 1e5, 0.05, 0.5, 12))
-    return cases
+    return cases + between_grid_cases(generator, offset, lambda size: np.round(generator.lognormal(3.0, 0.8, size), 2))
 
 
 _VALID_BOUND_NOTE = (" (A DP quantile of log(values), as the lesson does, is also a valid private bound; but this check "
@@ -403,7 +404,7 @@ _VALID_MEAN_NOTE = (" (A noisy sum divided by a noisy count, as section 4's Priv
 @exercise("07.4", title="A private clipping bound, then the mean", answer_name="private_bound_and_mean")
 def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
     generator = _default_rng(seed)
-    pooled, tiny = [], []
+    pooled, tiny, small_share = [], [], []
     for values, level, high, epsilon, share, calls in _clipping_cases(generator):
         n = len(values)
         where = (f"For {n} values, level={level:.3g}, public_high={high:.4g}, epsilon={epsilon:.3g}, "
@@ -480,12 +481,14 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
         check_laplace_shape(standardized, f"{where} the DP mean:")
         pooled.append(standardized)
         tiny += [standardized] if n < 10 else []
-    # Laplace noise clipped or truncated at c scales: over all the cases' 13,412 releases (12,212 before the scale
-    # cases of referee s37rB) the largest |z| must reach 7.06 scales (a correct answer fails with probability TAIL_FAILURE = 1e-5: every case's z is exactly Laplace(1),
+        small_share += [standardized] if share < 0.2 else []
+    # Laplace noise clipped or truncated at c scales: over all the cases' 17,812 releases (13,412 before referee
+    # s38rB's second grid) the largest |z| must reach 7.34 scales (a correct answer fails with probability TAIL_FAILURE = 1e-5: every case's z is exactly Laplace(1),
     # the reference's draw divided by its scale; the batched reference's rejection on seed 126 reached 7.00 of 7.05,
-    # p = 5.9e-6). Limit: truncation beyond 7.2 scales is seen with probability below 0.1 (_stats.LESSON07_POWER).
+    # p = 5.9e-6). Limit: truncation beyond 7.6 scales is seen with probability below 0.1 (_stats.LESSON07_POWER).
     _sweeps.check_pooled_tails(pooled, "laplace", "The DP means:")
     check_noise_size(_concatenate(pooled), "Over all the cases' DP means,")
     check_near_exact_share(_concatenate(pooled), "Over all the cases' DP means,")
     check_noise_size(_concatenate(tiny), "Over the DP means of 1 to 4 values (1,200 releases),")
+    check_noise_size(_concatenate(small_share), "Over the DP means at bound shares below 0.2 (4,400 releases),")
     bound_mean_band_sweep(answer, generator, _bound_and_mean)

@@ -77,8 +77,8 @@ def check_noise_size(standardized, where: str) -> None:
 
     For Laplace noise of scale 1, |z| is Exp(1), so the sum of N of them is Gamma(N, 1): outside its
     ``SIZE_TAIL`` tails (each side) the noise is too small or too large. Power: 10% too little noise is
-    seen with probability 0.15 at N = 2,000, 0.008 at N = 1,000 and 1 - 1e-9 pooled over 07.4's 13,412
-    releases (z about 11); a scale 0.7x or 1.43x with probability 1 - 1e-8 at N = 1,000; half the noise
+    seen with probability 0.15 at N = 2,000, 0.008 at N = 1,000 and 1 - 1e-9 pooled over 07.4's 17,812
+    releases (z about 13); a scale 0.7x or 1.43x with probability 1 - 1e-8 at N = 1,000; half the noise
     (``upper / (n + 1)`` at n = 1) with probability about 1 at N = 300.
 
     Parameters

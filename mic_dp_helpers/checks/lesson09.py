@@ -16,8 +16,9 @@ count, so below 1.4e-6 over those 106 counts. Its test across people (300 custom
 chi-square on the 120 kept sets and a neighbours-in-id-order test (alpha 1e-4 and 2e-9), each run twice (at scale
 and on 6,000 customers alone), and, at large bounds, a neighbour-pairs test on a 300-row day (about 3e-5) and two
 amount-rank tests (6 sd, 2e-9 each). Referee s37rB added a crowd test at scale (6 sd, 2e-9) and the bound
-sweep (280 rank-sum tests at 6 sd, below 6e-7 in all). In all, false rejection is below 3e-4 per run of the
-check (the course's limit is 1/1000).
+sweep (280 rank-sum tests at 6 sd, below 6e-7 in all). Referee s38rB added the neighbours test (7 tests at 6 sd,
+below 2e-8; :mod:`~mic_dp_helpers.checks.lesson09_neighbours`). In all, false rejection is below 3e-4 per run of
+the check (the course's limit is 1/1000).
 """
 
 from __future__ import annotations
@@ -32,7 +33,8 @@ from mic_dp_helpers.checks import _core
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise
 from mic_dp_helpers.checks.lesson09_choice import (UNIFORMITY_SDS, _check_bounded, _check_choice_at_scale,
                                                    _check_no_shared_draws, _check_uniform_across_bounds, _expect_frame,
-                                                   _rank_mean_sd)
+                                                   _rank_mean_sd, same_draw_hint)
+from mic_dp_helpers.checks.lesson09_neighbours import check_choice_ignores_neighbours
 
 _abs, _max, _len, _isinstance, _int, _sorted = builtins.abs, builtins.max, builtins.len, builtins.isinstance, builtins.int, builtins.sorted
 _sqrt = math.sqrt
@@ -112,9 +114,11 @@ def _check_choice_ignores_other_people(answer, rng: np.random.Generator) -> None
     if np.abs(counts - CHOICE_PEOPLE * 0.3).max() > UNIFORMITY_SDS * sd:
         raise CheckFailed(f"{CHOICE_PEOPLE} customers shop on the same 10 days, and other customers make three of "
                           "those days popular; with max_partitions=3 each day should be kept for about "
-                          f"{CHOICE_PEOPLE * 0.3:.0f} of them, but the counts were {counts.tolist()}. Draw each "
-                          "customer's days at random on their own, from rng: a choice that looks at other "
-                          "people's rows (popular days) or shares one draw between customers is not uniform.")
+                          f"{CHOICE_PEOPLE * 0.3:.0f} of them, but the counts were {counts.tolist()}. "
+                          + same_draw_hint(counts, CHOICE_PEOPLE,
+                                           "Draw each customer's days at random on their own, from rng: a choice "
+                                           "that prefers days other people made popular depends on other "
+                                           "people's rows, and is not private."))
 
 
 def _check_uniform_at_larger_bounds(large: pd.DataFrame, outcomes_list) -> None:
@@ -351,7 +355,10 @@ def check_bound_contributions(answer, seed: int = 901) -> None:
        logs are written, with ids that interleave with a crowd's at random, and the crowd above the bound
        too (no popular, earliest, latest or first-in-table days above some size or past some place in id
        order, referee s37rB; their 120 possible kept sets equally often and neighbours in id order no more
-       alike than chance, so no draw shared between customers, referee s36rB).
+       alike than chance, so no draw shared between customers, referee s36rB); and 3,000 customers with 10
+       days of their own, 3 of them shared with other customers, 1-4 rows a day: kept days and rows no
+       different on shared days, no more rows on kept days (referee s38rB; limits in
+       :func:`~mic_dp_helpers.checks.lesson09_neighbours.check_choice_ignores_neighbours`).
        Also one customer with 60 days listed in reverse date order at max_partitions=14 (each day kept
        14/60 of the time, not the first or last 14 in any order) and one day of 20 rows at
        max_per_partition=3 (each row 3/20 of the time), and, just above both bounds, 15 days (each kept 14/15
@@ -404,6 +411,7 @@ def check_bound_contributions(answer, seed: int = 901) -> None:
 
     _check_choice_ignores_other_people(answer, rng)
     _check_choice_at_scale(answer, _default_rng(_int(rng.integers(1 << 30))))
+    check_choice_ignores_neighbours(answer, _default_rng(_int(rng.integers(1 << 30))))
     _check_no_shared_draws(answer, _default_rng(_int(rng.integers(1 << 30))))
     _check_uniform_for_heavy_customers(answer, _default_rng(_int(rng.integers(1 << 30))))
     _check_uniform_at_large_bounds(answer, _default_rng(_int(rng.integers(1 << 30))))

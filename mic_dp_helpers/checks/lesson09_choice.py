@@ -76,6 +76,32 @@ def _rank_mean_sd(n: int, k: int, calls: int) -> float:
 
 
 
+def same_draw_hint(counts: np.ndarray, people: int, otherwise: str) -> str:
+    """The advice for day counts that fail a test across customers who all shop on the same days.
+
+    Parameters
+    ----------
+    counts : numpy.ndarray
+        How many of the ``people`` kept each day.
+    people : int
+        The customers counted.
+    otherwise : str
+        The advice when the customers did not all keep the same days.
+
+    Returns
+    -------
+    str
+        When every day was kept by all or by none (one draw shared by everyone: each customer's days can be
+        uniform, but they are not independent between customers; referee s38rB D8), advice that says so;
+        else ``otherwise``.
+    """
+    if np.isin(counts, (0, people)).all():
+        return ("Every customer kept the same days: the choices are not independent between customers (one draw "
+                "shared by all). Draw each customer's days independently for each customer, from rng, as "
+                "PipelineDP does.")
+    return otherwise
+
+
 #: The kept-set test at scale: 120 possible 3-of-10 sets, a chi-square beyond its 1 - CHOICE_SET_ALPHA quantile fails.
 CHOICE_SET_ALPHA = 1e-4
 
@@ -186,10 +212,12 @@ def _check_choice_at_scale(answer, rng: np.random.Generator) -> None:
         raise CheckFailed(f"in a log of {_len(log):,} rows, {SCALE_PEOPLE:,} customers shop on the same 10 days and "
                           f"{SCALE_CROWD:,} others make days 2, 5 and 8 popular; with max_partitions=3 each day should "
                           f"be kept for about {mean:.0f} of the {SCALE_PEOPLE:,} (days 2, 5 and 8 together about "
-                          f"{3 * mean:.0f}), but the counts were {counts.tolist()}. Draw each customer's days at "
-                          "random on their own, from rng, at every size of log and whatever the customer's place in "
-                          "it: a choice that looks at other people's rows (popular days) or at the dates is not "
-                          "uniform, and not private.")
+                          f"{3 * mean:.0f}), but the counts were {counts.tolist()}. "
+                          + same_draw_hint(counts, SCALE_PEOPLE,
+                                           "Draw each customer's days at random on their own, from rng, at every "
+                                           "size of log and whatever the customer's place in it: a choice that "
+                                           "looks at other people's rows (popular days) or at the dates is not "
+                                           "uniform, and not private."))
     _check_crowd_choice(kept, crowd)
     _check_choices_independent(kept, focal)
 

@@ -1,4 +1,5 @@
-"""Wrong answers to 09.1 that choose days or rows non-uniformly or not independently (referee s36rB items 9-11).
+"""Wrong answers to 09.1 that choose days or rows non-uniformly or not independently (referee s36rB items 9-11),
+or by other customers' rows (referee s38rB D4, D8, D9).
 
 Each keeps the bounds; the choice is what is wrong. ``lesson09`` is full, so these join its answers through
 ``MORE_WRONG_ANSWERS``.
@@ -81,7 +82,67 @@ def _rows_by_amount(min_linf: int, largest: bool):
     return answer
 
 
+def _customers_on_day(log):
+    """For each row, how many customers shop on its day (its customer included)."""
+    return log["day"].map(log.groupby("day")["customer_id"].nunique()).to_numpy()
+
+
+def _prefer_popular_days(min_customers: int, above_rows: int = 0):
+    """Days with at least ``min_customers`` customers first (2: days other customers also shop on; 'they survive
+    partition selection'), random within, in logs of more than ``above_rows`` rows (referee s38rB D4)."""
+    def answer(log, l0, linf, rng):
+        if len(log) <= above_rows:
+            return _correct(log, l0, linf, rng)
+        codes, n_cells = _cells(log)
+        popular = _customers_on_day(log) >= min_customers
+        return _bound_from_order(log, l0, linf, rng.random(n_cells)[codes] - popular, rng.random(len(log)))
+    return answer
+
+
+def _rows_on_shared_days(rule: str, min_customers: int = 2):
+    """Days uniform; on a day with at least ``min_customers`` customers the rows picked by ``rule``: 'median'
+    (amount nearest the day's median over everyone, 'typical purchases'), 'first' or 'last' (table order);
+    random rows on the other days (referee s38rB D4)."""
+    def answer(log, l0, linf, rng):
+        codes, n_cells = _cells(log)
+        shared = _customers_on_day(log) >= min_customers
+        if rule == "median" and "amount" in log.columns:
+            amount = log["amount"].to_numpy()
+            key = np.abs(amount - log["day"].map(log.groupby("day")["amount"].median()).to_numpy())
+        else:
+            key = np.arange(len(log)) * (-1.0 if rule == "last" else 1.0)
+        row_key = np.where(shared, key, rng.random(len(log)) * 1e-9)
+        return _bound_from_order(log, l0, linf, rng.random(n_cells)[codes], row_key)
+    return answer
+
+
+def _days_weighted_by_rows(above_rows: int):
+    """Above ``above_rows`` rows a customer's days in the order of their first row in a shuffled table: a day
+    with more rows is likelier to be kept (referee s38rB D9)."""
+    def answer(log, l0, linf, rng):
+        if len(log) <= above_rows:
+            return _correct(log, l0, linf, rng)
+        return _bound_from_order(log, l0, linf, rng.random(len(log)), rng.random(len(log)))
+    return answer
+
+
+def _one_priority_per_day(log, l0, linf, rng):
+    """One random priority per day value, shared by all customers: each customer's days are uniform, but not
+    independent between customers (referee s38rB D8)."""
+    days, day_code = np.unique(log["day"].to_numpy(), return_inverse=True)
+    return _bound_from_order(log, l0, linf, rng.permutation(days.size)[day_code], rng.random(len(log)))
+
+
 MORE_WRONG_ANSWERS = {"09.1": {
+    "(data) days other customers also shop on first": _prefer_popular_days(2),
+    "(data) days with at least 5 customers first": _prefer_popular_days(5),
+    "(size) days with at least 3 customers first above 60,000 rows": _prefer_popular_days(3, above_rows=60_000),
+    "(data) on shared days the rows nearest the day's median amount": _rows_on_shared_days("median"),
+    "(data) on shared days the first rows in table order": _rows_on_shared_days("first"),
+    "(data) on days with at least 4 customers the last rows in table order": _rows_on_shared_days("last", 4),
+    "(size) days weighted by their rows above 10,000 rows": _days_weighted_by_rows(10_000),
+    "(size) days weighted by their rows above 60,000 rows": _days_weighted_by_rows(60_000),
+    "(state) one random priority per day, shared by all customers": _one_priority_per_day,
     "(size) first days and rows in table order above 5,000 rows": _table_order_above(5_000, last=False),
     "(size) last days and rows in table order above 20,000 rows": _table_order_above(20_000, last=True),
     "(state) pairs of customers (sorted ids) share one draw per day": _shared_between(2, "sorted"),
