@@ -39,6 +39,18 @@ def grid_epsilons(offset: float, points: int = 12) -> np.ndarray:
     """``points`` epsilons log-spaced over 0.02 to 30 with one shared offset (0 to 1): at 12 points a step of a
     factor 1.84, at 24 of 1.36.
 
+    Parameters
+    ----------
+    offset : float
+        The grid's shared offset, in steps (0 to 1).
+    points : int, default 12
+        Number of epsilons.
+
+    Returns
+    -------
+    numpy.ndarray
+        The epsilons, increasing.
+
     Examples
     --------
     >>> e = grid_epsilons(0.5)

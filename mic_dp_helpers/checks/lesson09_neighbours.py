@@ -152,6 +152,18 @@ def check_choice_ignores_neighbours(answer, rng: np.random.Generator) -> None:
     customers. Limit: a rule that acts only above 106,000 rows or 13,500 customers, only on days of more than 6
     other customers or more than 4 own rows, or that depends on the others only through something this log
     keeps constant (their amounts are all above the customer's), passes here.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's answer to exercise 09.1.
+    rng : numpy.random.Generator
+        Draws the log and the generator handed to the answer.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that names the dependence, when a sum is off by more than 6 sd.
     """
     l0, linf = NEIGHBOUR_BOUNDS
     log, attributes, cell = _neighbour_log(rng)
