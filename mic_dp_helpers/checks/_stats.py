@@ -131,6 +131,11 @@ LESSON02_06_POWER = (
      "1 for c <= 6.07; exp(-5,700 (e^-6.07 - e^-c)) above (0.2 at c = 6.2, 0.01 at c = 6.5)",
      "pooled largest |z| over about 5,700 draws must reach far_tail_threshold (6.07); a correct answer stays "
      "below with probability at most 1e-4 (PyDP's tail share taken as 0.7 of Laplace's)"),
+    ("04.1", "exact, or bounds from the data, above 3,000 values below epsilon 0.3 or 0.5 (referee s38rA)",
+     "1 (by construction: every answer equal, or mean |noise| about 0.01 scales against the floor 0.052)",
+     "LOW_EPSILON_LARGE: 6 runs on each of epsilon 0.02-0.1, 0.1-0.3, 0.3-0.5 x 3,000-30,000 and 30,000-1,000,000 "
+     "values in the middle 200th of the bounds (a correct answer fails the floor with probability 1e-6 per cell); "
+     "noise shrunk by less than about 10 there passes (stated limit)"),
     ("04.1", "exact (or within 1e-3 scales) above 40,000 values, for 1,500-10,000 values, or above epsilon 100",
      "1 (by construction)", "cases of 150,000-250,000 values, 2,000-9,000 values and epsilon 200-1,000 (10-20 "
      "runs each: never all equal, at most 3 near-exact); ranges between a seed's cases are not covered"),

@@ -90,6 +90,31 @@ MEAN_ANSWERS = {
     "non-private (data): bounds from the data for 20-199 values below epsilon 0.15": _data_bounds_below(200, 0.15, 20),
     "(data) values truncated with int() (referee s37rA, a misleading hint)": _int_values,
 }
+
+
+def _when_large_low_epsilon(size, epsilon_below, exact):  # referee s38rA: above `size` values below `epsilon_below`
+    def dp_mean_with_pydp(values, lower, upper, epsilon):
+        v = [float(x) for x in values]
+        if len(v) > size and epsilon < epsilon_below:
+            if exact:
+                return float(np.mean(np.clip(v, lower, upper)))
+            lower, upper = max(lower, min(v)), min(upper, max(v))
+        return _bounded_mean(v, lower, upper, epsilon)
+    return dp_mean_with_pydp
+
+
+MEAN_ANSWERS.update({
+    "non-private (size, parameters): exact above 3,000 values below epsilon 0.3 (referee s38rA)":
+        _when_large_low_epsilon(3_000, 0.3, exact=True),
+    "non-private (size, parameters): exact above 50,000 values below epsilon 0.5 (referee s38rA class)":
+        _when_large_low_epsilon(50_000, 0.5, exact=True),
+    "non-private (size, parameters): exact above 5,000 values below epsilon 0.1 (referee s38rA class)":
+        _when_large_low_epsilon(5_000, 0.1, exact=True),
+    "non-private (data): bounds from the data above 3,000 values below epsilon 0.3 (referee s38rA)":
+        _when_large_low_epsilon(3_000, 0.3, exact=False),
+    "non-private (data): bounds from the data above 40,000 values below epsilon 0.5 (referee s38rA class)":
+        _when_large_low_epsilon(40_000, 0.5, exact=False),
+})
 MORE_WRONG_ANSWERS["04.1"] = MEAN_ANSWERS
 
 
