@@ -357,6 +357,12 @@ LESSON02_06_POWER = (
      "a shrink to 0.45-0.58, simulated 15/15, z -4.5 to -7.5); 0 for 0.65 or more (the floor at 0.04: 0/10)", "_mean_spread: ranks of |answer - clamped mean| among "
      "PyDP's own answers, 100 against 150 runs per cell of 300-3,000 values (two per band pooled), 40 against 80 "
      "per cell of 6-300 values; one-sided at 1e-5, 6 groups"),
+    ("04.2", "a choice weighted by the row's position (referee s38rA: weights 1 to 1.5 or 1 to 3 along the table "
+             "order above 100 rows), one draw of positions shared by every person", "1 for 1 to 1.5 above 100 "
+     "rows (z = 17.8 at the default seed against 4.6), 1 to 3 (45.5), 1.5 to 1 above 300 rows and 1 to 2 above 500 "
+     "(simulated at the default seed); 1 for a shared draw (every person keeps the same positions in each call, "
+     "more than half allowed)", "_choice_subsets.position_trend pooled over the sweep (two-sided 4e-6); "
+     "_check_not_shared on each call of the 7-row tables (below 1e-12 for independent choices)"),
     ("04.2", "a fixed choice for some k or row counts, and a random rotation (referee s37rA: first rows for k = 4, "
              "6, 7 or 9+, for 61-249 or more than 250 rows; k consecutive rows from a random start)", "1 for a fixed "
      "choice at any k of the sweep's grid with some row count above k and C(m, k) >= 100 (every person repeats "
