@@ -485,7 +485,9 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     1.3 at the seed's offset), or above the grids' largest row count or k (770 to 1,000 by the offset; 779 rows
     and k = 786 at the default seed), passes; a fixed choice only where C(m, k) is
     small (people of 4-6 rows) is seen only by the position tests (k = 1, 2, 3, 5, 8 on 3 and 7 rows); a rotation
-    used only for some k other than 2, 3, 5 and 8 passes (the sweep's 3 calls rarely repeat its sets).
+    used only for some k other than 2, 3, 5 and 8 passes (the sweep's 3 calls rarely repeat its sets); a choice
+    weighted by position only for people above 1,000 rows (beyond the sweep), or too weakly for z = 4.6 over the
+    sweep, passes.
 
     Parameters
     ----------
