@@ -62,11 +62,13 @@ def check_tail_moments(z: np.ndarray, where: str) -> None:
                           "draws of one release, not sigma: is the scale drawn at random, or changed from call to "
                           "call? Add noise of standard deviation exactly sigma (property: scale).")
     if abs(excess) > MOMENT_LIMIT * _sqrt(24.0 / z.size):
+        cause = ("heavier tails than a Gaussian: a mixture of different scales (a smaller scale in part of the "
+                 "coordinates releases them with less privacy than sigma promises) or another family mixed in"
+                 if excess > 0 else "thinner tails than a Gaussian (bounded, truncated or a sum of uniforms)")
         raise CheckFailed(f"{where} the amount of noise is right, but its excess kurtosis is {excess:.3f} over "
                           f"{z.size:,} draws, where a Gaussian gives 0 (within {MOMENT_LIMIT * _sqrt(24.0 / z.size):.3f}"
-                          "): the noise is a mixture of different scales or of another family with a Gaussian. A "
-                          "smaller scale in part of the coordinates releases them with less privacy than sigma "
-                          "promises: draw every coordinate's noise from N(0, sigma^2) (property: Gaussian shape).")
+                          f"): the noise has {cause}. Draw every coordinate's noise from N(0, sigma^2) (property: "
+                          "Gaussian shape).")
 
 
 def matched_rows(first: np.ndarray, second: np.ndarray, tolerance: float = 1e-9) -> int:

@@ -484,8 +484,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
     n, dim, sigma = TAIL_CASE
     far = (_release(answer, np.full((n, dim), 0.5), 1, sigma, _default_rng([seed, 9])) - 0.5) / sigma
     n, dim, sigma = TAIL_CASE
-    _group_release.check_tail_moments(far, f"With sigma={sigma} on {n} constant records of {dim} features (l=1),")
-    far = np.abs(far)
+    signed, far = far, np.abs(far)
     beyond, floor = int((far > 4.0).sum()), _group_release.TAIL_FLOOR_BEYOND_4
     if beyond < floor:
         raise CheckFailed(f"With sigma={sigma} on {n} constant records of {dim} features (l=1), only {beyond} of the "
@@ -500,6 +499,7 @@ def check_random_group_release(answer, seed: int = SEED) -> None:
                           "puts about 9: the noise looks truncated (redrawn or cut beyond some multiple of sigma). "
                           "Truncation at 4.5 sigma costs a delta of about 7e-6 at epsilon = 1 (mu = 0.24), far "
                           "above the lesson's 1e-6: add untruncated Gaussian noise (property: tails).")
+    _group_release.check_tail_moments(signed, f"With sigma={sigma} on {n} constant records of {dim} features (l=1),")
 
     # Leftover records: one record is 1, the others 0; 59 records, l = 10, so 5 groups of 11 or 12.
     # Without noise exactly one mean is 1/11 or 1/12 and the others are 0, whatever the grouping.
