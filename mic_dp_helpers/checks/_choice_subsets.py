@@ -203,13 +203,15 @@ def check_sweep(answer, seed: int, check_module) -> None:
     CheckFailed
         If some person keeps a wrong number of rows, or the kept sets repeat too often.
     """
+    trend = np.zeros(2)
     for k in grid(seed, 1):
         given, person, rows_of = _sweep_table(seed)
         outputs = _core.student_call("04.2", check_module, call_repeatedly, answer, SWEEP_CALLS, given, "customer",
                                      k, _default_rng([seed, 46, 3, k]), extra_modules=(sys.modules[__name__],))
         if not given.equals(_sweep_table(seed)[0]):
             raise CheckFailed("your function changed the table it was given; return a new table instead.")
-        hashes, counts, _ = kept_hashes(outputs, given.index, person, _len(rows_of), seed)
+        hashes, counts, totals = kept_hashes(outputs, given.index, person, _len(rows_of), seed)
+        trend += position_trend(totals, person, rows_of, k)
         if (counts != np.minimum(rows_of, k)).any():
             raise CheckFailed(f"with k={k} (a table of people with 2 to {max(rows_of)} rows) some person kept a "
                               "number of rows other than min(their rows, k) (property: at most k, nobody loses "
@@ -224,6 +226,61 @@ def check_sweep(answer, seed: int, check_module) -> None:
                               "whatever k or the row count): some rows are fixed (for example each person's first "
                               "rows), or only a few sets of rows can come out. Choose each person's rows uniformly "
                               "at random, using rng.")
+    _check_trend(*trend)
+
+
+#: The pooled position-trend test of the sweep fails beyond this many standard errors (two-sided 4e-6).
+TREND_Z = 4.6
+
+
+def position_trend(totals: np.ndarray, person: np.ndarray, rows_of: np.ndarray, k: int) -> np.ndarray:
+    """(sum over kept rows of their centred relative position, its variance under a uniform choice) for the people
+    with more than ``k`` rows, over ``SWEEP_CALLS`` calls.
+
+    A row's relative position is (its position among its person's rows in table order - (m - 1) / 2) / m. A
+    uniform choice of k of m rows sums k of them without replacement: mean 0, variance k (m + 1) (m - k) / (12 m^2).
+
+    Parameters
+    ----------
+    totals : numpy.ndarray
+        How often each row was kept (:func:`kept_hashes`).
+    person : numpy.ndarray
+        Each row's person code.
+    rows_of : numpy.ndarray
+        Each person's row count.
+    k : int
+        Rows kept per person.
+
+    Returns
+    -------
+    numpy.ndarray
+        The sum and its variance.
+
+    Examples
+    --------
+    >>> person = np.array([0, 0, 0, 1])
+    >>> position_trend(np.array([3.0, 0.0, 0.0, 3.0]), person, np.array([3, 1]), 1).round(3)
+    array([-1.   ,  0.222])
+    """
+    m = rows_of[person].astype(float)
+    position = pd.Series(person).groupby(person).cumcount().to_numpy()
+    tested = m > k
+    centred = (position - (m - 1) / 2) / m
+    big = rows_of[rows_of > k].astype(float)
+    variance = SWEEP_CALLS * float((k * (big + 1) * (big - k) / (12 * big ** 2)).sum())
+    return np.array([float((totals * centred)[tested].sum()), variance])
+
+
+def _check_trend(total: float, variance: float) -> None:
+    """Fail when the kept rows lean towards the start or the end of each person's rows (pooled over the sweep)."""
+    z = total / math.sqrt(variance) if variance > 0 else 0.0
+    if abs(z) > TREND_Z:
+        side = "later" if z > 0 else "earlier"
+        raise CheckFailed(f"over the sweep of k (a table of people with 2 to {SWEEP_MAX} rows), the rows you keep lie "
+                          f"{side} in each person's rows (in table order) than a random choice's (z = {z:.1f}; "
+                          "property: uniform choice): the choice is weighted by the row's position (favouring "
+                          "recent or early rows). Every set of k of a person's rows must be equally likely: choose "
+                          "them uniformly at random, using rng.")
 
 
 def _expected(subsets) -> float:

@@ -15,6 +15,8 @@ import math
 import numpy as np
 import scipy.stats
 
+from mic_dp_helpers.checks._core import CheckFailed
+
 _default_rng = np.random.default_rng
 _exp, _log, _sqrt, _ceil = math.exp, math.log, math.sqrt, math.ceil
 
@@ -26,6 +28,47 @@ TAIL_EXPECTED_BEYOND_4 = TAIL_CASE[0] * TAIL_CASE[1] * 2 * float(scipy.stats.nor
 #: sum of 12 uniforms (bounded at 6 sigma, P(|Z| > 4) = 1.7e-5: 21.8 expected) fails with probability
 #: 1 - 2e-7; a Gaussian redrawn beyond 4.2 sigma (46.9 expected) in about half the runs.
 TAIL_FLOOR_BEYOND_4 = int(scipy.stats.poisson.ppf(1e-5, TAIL_EXPECTED_BEYOND_4))
+
+
+#: Standard errors allowed on the tail case's mean square and excess kurtosis (:func:`check_tail_moments`): a
+#: correct answer fails with probability about 5.7e-7 per moment (normal approximation, 1,280,000 draws).
+MOMENT_LIMIT = 5.0
+
+
+def check_tail_moments(z: np.ndarray, where: str) -> None:
+    """Fail unless the standardised noise ``z`` of the tail case (1,280,000 draws) has mean square 1 and excess
+    kurtosis 0, each within :data:`MOMENT_LIMIT` standard errors (sqrt(2 / N) = 0.00125 and sqrt(24 / N) = 0.0043).
+    A scale mixture of Gaussians (SD 0.9 or 1.095 sigma per coordinate, half each: excess kurtosis 0.113, 26
+    standard errors; 0.95 or 1.05: 0.030, 6.9, caught with probability 0.97), Laplace noise in 2% of the
+    coordinates (0.06, 14) and one scale per call (0.9 sigma: mean square 0.81) fail.
+
+    Parameters
+    ----------
+    z : numpy.ndarray
+        The release minus the true means, over sigma.
+    where : str
+        The case, for the hint.
+
+    Raises
+    ------
+    CheckFailed
+        When either moment is off.
+    """
+    z = np.asarray(z, dtype=float).ravel()
+    square = float(np.mean(z * z))
+    excess = float(np.mean(z ** 4)) / square ** 2 - 3.0
+    if abs(square - 1.0) > MOMENT_LIMIT * _sqrt(2.0 / z.size):
+        raise CheckFailed(f"{where} the noise has standard deviation {_sqrt(square):.4f} sigma over {z.size:,} "
+                          "draws of one release, not sigma: is the scale drawn at random, or changed from call to "
+                          "call? Add noise of standard deviation exactly sigma (property: scale).")
+    if abs(excess) > MOMENT_LIMIT * _sqrt(24.0 / z.size):
+        cause = ("heavier tails than a Gaussian: a mixture of different scales (a smaller scale in part of the "
+                 "coordinates releases them with less privacy than sigma promises) or another family mixed in"
+                 if excess > 0 else "thinner tails than a Gaussian (bounded, truncated or a sum of uniforms)")
+        raise CheckFailed(f"{where} the amount of noise is right, but its excess kurtosis is {excess:.3f} over "
+                          f"{z.size:,} draws, where a Gaussian gives 0 (within {MOMENT_LIMIT * _sqrt(24.0 / z.size):.3f}"
+                          f"): the noise has {cause}. Draw every coordinate's noise from N(0, sigma^2) (property: "
+                          "Gaussian shape).")
 
 
 def matched_rows(first: np.ndarray, second: np.ndarray, tolerance: float = 1e-9) -> int:
@@ -76,6 +119,15 @@ def _moved(X: np.ndarray, moves) -> list[np.ndarray]:
     return changed
 
 
+def _far_keys(X: np.ndarray) -> list[tuple[np.ndarray, np.ndarray]]:
+    """(key, new record) of the four far moves of :func:`neighbours`: the record of lowest key gets the new one."""
+    dim = X.shape[1]
+    top_first, top_last = np.full(dim, 0.5), np.full(dim, 0.5)
+    top_first[0], top_last[-1] = 0.999, 0.999
+    return [(X[:, 0], top_first), (X[:, -1], top_last),
+            (np.linalg.norm(X - X.mean(axis=0), axis=1), np.full(dim, 0.001)), (X.sum(axis=1), np.full(dim, 0.999))]
+
+
 def neighbours(X: np.ndarray) -> list[np.ndarray]:
     """Neighbours of ``X``, each with one record replaced so that its rank moves far under a data-dependent
     order: the lowest first and last coordinates moved to the top, the record nearest the centre moved to a
@@ -91,13 +143,37 @@ def neighbours(X: np.ndarray) -> list[np.ndarray]:
     list of numpy.ndarray
         Four datasets, each differing from ``X`` in one record.
     """
-    dim = X.shape[1]
-    top_first, top_last = np.full(dim, 0.5), np.full(dim, 0.5)
-    top_first[0], top_last[-1] = 0.999, 0.999
-    moves = [(int(np.argmin(X[:, 0])), top_first), (int(np.argmin(X[:, -1])), top_last),
-             (int(np.argmin(np.linalg.norm(X - X.mean(axis=0), axis=1))), np.full(dim, 0.001)),
-             (int(np.argmin(X.sum(axis=1))), np.full(dim, 0.999))]
-    return _moved(X, moves)
+    return _moved(X, [(int(np.argmin(key)), point) for key, point in _far_keys(X)])
+
+
+def far_neighbour(X: np.ndarray) -> np.ndarray:
+    """``X`` with the four records of :func:`neighbours` replaced at once (four distinct records: a record already
+    moved is skipped for the next key), for the large cases: a grouping drawn from rng alone changes at most four
+    group means, one sorted by any of the keys shifts the ranks of most records (one release instead of four).
+
+    Parameters
+    ----------
+    X : numpy.ndarray
+        Records x features, in [0, 1], at least four records.
+
+    Returns
+    -------
+    numpy.ndarray
+        A copy of ``X`` with four records replaced.
+
+    Examples
+    --------
+    >>> X = np.array([[0.2], [0.4], [0.6], [0.8], [0.5]])
+    >>> int((far_neighbour(X) != X).any(axis=1).sum())
+    4
+    """
+    other, used = X.copy(), []
+    for key, point in _far_keys(X):
+        key = key.astype(float)
+        key[used] = np.inf
+        used.append(int(np.argmin(key)))
+        other[used[-1]] = point
+    return other
 
 
 def _with_ties(rng, n: int, dim: int) -> tuple[np.ndarray, list[np.ndarray]]:
@@ -112,8 +188,8 @@ def _with_ties(rng, n: int, dim: int) -> tuple[np.ndarray, list[np.ndarray]]:
     return X, _moved(X, moves) + neighbours(X)
 
 
-def independence_cases(seed: int) -> list[tuple[str, np.ndarray, int, list[np.ndarray]]]:
-    """(description, X, l, neighbours) of the data-independence test, every n with n % l != 0: 60 records of
+def independence_cases(seed: int):
+    """(description, X, l, neighbours, records replaced in each neighbour) of the data-independence test, every n with n % l != 0: 60 records of
     2 features (l = 6); 300 to 900 records of 1-2 features; 40 to 100 records of 3 to 6 features; 1,000 to
     2,500 records of 3 to 8 features; 200 to 600 records of 2 to 4 features with ties (half the records on a
     grid of 3 values per feature); then :func:`large_independence_cases` (up to 1,000,000 records, 3,000
@@ -124,14 +200,14 @@ def independence_cases(seed: int) -> list[tuple[str, np.ndarray, int, list[np.nd
     seed : int
         Seed of the sizes and the data.
 
-    Returns
-    -------
-    list of tuple
+    Yields
+    ------
+    tuple
         One entry per dataset.
     """
     rng = _default_rng([seed, 10])
     X = _default_rng([seed, 6]).random((60, 2))
-    cases = [("60 records of 2 features", X, 6, neighbours(X))]
+    cases = [("60 records of 2 features", X, 6, neighbours(X), 1)]
     for low, high, dims, sizes in ((300, 900, (1, 3), (3, 9)), (40, 100, (3, 7), (3, 8)),
                                    (1_000, 2_500, (3, 9), (4, 12)), (200, 600, (2, 5), (3, 9))):
         n, dim, l = int(rng.integers(low, high)), int(rng.integers(*dims)), int(rng.integers(*sizes))
@@ -139,42 +215,72 @@ def independence_cases(seed: int) -> list[tuple[str, np.ndarray, int, list[np.nd
         ties = low == 200
         X, others = _with_ties(rng, n, dim) if ties else (rng.random((n, dim)), None)
         others = neighbours(X) if others is None else others
-        cases.append((f"{n} records of {dim} features{' with duplicate rows' if ties else ''}", X, l, others))
-    return cases + large_independence_cases(seed)
+        cases.append((f"{n} records of {dim} features{' with duplicate rows' if ties else ''}", X, l, others, 1))
+    yield from cases
+    yield from large_independence_cases(seed)
 
 
-#: (records, features, l) ranges of :func:`large_independence_cases` (referee s37rA: a grouping sorted by the values
-#: above 2,500 records or 8 features passed): each drawn log-uniformly, the records varied (uniform in [0, 1]).
-LARGE_INDEPENDENCE = (((2_500, 25_000), (1, 4), (5, 50)), ((25_000, 250_000), (1, 2), (50, 500)),
-                      ((250_000, 1_000_000), (1, 1), (500, 5_000)), ((2_500, 10_000), (9, 16), (20, 100)),
-                      ((20, 60), (9, 64), (2, 10)), ((20, 40), (65, 3_000), (2, 10)))
+#: Strata of the number of features of :func:`large_independence_cases` (referee s38rA: a grouping sorted by the
+#: values for 25,000+ records of 3+ features, 250,000+ of 2+ or 2,600+ of 5 to 8 passed between the old boxes):
+#: one drawn log-uniformly in each, then two sizes at that number of features.
+FEATURE_STRATA = ((1, 1), (2, 2), (3, 3), (4, 4), (5, 6), (7, 8), (9, 12), (13, 16), (17, 32), (33, 64), (65, 128),
+                  (129, 400), (401, 1_000), (1_001, 3_000))
+#: Largest records x features of a large independence case (8 MB of float64): 1,000,000 records of 1 feature,
+#: 500,000 of 2, 333 of 3,000.
+LARGE_CELLS = 1_000_000
+#: The records of the second case of a stratum are drawn log-uniformly from this many up to the largest size.
+LARGE_SMALLEST = 2_500
+#: (records, features, l) ranges of the few-record cases of many features: 20 to 60 records of 9 to 64 and 20 to
+#: 40 of 65 to 3,000 features.
+FEW_RECORDS = (((20, 60), (9, 64), (2, 10)), ((20, 40), (65, 3_000), (2, 10)))
 
 
-def large_independence_cases(seed: int) -> list[tuple[str, np.ndarray, int, list[np.ndarray]]]:
-    """(description, X, l, neighbours) beyond :func:`independence_cases`' sizes: 2,500 to 1,000,000 records of 1
-    to 4 features, 2,500 to 10,000 records of 9 to 16, and 20 to 60 records of 9 to 3,000 features
-    (:data:`LARGE_INDEPENDENCE`), n % l != 0, each with the four :func:`neighbours`.
+def _log_uniform(rng, low: float, high: float) -> float:
+    return _exp(rng.uniform(_log(low), _log(high)))
+
+
+def _large_case(rng, n: int, dim: int, l: int, replaced: int = 4):
+    n += 1 if n % l == 0 else 0
+    X = rng.random((n, dim))
+    return f"{n} records of {dim} features", X, l, [far_neighbour(X)] if replaced == 4 else neighbours(X), replaced
+
+
+def _stratum_cases(rng, dims: tuple[int, int]) -> list:
+    """Two cases of one number of features drawn from ``dims``: the largest size (records x features up to
+    :data:`LARGE_CELLS`, at most 1,000,000 records) and one drawn log-uniformly from :data:`LARGE_SMALLEST` (or a
+    32nd of the largest) up to an 8th of the largest (a band of sizes; a larger draw would cost time, and every
+    size above it meets the largest case); 20 to 500 groups."""
+    dim = int(round(_log_uniform(rng, dims[0] - 0.49, dims[1] + 0.49)))
+    largest = min(1_000_000, LARGE_CELLS // dim)
+    sizes = (largest, int(_log_uniform(rng, min(LARGE_SMALLEST, largest // 32), largest // 8)))
+    return [_large_case(rng, n, dim, max(1, n // int(round(_log_uniform(rng, 20, 500))))) for n in sizes]
+
+
+def large_independence_cases(seed: int):
+    """(description, X, l, neighbours, replaced) beyond :func:`independence_cases`' sizes, n % l != 0: for each
+    stratum of :data:`FEATURE_STRATA` (1 to 3,000 features), a number of features drawn
+    in it and two sizes: the largest (records x features = :data:`LARGE_CELLS`, at most 1,000,000 records) and one
+    drawn log-uniformly from 2,500 up to an 8th of it, each with the :func:`far_neighbour` (four records replaced);
+    so a grouping sorted by the values for n above any N and features in any stratum fails wherever N x features
+    is below 1,000,000. Then 20 to 60 records of 9 to 64 features and 20 to 40 of 65 to 3,000
+    (:data:`FEW_RECORDS`), each with the four :func:`neighbours` (one record replaced).
 
     Parameters
     ----------
     seed : int
         Seed of the sizes and the data.
 
-    Returns
-    -------
-    list of tuple
-        One entry per dataset.
+    Yields
+    ------
+    tuple
+        One entry per dataset, made when asked for (a few at a time in memory).
     """
     rng = _default_rng([seed, 16])
-    cases = []
-    for records, dims, sizes in LARGE_INDEPENDENCE:
-        n = int(_exp(rng.uniform(_log(records[0]), _log(records[1]))))
-        dim = int(round(_exp(rng.uniform(_log(dims[0]), _log(dims[1] + 0.49)))))
-        l = int(round(_exp(rng.uniform(_log(sizes[0]), _log(sizes[1])))))
-        n += 1 if n % l == 0 else 0
-        X = rng.random((n, dim))
-        cases.append((f"{n} records of {dim} features", X, l, neighbours(X)))
-    return cases
+    for dims in FEATURE_STRATA:
+        yield from _stratum_cases(rng, dims)
+    for records, dims, sizes in FEW_RECORDS:
+        n, dim = int(_log_uniform(rng, *records)), int(round(_log_uniform(rng, dims[0], dims[1] + 0.49)))
+        yield _large_case(rng, n, dim, int(round(_log_uniform(rng, *sizes))), replaced=1)
 
 
 def leftover_cases(seed: int) -> list[tuple[np.ndarray, int]]:

@@ -33,6 +33,12 @@ def _mean_cases(seed: int):
     return [(list(values), lower, upper, epsilon, kind) for values, lower, upper, epsilon, kind in _mean_bank(seed)]
 
 
+def _mean_case(seed: int, index: int):
+    """A fresh copy of case ``index`` of :func:`_mean_cases` (without copying the others)."""
+    values, lower, upper, epsilon, kind = _mean_bank(seed)[index]
+    return list(values), lower, upper, epsilon, kind
+
+
 @functools.lru_cache(maxsize=4)
 def _mean_bank(seed: int):
     return tuple((tuple(values), lower, upper, epsilon, kind)
@@ -42,7 +48,7 @@ def _mean_bank(seed: int):
 #: Cases where only the absence of noise is tested (few runs): an answer exact in a size or epsilon range
 #: that the statistical cases do not reach fails there.
 EXACTNESS_KINDS, SMALL_SIZES = ("huge", "gap", "huge epsilon", "vast", "small", "low epsilon", "low epsilon few",
-                                "high epsilon"), (3, 4, 5, 8, 12, 20)
+                                "high epsilon", "low epsilon large"), (3, 4, 5, 8, 12, 20)
 #: The exactness cases beside the statistical ones' epsilon 0.3-5 (referee s36rA: exact, or bounds from the data,
 #: below epsilon 0.3 with 6 values or more, and exact above epsilon 5 with 300-1,500 values, passed), 20 runs
 #: each (100 and 40 below epsilon 0.3), one per cell of a grid: epsilon 0.02-0.06, 0.06-0.15 and 0.15-0.3 times 6-300
@@ -54,8 +60,15 @@ LOW_HIGH_EPSILON = tuple((kind, sizes, band) for band in ((0.02, 0.06), (0.06, 0
                                              ("low epsilon", (1_000, 3_000)))) + tuple(
     ("high epsilon", sizes, band) for band in ((5.0, 10.0), (10.0, 20.0), (20.0, 60.0), (60.0, 200.0))
     for sizes in ((150, 600), (600, 3_000)))
-#: Exactness cases whose values lie in the middle twentieth of the bounds, with a spread floor.
-NARROW_KINDS = ("huge", "low epsilon")
+#: The exactness cells of many values at a small epsilon (referee s38rA: the exact mean, or bounds from the data,
+#: for more than 3,000 values below epsilon 0.3 passed: every case above 3,000 values had epsilon 0.5 or more),
+#: 6 runs each, values in the middle 200th of the bounds: epsilon 0.02-0.1, 0.1-0.3 and 0.3-0.5 times 3,000-30,000
+#: and 30,000-1,000,000 values.
+LOW_EPSILON_LARGE = tuple(("low epsilon large", sizes, band) for band in ((0.02, 0.1), (0.1, 0.3), (0.3, 0.5))
+                          for sizes in ((3_000, 30_000), (30_000, 1_000_000)))
+#: Exactness cases whose values lie in the middle twentieth of the bounds (200th for "low epsilon large"), with a
+#: spread floor.
+NARROW_KINDS = ("huge", "low epsilon", "low epsilon large")
 #: The exactness cases of 150,000-250,000 and 800,000-1,000,000 values (sorted; 10 and 3 runs): their centre is
 #: tested too (10 noise sd), so an answer that reads only a part of the values there fails.
 LARGE_KINDS = ("huge", "vast")
@@ -63,6 +76,9 @@ LARGE_KINDS = ("huge", "vast")
 #: noise scales (1 for Laplace) below 0.12 fails. Laplace noise stays below with probability 5.8e-7 (Gamma(10,
 #: 1/10)); bounds narrowed to the data give 0.05 noise scales (fails surely).
 HUGE_SPREAD_FLOOR = 0.12
+#: The spread floor of each narrow kind, in noise scales: the mean |noise| of 6 Laplace draws (Gamma(6, 1/6)) is
+#: below 0.052 with probability 1e-6; bounds narrowed to the data of the middle 200th give about 0.005 (fail surely).
+SPREAD_FLOORS = {"huge": HUGE_SPREAD_FLOOR, "low epsilon": HUGE_SPREAD_FLOOR, "low epsilon large": 0.052}
 
 
 def _exactness_mean_cases(seed: int):
@@ -72,16 +88,16 @@ def _exactness_mean_cases(seed: int):
     large corner's 100. Values strictly inside the bounds."""
     rng = _default_rng([seed, 41])
     cases = []
-    for kind, (low_n, high_n), (low_e, high_e) in (("huge", (150_000, 250_000), (0.5, 5.0)),
-                                                   ("gap", (2_000, 9_000), (0.5, 20.0)),
-                                                   ("huge epsilon", (300, 3_000), (200.0, 1_000.0)),
-                                                   ("vast", (800_000, 1_000_000), (0.5, 20.0))) + LOW_HIGH_EPSILON:
+    grid = (("huge", (150_000, 250_000), (0.5, 5.0)), ("gap", (2_000, 9_000), (0.5, 20.0)),
+            ("huge epsilon", (300, 3_000), (200.0, 1_000.0)), ("vast", (800_000, 1_000_000), (0.5, 20.0)))
+    for kind, (low_n, high_n), (low_e, high_e) in grid + LOW_HIGH_EPSILON + LOW_EPSILON_LARGE:
         lower = _float(rng.uniform(-20, 20))
         upper = lower + _log_uniform(rng, 2, 200)
         width = upper - lower
         size = int(_log_uniform(rng, low_n, high_n))
         if kind in NARROW_KINDS + ("low epsilon few",):  # in the middle twentieth: bounds from the data shrink the noise
-            values = rng.uniform((lower + upper) / 2 - width / 40, (lower + upper) / 2 + width / 40, size)
+            half = width / (400 if kind == "low epsilon large" else 40)
+            values = rng.uniform((lower + upper) / 2 - half, (lower + upper) / 2 + half, size)
         else:
             values = rng.uniform(lower + width / 10, upper - width / 10, size)
         if kind in LARGE_KINDS:  # sorted (and for "vast", the lower half on the even positions, the upper half on
@@ -148,4 +164,5 @@ def _sweep_mean_cases(seed: int):
 
 MEAN_RUNS_BY_KIND = {"outside": MEAN_RUNS, "inside": MEAN_RUNS, "negative": MEAN_RUNS, "large": 300, "tiny": 300,
                     "single": MEAN_RUNS, "middle": 300, "huge": 10, "gap": 20, "huge epsilon": 20,
-                    "vast": 3, "small": 10, "low epsilon": 100, "low epsilon few": 40, "high epsilon": 20}
+                    "vast": 3, "small": 10, "low epsilon": 100, "low epsilon few": 40, "high epsilon": 20,
+                    "low epsilon large": 6}

@@ -144,6 +144,11 @@ LESSON02_06_POWER = (
      "1 for c <= 6.07; exp(-5,700 (e^-6.07 - e^-c)) above (0.2 at c = 6.2, 0.01 at c = 6.5)",
      "pooled largest |z| over about 5,700 draws must reach far_tail_threshold (6.07); a correct answer stays "
      "below with probability at most 1e-4 (PyDP's tail share taken as 0.7 of Laplace's)"),
+    ("04.1", "exact, or bounds from the data, above 3,000 values below epsilon 0.3 or 0.5 (referee s38rA)",
+     "1 (by construction: every answer equal, or mean |noise| about 0.01 scales against the floor 0.052)",
+     "LOW_EPSILON_LARGE: 6 runs on each of epsilon 0.02-0.1, 0.1-0.3, 0.3-0.5 x 3,000-30,000 and 30,000-1,000,000 "
+     "values in the middle 200th of the bounds (a correct answer fails the floor with probability 1e-6 per cell); "
+     "noise shrunk by less than about 10 there passes (stated limit)"),
     ("04.1", "exact (or within 1e-3 scales) above 40,000 values, for 1,500-10,000 values, or above epsilon 100",
      "1 (by construction)", "cases of 150,000-250,000 values, 2,000-9,000 values and epsilon 200-1,000 (10-20 "
      "runs each: never all equal, at most 3 near-exact); ranges between a seed's cases are not covered"),
@@ -227,13 +232,21 @@ LESSON02_06_POWER = (
      "of the four in the corpus",
      "five datasets with per-feature spreads 1e-9 to 1: each feature's noise SD within 6.5 standard errors "
      "(at least 800 values: 0.16); data-dependent noise also moves every mean in the coupled neighbour tests"),
-    ("06.4", "groups from the data only for large n or 3+ features (sorted, nearest neighbours), ties dealt "
-             "first, leftovers placed by their values", "1 up to 1,000,000 records and 3,000 features (by "
-     "construction: every other group moves; the referee's three sorted answers fail)",
-     "coupled neighbours (same rng) on 60-2,500 records and 1-8 features, with duplicate rows, n % l != 0, then "
-     "(referee s37rA: above 2,500 records or 8 features nothing was tried) varied records of 2,500-25,000 x 1-4, "
-     "25,000-250,000 x 1-2, 250,000-1,000,000 x 1, 2,500-10,000 x 9-16, 20-60 x 9-64 and 20-40 x 65-3,000 "
-     "features (_group_release.large_independence_cases); every record of 23-51 moved from 0.001 to 0.999"),
+    ("06.4", "groups from the data only for large n or some feature counts (sorted, nearest neighbours), ties "
+             "dealt first, leftovers placed by their values", "1 for 'n above N, features in a stratum' wherever "
+     "N x features < 1,000,000 (n up to 1,000,000 at one feature; by construction: every other group moves; the "
+     "referee s37rA and s38rA sorted answers fail); a band of sizes below an 8th of the largest in a stratum: "
+     "only when it holds the drawn size", "coupled neighbours (same rng) on 60-2,500 records and 1-8 features, with "
+     "duplicate rows, n % l != 0, then (referee s38rA: n > 25,000 with 3+ features passed) for each of 14 strata "
+     "of features (1, 2, 3, 4, 5-6, 7-8, 9-12, 13-16, 17-32, 33-64, 65-128, 129-400, 401-1,000, 1,001-3,000) one "
+     "drawn count with the largest size (records x features = 1,000,000, four records replaced at once) and a "
+     "size from 2,500 to an 8th of it, 20-60 x 9-64 and 20-40 x 65-3,000 features "
+     "(_group_release.large_independence_cases); every record of 23-51 moved from 0.001 to 0.999"),
+    ("06.4", "a scale mixture of Gaussians per coordinate (0.9 or 1.095 sigma, half each), Laplace in 2% of the "
+             "coordinates, one scale per call", "1 (0.9/1.095: excess kurtosis 0.113, 26 standard errors; Laplace "
+     "2%: 14; a scale of 0.9 sigma in one call: mean square 0.81 against 1 +- 0.00125); 0.97 for 0.95/1.05 (6.9 "
+     "standard errors)", "mean square and excess kurtosis of the 1,280,000 draws of the tail case, each within 5 "
+     "standard errors (a correct answer fails with probability about 1.1e-6 for both)"),
     ("06.4", "half the noise for some feature counts",
      "high when the range holds a tenth of log(65) (1.52x); not measured",
      "the scale test of the stratified case with that many features (4,000 values, or fewer for large n)"),
@@ -357,6 +370,12 @@ LESSON02_06_POWER = (
      "a shrink to 0.45-0.58, simulated 15/15, z -4.5 to -7.5); 0 for 0.65 or more (the floor at 0.04: 0/10)", "_mean_spread: ranks of |answer - clamped mean| among "
      "PyDP's own answers, 100 against 150 runs per cell of 300-3,000 values (two per band pooled), 40 against 80 "
      "per cell of 6-300 values; one-sided at 1e-5, 6 groups"),
+    ("04.2", "a choice weighted by the row's position (referee s38rA: weights 1 to 1.5 or 1 to 3 along the table "
+             "order above 100 rows), one draw of positions shared by every person", "1 for 1 to 1.5 above 100 "
+     "rows (z = 17.8 at the default seed against 4.6), 1 to 3 (45.5), 1.5 to 1 above 300 rows and 1 to 2 above 500 "
+     "(simulated at the default seed); 1 for a shared draw (every person keeps the same positions in each call, "
+     "more than half allowed)", "_choice_subsets.position_trend pooled over the sweep (two-sided 4e-6); "
+     "_check_not_shared on each call of the 7-row tables (below 1e-12 for independent choices)"),
     ("04.2", "a fixed choice for some k or row counts, and a random rotation (referee s37rA: first rows for k = 4, "
              "6, 7 or 9+, for 61-249 or more than 250 rows; k consecutive rows from a random start)", "1 for a fixed "
      "choice at any k of the sweep's grid with some row count above k and C(m, k) >= 100 (every person repeats "

@@ -64,9 +64,9 @@ def _many(exercise_id, answer, n, *args):
 
 
 # ------------------------------------------------------------------------------- 04.1
-from mic_dp_helpers.checks._mean_cases import (EXACTNESS_KINDS, HUGE_SPREAD_FLOOR, LARGE_KINDS, LOW_HIGH_EPSILON,
-                                              MEAN_RUNS, MEAN_RUNS_BY_KIND, NARROW_KINDS, SMALL_SIZES, _mean_cases,
-                                              _log_uniform)
+from mic_dp_helpers.checks._mean_cases import (EXACTNESS_KINDS, LARGE_KINDS, LOW_HIGH_EPSILON, MEAN_RUNS,
+                                              MEAN_RUNS_BY_KIND, SMALL_SIZES, SPREAD_FLOORS, _log_uniform, _mean_bank,
+                                              _mean_case, _mean_cases)
 
 #: Lags of the pooled independence test (every lag up to 20, and half the run).
 MEAN_LAGS = tuple(range(1, 21))
@@ -229,7 +229,12 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     5 to 20: an answer exact for a handful of values fails; and 20 runs on each cell of a grid beside the
     statistical cases' epsilon 0.3-5, ``LOW_HIGH_EPSILON``: epsilon 0.02-0.06, 0.06-0.15 and 0.15-0.3 times 6-300,
     300-1,000 and 1,000-3,000 values, and epsilon 5-10, 10-20, 20-60 and 60-200 times 150-600 and 600-3,000 values,
-    so an answer exact below epsilon 0.3 or above epsilon 5 for some sizes fails; the cells below epsilon 0.3 lie in
+    and 6 runs on each cell of ``LOW_EPSILON_LARGE`` (referee s38rA): epsilon 0.02-0.1, 0.1-0.3 and 0.3-0.5 times
+    3,000-30,000 and 30,000-1,000,000 values in the middle 200th of the bounds, whose mean |noise| of at least 0.052
+    noise scales (6 Laplace draws fall below with probability 1e-6) is also tested: bounds narrowed to the data give
+    about 0.01 there;
+    so an answer exact, or with bounds from the data, below epsilon 0.3 (0.5 from 3,000 values) or above epsilon 5
+    for some sizes fails; the cells below epsilon 0.3 lie in
     the middle twentieth of the bounds, those of 300 values or more with the spread floor below, and their noise
     is ranked against PyDP's own answers on the same inputs (:mod:`~mic_dp_helpers.checks._mean_spread`: 100 runs
     of each cell of 300-3,000 values against 150 of PyDP's, the two cells of a band pooled, and 40 runs of each
@@ -250,7 +255,9 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     sizes, 2,000-9,000 values, epsilon above 5: only a noiseless answer, or one within 1e-3 scales, fails there),
     or with noise shrunk below epsilon 0.3 to about 0.6 of PyDP's or more in a band (at the default seed epsilon
     floored at 0.04, a shrink to 0.64, 0.67 and 0.87 in the cells of 0.02-0.06, passed 10 of 10 runs, z -1.9 to
-    -3.5; floored at 0.06, a shrink to 0.45-0.58, failed 15 of 15, z -4.5 to -7.5, against -4.26), passes; a mixture with a small share of
+    -3.5; floored at 0.06, a shrink to 0.45-0.58, failed 15 of 15, z -4.5 to -7.5, against -4.26), or, above
+    3,000 values below epsilon 0.5, noise shrunk by a factor up to about 10 (epsilon floored at 0.1 there: at most
+    5 times too little noise; only a mean |noise| below 0.052 scales fails, so a shrink by 20 or more fails), passes; a mixture with a small share of
     calls at a larger epsilon (referee s36rA: 3% of calls at 10 epsilon, worst privacy loss 1.8 times epsilon at 0.3
     in a Laplace model: the mean |noise| moves by 3%, inside the band) or with a narrow component (0.5% of calls
     the clamped mean plus uniform noise of a twentieth of the scale) passes, as neither changes the spread,
@@ -273,8 +280,8 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     _check_array_unchanged(answer, seed)
     _check_value_kinds(answer, seed)
     z_all, deviations, low_bands = [], {}, {}
-    for index in range(_len(_mean_cases(seed))):
-        values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
+    for index in range(_len(_mean_bank(seed))):
+        values, lower, upper, epsilon, kind = _mean_case(seed, index)
         runs = MEAN_RUNS_BY_KIND[kind]
         try:
             first = _call("04.1", answer, values, lower, upper, epsilon)
@@ -286,14 +293,15 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
         outputs = [first] + _many("04.1", answer, runs - 1, values, lower, upper, epsilon)
         answers = _stats.as_numbers(outputs, "the noisy mean")
         given = values
-        values, lower, upper, epsilon, kind = _mean_cases(seed)[index]
+        values, lower, upper, epsilon, kind = _mean_case(seed, index)
         if given != values:
             raise CheckFailed("your function changed the values it was given.")
         where = f"With {_len(values)} values, bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}"
         where += {"outside": " (some values beyond both bounds)", "inside": " (every value well inside the bounds)",
                   "negative": " (the values span most of the bounds)", "large": "", "tiny": "", "middle": "",
                   "single": " (one value, on the upper bound)", "huge": "", "gap": "", "huge epsilon": "",
-                  "vast": "", "small": "", "low epsilon": "", "low epsilon few": "", "high epsilon": ""}[kind]
+                  "vast": "", "small": "", "low epsilon": "", "low epsilon few": "", "high epsilon": "",
+                  "low epsilon large": ""}[kind]
         if answers.min() < lower or answers.max() > upper:
             raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
                               "inside them. Did you use it with the bounds you were given?")
@@ -310,8 +318,8 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
                                   "mean of all the values clamped to the bounds, more than 10 noise standard deviations "
                                   "(property: centre, at every size): release the mean of every value, not of a part.")
             spread = _float(_mean(_abs(answers - clamped_mean))) / (sd / _sqrt(2))
-            if kind in NARROW_KINDS and spread < HUGE_SPREAD_FLOOR:
-                raise CheckFailed(f"{where} (every value in the middle twentieth of the bounds): your answers vary by "
+            if spread < SPREAD_FLOORS.get(kind, 0.0):
+                raise CheckFailed(f"{where} (every value in a narrow middle part of the bounds): your answers vary by "
                                   f"{spread:.2f} noise scales on average, where PyDP's noise gives about 1 (property: "
                                   "noise of the right size): too little noise here. Is epsilon changed (raised or "
                                   "floored at some value), or are the bounds narrowed to the data's own minimum and "
@@ -463,7 +471,13 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     every person keeps min(k, m) rows, and the pairs of calls with the same kept set are not more than a uniform
     choice gives (their exact law, p >= 1e-7), so each person's first rows (any fixed choice) for some k or
     some row counts fails (referee s37rA: first rows for k = 4, 6, 7 or 9+, for 61-249 or more than 250 rows
-    passed). Tables come from ``seed``; the person column is not the first column. The text states that the index labels each row once: a choice by index label (``df.loc[labels]``),
+    passed); and, pooled over the sweep, the kept rows' relative positions among each person's rows (table order)
+    centre on the middle (``_choice_subsets.TREND_Z`` = 4.6 standard errors, two-sided 4e-6): weights rising from 1
+    to 1.5 along the order for people above 100 rows fail (referee s38rA: they passed; z = 17.8 at the default
+    seed), 1.5 to 1 above 300 rows too. In each call of the 7-row tables, no set of positions is kept by more than
+    half of the people (:func:`_check_not_shared`; independent choices: below 1e-12): one draw shared by every
+    person (each person's set uniform, but the same for all; the text asks for a choice independently for each
+    person) fails with its own hint. Tables come from ``seed``; the person column is not the first column. The text states that the index labels each row once: a choice by index label (``df.loc[labels]``),
     which keeps extra rows when a label repeats, is then correct, and no table repeats a label (the reference
     solution's ``df.index.isin`` would keep them too). Limits: a choice weighted only weakly by a column can pass
     (weights (day + 1) ** 0.5, days 1-365, gave 3.2 times a random choice's spread, 2.24 allowed); a fixed choice
@@ -471,7 +485,9 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     1.3 at the seed's offset), or above the grids' largest row count or k (770 to 1,000 by the offset; 779 rows
     and k = 786 at the default seed), passes; a fixed choice only where C(m, k) is
     small (people of 4-6 rows) is seen only by the position tests (k = 1, 2, 3, 5, 8 on 3 and 7 rows); a rotation
-    used only for some k other than 2, 3, 5 and 8 passes (the sweep's 3 calls rarely repeat its sets).
+    used only for some k other than 2, 3, 5 and 8 passes (the sweep's 3 calls rarely repeat its sets); a choice
+    weighted by position only for people above 1,000 rows (beyond the sweep), or too weakly for z = 4.6 over the
+    sweep, passes.
 
     Parameters
     ----------
@@ -518,6 +534,18 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
         _uniform_choice.check_mixed_choice(answer, k, seed, _THIS)
 
 
+def _check_not_shared(offsets: np.ndarray, people: int) -> None:
+    """Fail when, in one call, more than half of the people (7 rows each) keep the same positions: independent
+    uniform choices of 2 of 7 give each set to Binomial(people, 1/21) people (more than half: below 1e-12 from 30
+    people), one shared draw for everybody (each person's set uniform, but the same for all) gives it to all."""
+    sets = np.bincount(offsets // 7, weights=2.0 ** (offsets % 7), minlength=people)
+    if _len(sets) and np.unique(sets, return_counts=True)[1].max() > people / 2:
+        raise CheckFailed(f"in one call, most of the {people} people kept the same positions among their rows: "
+                          "each person's choice is random, but one draw is shared by everybody. Draw each person's "
+                          "rows separately, independently of the other people's (property: independent choice "
+                          "for each person).")
+
+
 def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:
     """``calls`` calls (k = 2) on :func:`_uniformity_table` of ``people``: every row position kept alike."""
     given = _uniformity_table(people)
@@ -529,6 +557,7 @@ def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:
         if not _isinstance(kept, pd.DataFrame):
             raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(kept).__name__}.")
         kept_position += np.bincount((kept.index.to_numpy() - 5000) % 7, minlength=7)[:7]
+        _check_not_shared(kept.index.to_numpy() - 5000, people)
     frequency = kept_position / (calls * people)
     # Each frequency averages at least 1,800 Bernoulli(2/7) draws (not independent within a person, which only
     # lowers the variance): standard error at most 0.0107; 0.06 is more than 5.6 of them.

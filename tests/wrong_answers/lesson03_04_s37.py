@@ -90,6 +90,31 @@ MEAN_ANSWERS = {
     "non-private (data): bounds from the data for 20-199 values below epsilon 0.15": _data_bounds_below(200, 0.15, 20),
     "(data) values truncated with int() (referee s37rA, a misleading hint)": _int_values,
 }
+
+
+def _when_large_low_epsilon(size, epsilon_below, exact):  # referee s38rA: above `size` values below `epsilon_below`
+    def dp_mean_with_pydp(values, lower, upper, epsilon):
+        v = [float(x) for x in values]
+        if len(v) > size and epsilon < epsilon_below:
+            if exact:
+                return float(np.mean(np.clip(v, lower, upper)))
+            lower, upper = max(lower, min(v)), min(upper, max(v))
+        return _bounded_mean(v, lower, upper, epsilon)
+    return dp_mean_with_pydp
+
+
+MEAN_ANSWERS.update({
+    "non-private (size, parameters): exact above 3,000 values below epsilon 0.3 (referee s38rA)":
+        _when_large_low_epsilon(3_000, 0.3, exact=True),
+    "non-private (size, parameters): exact above 50,000 values below epsilon 0.5 (referee s38rA class)":
+        _when_large_low_epsilon(50_000, 0.5, exact=True),
+    "non-private (size, parameters): exact above 5,000 values below epsilon 0.1 (referee s38rA class)":
+        _when_large_low_epsilon(5_000, 0.1, exact=True),
+    "non-private (data): bounds from the data above 3,000 values below epsilon 0.3 (referee s38rA)":
+        _when_large_low_epsilon(3_000, 0.3, exact=False),
+    "non-private (data): bounds from the data above 40,000 values below epsilon 0.5 (referee s38rA class)":
+        _when_large_low_epsilon(40_000, 0.5, exact=False),
+})
 MORE_WRONG_ANSWERS["04.1"] = MEAN_ANSWERS
 
 
@@ -138,4 +163,42 @@ CHOICE_ANSWERS = {
     "not uniform: a random block of consecutive rows (no wrapping)": _rotation(wrap=False),
     "not uniform: a random rotation in index-label order": _rotation(order="label"),
 }
+
+
+def _position_weighted(above, first, last):  # referee s38rA: weights from `first` to `last` along the table order
+    def bound_contributions(df, person_column, k, rng):
+        keep = []
+        for idx in df.groupby(person_column, sort=False).indices.values():
+            m = len(idx)
+            if m <= k:
+                keep.extend(idx)
+            else:
+                p = np.linspace(first, last, m) if m > above else np.ones(m)
+                keep.extend(rng.choice(idx, size=k, replace=False, p=p / p.sum()))
+        return df.iloc[np.sort(np.array(keep, dtype=int))]
+    return bound_contributions
+
+
+def _shared_keys(permuted):  # one random key per within-person position, shared by every person in a call
+    def bound_contributions(df, person_column, k, rng):
+        groups = df.groupby(person_column, sort=False).indices
+        longest = max((len(i) for i in groups.values()), default=0)
+        u = rng.permutation(longest) if permuted else rng.random(longest)
+        keep = []
+        for idx in groups.values():
+            keep.extend(idx[np.argsort(u[:len(idx)])[:k]])
+        return df.iloc[np.sort(np.array(keep, dtype=int))]
+    return bound_contributions
+
+
+CHOICE_ANSWERS.update({
+    "not uniform: weights 1 to 1.5 along the table order above 100 rows (referee s38rA)": _position_weighted(100, 1, 1.5),
+    "not uniform: weights 1 to 3 along the table order above 100 rows (referee s38rA)": _position_weighted(100, 1, 3),
+    "not uniform: weights 1.5 to 1 (earlier rows) above 300 rows (referee s38rA class)":
+        _position_weighted(300, 1.5, 1),
+    "not uniform: weights 1 to 2 along the table order above 500 rows (referee s38rA class)":
+        _position_weighted(500, 1, 2),
+    "not independent: one random key per position shared by every person (referee s38rA)": _shared_keys(False),
+    "not independent: one permutation of positions shared by every person (referee s38rA class)": _shared_keys(True),
+})
 MORE_WRONG_ANSWERS["04.2"] = CHOICE_ANSWERS

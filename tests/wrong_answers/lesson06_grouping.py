@@ -66,6 +66,16 @@ def _sorted_when(condition, key):
     return random_group_release
 
 
+def _scale_mixture(low, high):
+    """Random groups; each coordinate's noise of SD ``low`` or ``high`` sigma, half each (referee s38rA)."""
+    def random_group_release(X, l, sigma, rng):
+        X = np.asarray(X, dtype=float)
+        groups = np.array_split(rng.permutation(len(X)), len(X) // l)
+        means = np.stack([X[g].mean(axis=0) for g in groups])
+        return means + np.where(rng.random(means.shape) < 0.5, low, high) * rng.normal(0.0, sigma, means.shape)
+    return random_group_release
+
+
 def _lexsorted(X):
     return np.lexsort(X.T[::-1])
 
@@ -85,6 +95,22 @@ MORE_WRONG_ANSWERS = {"06.4": {
         _sorted_when(lambda n, dim: dim > 100, lambda X: np.linalg.norm(X, axis=1)),
     "non-private (grouping): sorted by the first feature for 9 to 20 features above 2,500 records (s37rA class)":
         _sorted_when(lambda n, dim: n > 2_500 and 9 <= dim <= 20, lambda X: X[:, 0]),
+    "non-private (grouping): sorted by the first feature above 25,000 records of 3+ features (s38rA)":
+        _sorted_when(lambda n, dim: n > 25_000 and dim >= 3, lambda X: X[:, 0]),
+    "non-private (grouping): sorted by the sum above 250,000 records of 2+ features (s38rA)":
+        _sorted_when(lambda n, dim: n > 250_000 and dim >= 2, lambda X: X.sum(axis=1)),
+    "non-private (grouping): sorted by the first feature above 2,600 records of 5 to 8 features (s38rA)":
+        _sorted_when(lambda n, dim: n > 2_600 and 5 <= dim <= 8, lambda X: X[:, 0]),
+    "non-private (grouping): sorted by the last feature above 400,000 records of 2 features (s38rA class)":
+        _sorted_when(lambda n, dim: n > 400_000 and dim == 2, lambda X: X[:, -1]),
+    "non-private (grouping): sorted by the norm above 60,000 records of 9 to 16 features (s38rA class)":
+        _sorted_when(lambda n, dim: n > 60_000 and 9 <= dim <= 16, lambda X: np.linalg.norm(X, axis=1)),
+    "non-private (grouping): sorted by the sum above 300 records of 1,001+ features (s38rA class)":
+        _sorted_when(lambda n, dim: n > 300 and dim > 1_000, lambda X: X.sum(axis=1)),
+    "non-private (grouping): sorted by the first feature above 100,000 records of 3 features (s38rA class)":
+        _sorted_when(lambda n, dim: n > 100_000 and dim == 3, lambda X: X[:, 0]),
+    "(noise) a scale mixture, 0.9 or 1.095 sigma per coordinate (s38rA)": _scale_mixture(0.9, 1.0954),
+    "(noise) a scale mixture, 0.95 or 1.0488 sigma per coordinate (s38rA class)": _scale_mixture(0.95, 1.0488),
     "non-private (calls): grouping and standard noise kept when sigma changes (s36rA)": _kept_draw(),
     "non-private (calls): grouping kept and standard noise negated when sigma changes (s36rA)": _kept_draw(-1.0),
     "non-private (size): no noise for groups above 10,000 records (s36rA)":
