@@ -88,7 +88,8 @@ def test_a_patch_that_rebinds_no_module_name_is_undone_and_refused_too(patch):
     assert not changed_names(before)
     assert _core.expect_number.__code__ is code and _core._Guarded.__dict__["_watched"] is watched
     assert all(_guard.student_call.__kwdefaults__[key] is value for key, value in kwdefaults.items())
-    assert run_check("02.1", _laplace_release).passed
+    again = run_check("02.1", _patching(patch))  # the guard still works: the same patch is refused again
+    assert again.status == "failed" and "changed what the check itself uses" in again.message, again.message
 
 
 def _patches_helper_frames_only(fallback, checker_module: str):
