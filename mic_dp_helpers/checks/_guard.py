@@ -102,8 +102,14 @@ def _watched_namespaces(extra_modules, _base=_BASE_NAMESPACES, _list=list, _cour
 MACHINERY = ("mic_dp_helpers.checks._core", "mic_dp_helpers.checks._guard")
 
 
+def _function_record(function, _dict=dict) -> tuple:
+    """A function with its code, defaults and a copy of its keyword defaults, for :func:`_restore_internals`."""
+    kwdefaults = function.__kwdefaults__
+    return function, function.__code__, function.__defaults__, None if kwdefaults is None else _dict(kwdefaults)
+
+
 def _internals(spaces, _isinstance=isinstance, _function=types.FunctionType, _type=type, _getattr=getattr,
-               _dict=dict, _list=list, _id=id, _set=set, _machinery=MACHINERY) -> list:
+               _dict=dict, _list=list, _id=id, _set=set, _machinery=MACHINERY, _record=_function_record) -> list:
     """The parts of the machinery's functions and classes that a patch can change without rebinding a name.
 
     For every function defined in :data:`MACHINERY` (and every method of a class defined there): its code,
@@ -121,16 +127,14 @@ def _internals(spaces, _isinstance=isinstance, _function=types.FunctionType, _ty
                 continue
             seen.add(_id(value))
             if _isinstance(value, _function):
-                records.append((value, value.__code__, value.__defaults__,
-                                None if value.__kwdefaults__ is None else _dict(value.__kwdefaults__)))
+                records.append(_record(value))
             elif _isinstance(value, _type):
                 members = _dict(value.__dict__)
                 records.append((value, members, None, None))
                 for member in members.values():
                     if _isinstance(member, _function) and _id(member) not in seen:
                         seen.add(_id(member))
-                        records.append((member, member.__code__, member.__defaults__,
-                                        None if member.__kwdefaults__ is None else _dict(member.__kwdefaults__)))
+                        records.append(_record(member))
     return records
 
 
