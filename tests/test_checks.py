@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import json
 from pathlib import Path
 
 import nbformat
@@ -11,6 +12,7 @@ import pytest
 from conftest import solution_namespace
 from wrong_answers import COSTLY_CHECKS, collect_wrong_answers
 from mic_dp_helpers.checks import EXERCISES, check, run_check
+from mic_dp_teacher.grading import protocol, wire
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -92,12 +94,33 @@ def test_a_solution_cell_fails_unless_each_of_its_checks_printed_a_pass(source, 
 
 
 #: The same check on the same reference solution runs in the default run inside solutions/*.ipynb.
+class _OverTheWire:
+    """A solution as the grader's checks meet it: what every round trip returns (one call, or one batch of
+    ``call_repeatedly``) must fit one message of the grader's wire, or an honest answer fails there with
+    "the grader cannot receive" (stop 38: 07.1's 200 calls on 200,000 people in one batch, 40,000,000 values)."""
+
+    def __init__(self, function) -> None:
+        self._function, self.__name__ = function, function.__name__
+
+    def __call__(self, *args, **kwargs):
+        return self._sent(self._function(*args, **kwargs))
+
+    def call_repeatedly(self, n: int, *args) -> list:
+        return self._sent([self._function(*args) for _ in range(n)])
+
+    @staticmethod
+    def _sent(value):
+        message = json.dumps(wire.encode(value))  # raises WireError above wire.MAX_ITEMS values
+        assert len(message) <= protocol.MAX_MESSAGE, f"one round trip of {len(message):,} bytes"
+        return value
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("exercise_id", sorted(EXERCISES))
 def test_reference_solution_passes(exercise_id, capsys):
     _skip_without_minepy(exercise_id)
     spec = EXERCISES[exercise_id]
-    solution = _solutions_for(spec.lesson)[spec.answer_name]
+    solution = _OverTheWire(_solutions_for(spec.lesson)[spec.answer_name])
     result = check(exercise_id, solution)
     assert result.passed, result.message
     assert capsys.readouterr().out.strip().splitlines()[-1] == str(result) and "passed" in str(result)

@@ -265,6 +265,9 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
 #: 07.1's many-call case at a high epsilon (referee s38rB: antithetic coins, u and 1 - u, between person i and
 #: i + n/2 or 2i and 2i + 1 above epsilon 4-5 passed): calls x people, and its epsilon.
 HIGH_PAIRS_CASE = (200, 200_000, 6.8)
+#: Calls of :data:`HIGH_PAIRS_CASE` per round trip (2,000,000 answers): the grader's wire carries at most
+#: 5,000,000 values in one message (``mic_dp_teacher.grading.wire.MAX_ITEMS``).
+HIGH_PAIRS_BATCH = 10
 
 
 def _high_epsilon_pairs(answer, generator) -> None:
@@ -276,7 +279,10 @@ def _high_epsilon_pairs(answer, generator) -> None:
     calls, n, epsilon = HIGH_PAIRS_CASE
     truth = generator.permutation(n) < n // 2  # half yes: the matchings by answer have n / 2 pairs too
     where = f"For {n:,} answers (half of them true yes) at epsilon={epsilon:.3g}, over {calls} calls:"
-    runs = call_repeatedly(answer, calls, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+    rng = _default_rng(int(generator.integers(2**31)))
+    runs = []  # in rounds of HIGH_PAIRS_BATCH calls: the grader sends at most 5,000,000 values per round trip
+    for start in range(0, calls, HIGH_PAIRS_BATCH):
+        runs += call_repeatedly(answer, min(HIGH_PAIRS_BATCH, calls - start), truth.copy(), epsilon, rng)
     flips = np.stack([_reports(raw, n, where) != truth for raw in runs])
     check_pairings(*pairing_counts(flips, truth), where)
 
