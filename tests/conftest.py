@@ -46,3 +46,11 @@ def changed_names(before: dict) -> list[str]:
 def root() -> Path:
     return ROOT
 
+
+
+def first_in_default_tier(params: list) -> list:
+    """``params`` for ``pytest.mark.parametrize`` with all but the first marked slow: each runs a whole check
+    (seconds), so the default run tries one member of a class and CI's slow run the rest (the 5-minute budget
+    of ``./course test``)."""
+    return [p if i == 0 else pytest.param(*(p if isinstance(p, tuple) else (p,)), marks=pytest.mark.slow)
+            for i, p in enumerate(params)]

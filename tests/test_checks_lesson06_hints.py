@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import pytest
 
+from conftest import first_in_default_tier
 from mic_dp_helpers.checks import run_check
 from wrong_answers import lesson06
 
 RELEASES = lesson06.WRONG_ANSWERS["06.4"]
 
 
-@pytest.mark.parametrize(("mistake", "symptom"), [
+@pytest.mark.parametrize(("mistake", "symptom"), first_in_default_tier([
     ("not the noisy means (valid, but clipped to [0, 1])", "valid post-processing"),
     ("non-private (calls): memoised release", "same release again and again"),
     ("non-private (calls): noise from a generator seeded by the sizes", "same release again and again"),
@@ -18,7 +19,7 @@ RELEASES = lesson06.WRONG_ANSWERS["06.4"]
     ("non-private (size): exact for groups of 100 or more", "without noise"),
     ("non-private (size): exact when there is a single group", "without noise"),
     ("non-private (shape): Gaussian clipped at 3.5 sigma", "point mass"),
-])
+]))
 def test_hint_names_the_symptom(mistake, symptom, capsys):
     result = run_check("06.4", RELEASES[mistake])
     hint = str(getattr(result, "message", result)) + capsys.readouterr().out
@@ -31,12 +32,12 @@ def test_a_clipped_valid_release_is_never_called_non_private(capsys):
     assert "valid post-processing" in hint and "non-private" not in hint and "not the Gaussian" not in hint
 
 
-@pytest.mark.parametrize("mistake", [
+@pytest.mark.parametrize("mistake", first_in_default_tier([
     "non-private: sorted by the first feature, dealt round-robin",
     "non-private: sorted by distance from the mean, dealt round-robin",
     "non-private: sorted by the angle around the centre, in contiguous chunks",
     "non-private: sorted, dealt round-robin from a random start, groups in random order",
-])
+]))
 def test_a_grouping_from_an_order_of_the_data_is_named(mistake, capsys):
     result = run_check("06.4", RELEASES[mistake])
     hint = str(getattr(result, "message", result)) + capsys.readouterr().out
@@ -91,25 +92,25 @@ def test_honest_variant_passes(exercise_id, name):
     assert result.passed, f"{exercise_id} {name}: {result.message}"
 
 
-@pytest.mark.parametrize("mistake", [
+@pytest.mark.parametrize("mistake", first_in_default_tier([
     "non-private (data): noise scaled by the data's SD (sigma on constant data)",
     "non-private (data): noise scaled by each feature's range (sigma on constant data)",
     "non-private (data): half the noise on nearly constant data",
     "non-private (data): noise times 1 + the data's SD",
-])
+]))
 def test_a_noise_scale_read_from_the_data_is_named_not_blamed_on_the_groups(mistake):
     result = run_check("06.4", RELEASES[mistake])
     assert result.status == "failed" and "never rescaled by the data" in result.message
     assert "Your groups depend on the values" not in result.message
 
 
-@pytest.mark.parametrize(("mistake", "symptom"), [
+@pytest.mark.parametrize(("mistake", "symptom"), first_in_default_tier([
     ("non-private (data): leftover records join the nearest group", "data-independent grouping"),
     ("non-private (data): leftover records dealt in the order of their values", "data-independent grouping"),
     ("non-private (data): duplicate rows dealt out first, round-robin", "data-independent grouping"),
     ("non-private (size): nearest-neighbour groups when n > 100 or 3+ features", "data-independent grouping"),
     ("non-private (shape): a sum of 12 uniforms", "thinner tails than a Gaussian"),
-])
+]))
 def test_referee_fourth_pass_hints(mistake, symptom):
     result = run_check("06.4", RELEASES[mistake])
     assert result.status == "failed" and symptom in result.message
