@@ -20,7 +20,7 @@ from mic_dp_helpers.checks._core import CheckFailed
 
 #: The exercises whose check is statistical (the answer is random, or is judged from random draws).
 RANDOM_EXERCISES = ("02.1", "02.4", "03.3", "04.1", "04.2", "04.4", "05.4", "06.4") + ("07.1", "07.3", "07.4", "07.5") + (
-    "08.2", "08.5")
+    "08.2", "08.5", "09.1")
 _NOTEBOOKS = {"02": "02_laplace_mechanism_solutions.ipynb", "03": "03_privacy_budget_solutions.ipynb",
               "04": "04_pydp_solutions.ipynb", "05": "05_mic_dp_solutions.ipynb",
               "06": "06_synthetic_data_solutions.ipynb", "07": "07_selection_and_local_dp_solutions.ipynb",
