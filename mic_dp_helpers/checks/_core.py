@@ -73,7 +73,11 @@ def expect_number(value, what: str) -> float:
         value = value.reshape(-1)[0]
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, np.number)):
         raise CheckFailed(f"it should return {what} (a single number), but it returned a {type(value).__name__}.")
-    value = float(value)
+    try:
+        value = float(value)
+    except OverflowError:  # a Python int above about 1.8e308
+        raise CheckFailed(f"it returned an integer too large for a float instead of {what}; it must return a "
+                          "finite number.") from None
     if not math.isfinite(value):
         raise CheckFailed(f"it returned {value} instead of {what}; it must return a finite number.")
     return value
@@ -320,18 +324,47 @@ class _Guarded:
             return self._watched(call_repeatedly, self._answer, n, *args)
 
 
-def _error_message(error: BaseException) -> str:
+def _library_file(filename: str) -> bool:
+    """Whether a traceback frame's file belongs to an installed library or Python itself, not to the student."""
+    return ("site-packages" in filename or "dist-packages" in filename or filename.endswith((".pyx", ".pxd"))
+            or filename.startswith("<frozen"))
+
+
+def _is_python_code(answer) -> bool:
+    """Whether the answer runs Python code the student wrote (a function, a method, a partial of one, or an
+    object whose class defines ``__call__`` in Python), rather than a built-in or compiled library function."""
+    target = answer
+    while isinstance(target, functools.partial):
+        target = target.func
+    if isinstance(target, types.MethodType):
+        target = target.__func__
+    if isinstance(target, types.FunctionType):
+        return True
+    try:
+        return isinstance(type(target).__dict__.get("__call__"), types.FunctionType)
+    except Exception:
+        return False
+
+
+def _error_message(error: BaseException, answer=None) -> str:
     """The message for an exception that ended a check: the student's, with its line, or the check's own."""
     summary = getattr(error, "student_summary", None)
     if isinstance(summary, str):  # an error that happened in the student's kernel, described there
         return f"your function raised {summary}"
-    frames = traceback.extract_tb(error.__traceback__)
-    student = [f for f in frames if "mic_dp_helpers" not in f.filename]
-    if not student:  # no line of the student's code: the check's own code stopped on what it was given
-        return (f"the check stopped with {type(error).__name__}: {error} in its own code, not in a line of yours. "
-                "Check that your function returns what the exercise asks for (type and shape); if it does, "
-                "tell your teacher: the fault is then the check's.")
-    return f"your function raised {type(error).__name__}: {error} (line {student[-1].lineno} of your code)"
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "mic_dp_helpers" not in f.filename]
+    own = [f for f in frames if not _library_file(f.filename)]
+    if own:
+        return f"your function raised {type(error).__name__}: {error} (line {own[-1].lineno} of your code)"
+    if answer is not None and not _is_python_code(answer):  # numpy.add, max, a partial of a library function
+        name = getattr(answer, "__name__", type(answer).__name__)
+        return (f"your function ({name}, a built-in or library function, not Python code of yours) raised "
+                f"{type(error).__name__}: {error}. Write the answer as a Python function (def ...) that does what "
+                "the exercise asks.")
+    if frames:  # only library lines: the student's code called a library that raised
+        return f"your function raised {type(error).__name__}: {error} (in a library it called: {frames[-1].filename})"
+    return (f"the check stopped with {type(error).__name__}: {error} in its own code, not in a line of yours. "
+            "Check that your function returns what the exercise asks for (type and shape); if it does, "
+            "tell your teacher: the fault is then the check's.")
 
 
 def _not_implemented_message(name: str, in_kernel: bool) -> str:
@@ -390,7 +423,7 @@ def run_check(exercise_id: str, answer, *, in_kernel: bool = True, guard: bool =
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # the student's code raised: report it, never pass
-        return CheckResult(exercise_id, FAILED, _error_message(error))
+        return CheckResult(exercise_id, FAILED, _error_message(error, answer))
     return CheckResult(exercise_id, PASSED, f"{spec.title}: passed.")
 
 

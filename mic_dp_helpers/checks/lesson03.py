@@ -575,7 +575,8 @@ def check_sigma_for_k_queries(answer, seed: int = SEED) -> None:
         where = f"for k={k}, total_epsilon={total_epsilon:.6g}, delta={delta:.3g}, sensitivity={sensitivity:.6g}"
         if sigma <= 0:
             raise CheckFailed(f"{where} you returned a sigma <= 0; a standard deviation is positive.")
-        spent = zcdp_to_dp(k * zcdp_rho_gaussian(sensitivity, sigma), delta)
+        rho = k * zcdp_rho_gaussian(sensitivity, sigma)
+        spent = zcdp_to_dp(rho, delta) if rho > 0 else 0.0  # a sigma near 1e300 makes rho underflow to 0
         if spent > total_epsilon * (1 + SIGMA_RTOL):
             raise CheckFailed(f"{where}: with your sigma, zCDP accounting gives the k queries a total epsilon "
                               f"above the budget by a relative {spent / total_epsilon - 1:.2e} under the conversion the exercise asks "
