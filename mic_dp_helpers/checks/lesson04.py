@@ -64,6 +64,8 @@ def _many(exercise_id, answer, n, *args):
 
 
 # ------------------------------------------------------------------------------- 04.1
+from mic_dp_helpers.checks import _mean_few_values
+from mic_dp_helpers.checks._mean_few_values import few_value_cases
 from mic_dp_helpers.checks._mean_cases import (EXACTNESS_KINDS, LARGE_KINDS, LOW_HIGH_EPSILON, MEAN_RUNS,
                                               MEAN_RUNS_BY_KIND, SMALL_SIZES, SPREAD_FLOORS, _log_uniform, _mean_bank,
                                               _mean_case, _mean_cases)
@@ -201,6 +203,17 @@ def _check_value_kinds(answer, seed: int) -> None:
                               "inside them. Did you use it with the bounds you were given?")
 
 
+def _check_few_values(answer, seed: int) -> None:
+    """:data:`_mean_few_values.RUNS` answers on each case of :func:`_mean_few_values.few_value_cases` (all values
+    equal, 0/1 values, two or three values, every value beyond one bound, epsilon below 0.015), tested by
+    :func:`_mean_few_values.check_case` (referee s39rA D1, D6)."""
+    for index in range(_len(few_value_cases(seed))):
+        values, lower, upper, epsilon, _ = few_value_cases(seed)[index]
+        outputs = _many("04.1", answer, _mean_few_values.RUNS, values, lower, upper, epsilon)
+        answers = _stats.as_numbers(outputs, "the noisy mean")
+        _mean_few_values.check_case(answers, *few_value_cases(seed)[index])  # recomputed after the student ran
+
+
 @exercise("04.1", title="A DP mean with PyDP's BoundedMean", answer_name="dp_mean_with_pydp")
 def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     """A correct answer is PyDP's BoundedMean with ``dtype="float"`` and the declared bounds. Over 1,500
@@ -246,7 +259,13 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Twelve answers on
     each kind of input the text allows (:func:`_check_value_kinds`: the example's integer bounds [0, 150], a lower
     bound of 0.0, symmetric bounds, whole-number values, a NumPy array) are never all equal and at most 3 are
-    within 1e-3 noise scales of the exact mean (an answer exact for one kind fails). The hint blames bounds taken
+    within 1e-3 noise scales of the exact mean (an answer exact for one kind fails). Forty answers on each of seven
+    cases of :mod:`~mic_dp_helpers.checks._mean_few_values` (referee s39rA: every value the same; 0/1 values with
+    bounds [0, 1] and inside wider bounds; two or three distinct whole numbers; every value beyond one bound;
+    epsilon 0.001-0.004 and 0.004-0.015) are never all equal, at most 3 are within 1e-3 x min(noise scale, bound
+    width) of an interior clamped mean, and they are not closer to the clamped mean than 80 of PyDP's own answers
+    (rank test, p >= 1e-6 a case): an answer exact, or with bounds from the data, for such data or such epsilons
+    fails (0 of 13,000 cases of PyDP's own answers failed, seeds 0-1,999). The hint blames bounds taken
     from the data only when the noise of a case whose data span part of the bounds is below 0.85 times that of the
     case with values beyond both bounds (a wrong epsilon everywhere gets the scale hint). Limits: an answer exact
     only for 9,000-10,000 values, 40,000-150,000 values or epsilon 100-200 with more than 3,000 values (between the
@@ -261,7 +280,8 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     calls at a larger epsilon (referee s36rA: 3% of calls at 10 epsilon, worst privacy loss 1.8 times epsilon at 0.3
     in a Laplace model: the mean |noise| moves by 3%, inside the band) or with a narrow component (0.5% of calls
     the clamped mean plus uniform noise of a twentieth of the scale) passes, as neither changes the spread,
-    the tails or the 1e-3 window enough over these runs; noise truncated beyond about 6.5 scales is rarely seen; outside the tested ranges
+    the tails or the 1e-3 window enough over these runs (nor does 20% of calls at 1.4 epsilon and the rest at 0.9,
+    referee s39rA: its worst privacy loss is 1.4 epsilon); noise truncated beyond about 6.5 scales is rarely seen; outside the tested ranges
     (referee s35rca) an answer exact above epsilon 1,000, above 1,000,000 values, for a tuple or float32 input,
     or for negative integer bounds (the only integer bounds are [0, 150]) passes.
 
@@ -279,6 +299,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     """
     _check_array_unchanged(answer, seed)
     _check_value_kinds(answer, seed)
+    _check_few_values(answer, seed)
     z_all, deviations, low_bands = [], {}, {}
     for index in range(_len(_mean_bank(seed))):
         values, lower, upper, epsilon, kind = _mean_case(seed, index)

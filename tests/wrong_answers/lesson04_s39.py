@@ -1,0 +1,63 @@
+"""Wrong answers to 04.1 that referee s39rA found accepted (data with few distinct values, data beyond one bound,
+epsilon below 0.015), each with more members of its class. They join the owners' answers as
+``MORE_WRONG_ANSWERS`` (see :func:`wrong_answers.collect_wrong_answers`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from pydp.algorithms.laplacian import BoundedMean
+
+MORE_WRONG_ANSWERS: dict = {}
+
+
+def _bounded_mean(values, lower, upper, epsilon):
+    return BoundedMean(epsilon=epsilon, lower_bound=lower, upper_bound=upper, dtype="float").quick_result(
+        [float(v) for v in values])
+
+
+def _exact_when(condition):  # the exact clamped mean whenever `condition(values, lower, upper, epsilon)` holds
+    def dp_mean_with_pydp(values, lower, upper, epsilon):
+        v = np.asarray(values, dtype=float)
+        if condition(v, lower, upper, epsilon):
+            return float(np.mean(np.clip(v, lower, upper)))
+        return _bounded_mean(values, lower, upper, epsilon)
+    return dp_mean_with_pydp
+
+
+def _data_bounds_when(most_distinct):  # bounds narrowed to the data when it takes at most `most_distinct` values
+    def dp_mean_with_pydp(values, lower, upper, epsilon):
+        v = np.asarray(values, dtype=float)
+        if len(np.unique(v)) <= most_distinct:
+            low, high = float(max(lower, v.min())), float(min(upper, v.max()))
+            if high > low:
+                return _bounded_mean(values, low, high, epsilon)
+            return float(np.clip(v[0], lower, upper))
+        return _bounded_mean(values, lower, upper, epsilon)
+    return dp_mean_with_pydp
+
+
+def _whole_few(v, lower, upper, epsilon, most=3):
+    return len(v) >= 10 and bool(np.all(v == np.round(v))) and len(np.unique(v)) <= most
+
+
+MORE_WRONG_ANSWERS["04.1"] = {
+    "non-private (data): exact when every value is the same (referee s39rA)":
+        _exact_when(lambda v, lo, hi, e: len(v) > 1 and np.ptp(v) == 0),
+    "non-private (data): exact when all values are equal after clamping":
+        _exact_when(lambda v, lo, hi, e: len(v) > 1 and np.ptp(np.clip(v, lo, hi)) == 0),
+    "non-private (data): exact for whole numbers with at most 3 distinct values (referee s39rA)":
+        _exact_when(_whole_few),
+    "non-private (data): exact for at most 5 distinct values":
+        _exact_when(lambda v, lo, hi, e: len(np.unique(v)) <= 5),
+    "non-private (data): exact for 0/1 answers": _exact_when(lambda v, lo, hi, e: bool(np.isin(v, (0.0, 1.0)).all())),
+    "non-private (data): bounds from the data for at most 2 distinct values (referee s39rA)": _data_bounds_when(2),
+    "non-private (data): bounds from the data for at most 3 distinct values": _data_bounds_when(3),
+    "non-private (data): the bound itself when every value is beyond it (referee s39rA)":
+        _exact_when(lambda v, lo, hi, e: len(v) > 1 and bool(np.all(v >= hi) or np.all(v <= lo))),
+    "non-private (data): exact when most values are beyond one bound":
+        _exact_when(lambda v, lo, hi, e: bool(np.mean(v >= hi) > 0.9 or np.mean(v <= lo) > 0.9)),
+    "non-private (parameters): exact below epsilon 0.015 (referee s39rA)":
+        _exact_when(lambda v, lo, hi, e: e < 0.015 and len(v) > 5),
+    "non-private (parameters): exact below epsilon 0.005": _exact_when(lambda v, lo, hi, e: e < 0.005),
+}
