@@ -128,3 +128,20 @@ def test_the_worked_example_is_a_case_of_06_5():
     from mic_dp_helpers.checks.lesson06_marginals import WORKED_EXAMPLE, _noise_cases
 
     assert WORKED_EXAMPLE == (0.5, 2, False) and WORKED_EXAMPLE in _noise_cases()
+
+
+def _sorted_then_shuffled(X, l, sigma, rng):
+    """Referee s39rA D7: a fixed order by value, then a uniform shuffle from rng: a uniformly random partition, so
+    private, but the check's coupling (same rng, neighbouring data) cannot tell it from a sorted grouping."""
+    import numpy as np
+
+    X = np.asarray(X, float)
+    order = np.lexsort(X.T[::-1])[rng.permutation(len(X))]
+    groups = np.array_split(order, len(X) // l)
+    return np.stack([X[g].mean(axis=0) for g in groups]) + rng.standard_normal((len(groups), X.shape[1])) * sigma
+
+
+def test_a_shuffle_after_a_sort_is_not_called_non_private():
+    result = run_check("06.4", _sorted_then_shuffled)
+    assert result.status == "failed" and "data-independent grouping" in result.message
+    assert "cannot tell apart" in result.message and "the release is not private" not in result.message

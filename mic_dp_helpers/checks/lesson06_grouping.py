@@ -185,9 +185,12 @@ def _data_dependence(answer, first, second, l, generator, what, replaced: int = 
         raise CheckFailed(f"{what} Your groups (or the order of your rows) depend on the values (sorted by a "
                           "coordinate, a norm or a projection, "
                           "clustered, grouped with nearest neighbours, duplicate rows dealt out first, or leftover "
-                          "records placed by their values), so one record moves many group means and the release is "
-                          "not private (property: data-independent grouping). Choose the groups from a permutation "
-                          "drawn from rng alone, leftovers included.")
+                          "records placed by their values), so with the same rng one record moves many group means "
+                          "(property: data-independent grouping, as the text asks: one replaced record may change one "
+                          "group mean, no more). Such a grouping is not private, unless it is a uniformly random "
+                          "partition drawn after the value-dependent step (a sort followed by a uniform shuffle, say), "
+                          "which this check cannot tell apart. Choose the groups from a permutation of the row "
+                          "positions drawn from rng alone, leftovers included, before looking at the values.")
     raise CheckFailed(f"{what} With sigma=1e-12 only the replaced records' means change, so your groups are fine but your noise "
                       "follows the data (its scale read from the data's spread or range, or draws that depend on "
                       "the values). sigma is fixed by the privacy calibration before the data are seen: add noise "
