@@ -64,7 +64,7 @@ def _many(exercise_id, answer, n, *args):
 
 
 # ------------------------------------------------------------------------------- 04.1
-from mic_dp_helpers.checks import _mean_few_values
+from mic_dp_helpers.checks import _choice_pairs, _mean_few_values
 from mic_dp_helpers.checks._mean_few_values import few_value_cases
 from mic_dp_helpers.checks._mean_cases import (EXACTNESS_KINDS, LARGE_KINDS, LOW_HIGH_EPSILON, MEAN_RUNS,
                                               MEAN_RUNS_BY_KIND, SMALL_SIZES, SPREAD_FLOORS, _log_uniform, _mean_bank,
@@ -573,12 +573,15 @@ def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:
     outputs = _core.student_call("04.2", _THIS, call_repeatedly, answer, calls, given, "person", 2, rng)
     if not given.equals(_uniformity_table(people)):
         raise CheckFailed("your function changed the table it was given; return a new table instead.")
-    kept_position = np.zeros(7)
+    kept_position, sets_by_call = np.zeros(7), []
     for kept in outputs:
         if not _isinstance(kept, pd.DataFrame):
             raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(kept).__name__}.")
         kept_position += np.bincount((kept.index.to_numpy() - 5000) % 7, minlength=7)[:7]
         _check_not_shared(kept.index.to_numpy() - 5000, people)
+        offsets = kept.index.to_numpy() - 5000
+        sets_by_call.append(np.bincount(offsets // 7, weights=2 ** (offsets % 7), minlength=people).astype(int))
+    _choice_pairs.check_ties(sets_by_call)
     frequency = kept_position / (calls * people)
     # Each frequency averages at least 1,800 Bernoulli(2/7) draws (not independent within a person, which only
     # lowers the variance): standard error at most 0.0107; 0.06 is more than 5.6 of them.

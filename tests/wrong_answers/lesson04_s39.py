@@ -1,5 +1,6 @@
-"""Wrong answers to 04.1 that referee s39rA found accepted (data with few distinct values, data beyond one bound,
-epsilon below 0.015), each with more members of its class. They join the owners' answers as
+"""Wrong answers to 04.1 and 04.2 that referee s39rA found accepted (04.1: data with few distinct values, data
+beyond one bound, epsilon below 0.015; 04.2: choices uniform per person but tied between people), each with more
+members of its class. They join the owners' answers as
 ``MORE_WRONG_ANSWERS`` (see :func:`wrong_answers.collect_wrong_answers`).
 """
 
@@ -60,4 +61,49 @@ MORE_WRONG_ANSWERS["04.1"] = {
     "non-private (parameters): exact below epsilon 0.015 (referee s39rA)":
         _exact_when(lambda v, lo, hi, e: e < 0.015 and len(v) > 5),
     "non-private (parameters): exact below epsilon 0.005": _exact_when(lambda v, lo, hi, e: e < 0.005),
+}
+
+
+# ----------------------------------------------------------------------------------- 04.2
+def _pairs_shared(df, person_column, k, rng):
+    keep = []; last = None
+    for j, (p, idx) in enumerate(df.groupby(person_column, sort=False).indices.items()):
+        m = len(idx)
+        if m <= k:
+            keep.extend(idx); continue
+        if j % 2 == 0 or last is None or last[0] != m:
+            last = (m, rng.choice(m, size=k, replace=False))
+        keep.extend(idx[last[1]])
+    return df.iloc[np.sort(np.array(keep, dtype=int))]
+def _antithetic(df, person_column, k, rng):
+    keep = []; last = None
+    for j, (p, idx) in enumerate(df.groupby(person_column, sort=False).indices.items()):
+        m = len(idx)
+        if m <= k:
+            keep.extend(idx); continue
+        if last is not None and last[0] == m and j % 2 == 1:
+            pos = m - 1 - last[1]
+        else:
+            pos = rng.choice(m, size=k, replace=False)
+        last = (m, pos)
+        keep.extend(idx[pos])
+    return df.iloc[np.sort(np.array(keep, dtype=int))]
+def _shared_every_third(df, person_column, k, rng):  # class member: people j and j+3 (mod 6 blocks) share a draw
+    keep = []; memo = {}
+    for j, (p, idx) in enumerate(df.groupby(person_column, sort=False).indices.items()):
+        m = len(idx)
+        if m <= k:
+            keep.extend(idx); continue
+        key = (m, j // 6, j % 3)
+        if key not in memo:
+            memo[key] = rng.choice(m, size=k, replace=False)
+        keep.extend(idx[memo[key]])
+    return df.iloc[np.sort(np.array(keep, dtype=int))]
+
+
+MORE_WRONG_ANSWERS["04.2"] = {
+    "not independent: consecutive people share one draw (referee s39rA)": _pairs_shared,
+    "not independent: every second person keeps the mirror image of the previous one's rows (referee s39rA)":
+        _antithetic,
+    "not independent: people three apart within blocks of six share one draw": _shared_every_third,
 }
