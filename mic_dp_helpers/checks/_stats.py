@@ -66,6 +66,11 @@ LESSON02_06_POWER = (
     ("02.4", "a scale read from the data above a size (referee: max |clipped value| above 1,000 values)",
      "1 (spread 0.1 of the scale against a floor of 0.8)", "data inside a tenth of the bounds at 1,000-10,000 and "
      "10,000-120,000 values"),
+    ("02.1, 02.4", "noise rounded to a step g before it is added (a grid anchored at the answer; referee s39rA "
+                   "D2: g = 1e-6 scales)", "1 (by construction) for g >= 1e-7 scales at |answer| <= 1e3 scales, "
+     "1e-6 at 1e4, 1e-5 at 1e6, 1e-4 at 1e8; 0 below (float rounding hides the grid)",
+     "_grid_anchor.check_not_anchored: robust step (Euclid on the smallest gaps, least squares), residues at "
+     "the answer, not at 0"),
     ("04.1", "the caller's NumPy array clipped in place", "1 (by construction)", "one call on the first case as an array"),
     ("04.4", "sums or means exact below epsilon 0.05 or from 5", "1 (by construction)",
      "the second plan holds a sum or mean at 0.01-0.05 and one at 5-20 (15 runs: never constant, not near-exact)"),

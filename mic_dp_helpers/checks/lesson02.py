@@ -161,7 +161,9 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     (7) in the band sweep, a Gaussian of the right mean |noise| over fewer than about 32 cases passes (32 cases,
     640 releases: caught with probability at least 0.78; 16 cases 0.13; 64 cases 1; uniform of the right mean
     |noise|: 1 from 8 cases), and noise bounded only beyond 3 scales, or mostly Laplace, passes where only the
-    sweep looks (``"band sweep shape"`` in ``LESSON02_06_POWER``).
+    sweep looks (``"band sweep shape"`` in ``LESSON02_06_POWER``); (8) noise rounded to a step before it is
+    added (a grid anchored at the value) fails on every case of 100 or more releases for steps down to about
+    1e-7 scales at |value| <= 1e3 scales (1e-5 at 1e6, 1e-4 at 1e8 scales; ``_grid_anchor``); finer steps pass.
 
     Parameters
     ----------
