@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from mic_dp_helpers.checks import _stats, _sweeps
+from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.checks._lesson02_inputs import _log_uniform
 from mic_dp_helpers.checks._scale_scan import check_band_scale
 from mic_dp_helpers.checks._shape_scan import check_band_shape
@@ -74,6 +75,36 @@ def _band_releases(many, cases, seed_key, args_of) -> list:
                                    _default_rng([*seed_key, i])), "the noisy release") for i, case in enumerate(cases)]
 
 
+def check_not_float32(releases, where: str) -> None:
+    """Fail, naming float32, when every release is a float32 number and some are not whole numbers.
+
+    A float64 release is exactly a float32 number with probability about 2^-29, so a correct answer never fails
+    (rounding to whole numbers, also float32-exact below 2^24, is left to the other tests). Referee s39rA D8: a
+    release cast to ``np.float32`` failed the band sweep's scale test with "too much noise", which sent the
+    student to the noise scale; float32 rounding moves a release 1e9 scales from 0 by tens of scales.
+
+    Parameters
+    ----------
+    releases : sequence of ndarray
+        The releases of each case.
+    where : str
+        Start of the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If the releases are float32 numbers.
+    """
+    flat = np.concatenate([np.ravel(r) for r in releases])
+    with np.errstate(over="ignore", invalid="ignore"):
+        as_float32 = flat.astype(np.float32).astype(float)
+    if np.array_equal(as_float32, flat) and bool((flat != np.round(flat)).any()):
+        raise CheckFailed(f"{where} every release is a float32 number (np.float32 keeps about 7 digits): rounding "
+                          "it moves a release far from 0 by more than the noise, by tens of noise scales 1e9 scales "
+                          "from 0 (property: accuracy; the release stays private). Return a Python float (float64), "
+                          "e.g. float(value + noise) with value and noise as float64.")
+
+
 def check_laplace_bands(many, seed: int) -> None:
     """02.1's band sweep: never exact, rarely near the value, Laplace pooled (first release of each case), and the
     full scale and the Laplace shape (:func:`_shape_scan.check_band_shape`) in every window of cases ordered by
@@ -100,6 +131,7 @@ def check_laplace_bands(many, seed: int) -> None:
     def describe(i):
         return f"For value={cases[i][0]:g}, sensitivity={cases[i][1]:.6g}, epsilon={cases[i][2]:.6g}:"
 
+    check_not_float32(releases, f"Over {_len(cases)} cases across the whole range,")
     _sweeps.check_no_exact_release([r[0] for r in releases], values, tolerances, describe)
     z = [(r - value) / scale for r, value, scale in zip(releases, values, scales)]
     keys = {"epsilon": epsilons, "the sensitivity": sensitivities, "the scale sensitivity / epsilon": scales,
@@ -179,6 +211,7 @@ def check_sum_bands(many, seed: int) -> None:
     def describe(i):
         return f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:"
 
+    check_not_float32(releases, f"Over {count} cases across the whole range,")
     _sweeps.check_no_exact_release([r[0] for r in releases], centres, tolerances, describe)
     z = [(r - centre) / scale for r, centre, scale in zip(releases, centres, scales)]
     keys = {"n": sizes, "epsilon": epsilons, "max(|lower|, |upper|)": largest,

@@ -175,6 +175,13 @@ def check_laplace_noise(z, where: str, *, inverted: float | None = None, centre_
             raise CheckFailed(f"{where} the amount of noise is wrong (property: scale): it looks as if sensitivity "
                               "and epsilon are the wrong way round. More sensitivity, or a smaller epsilon, must mean "
                               "more noise.")
+        spread = _float(_mean(_abs(z)))  # mean |z| is 1 for Laplace, SE 1 / sqrt(n)
+        if amount > 1 and _abs(spread - 1) <= 6 * se:
+            raise CheckFailed(f"{where} the releases lie {spread:.3f} noise scales from the true answer on average, "
+                              f"as Laplace noise does, but their variance is {amount:.3f} times Laplace's (property: "
+                              "scale): the noise scale varies from call to call (a mixture of scales), so some calls "
+                              "get less noise than sensitivity / epsilon and are not epsilon-DP. Use the one scale "
+                              "b = sensitivity / epsilon in every call.")
         what = "too little noise: the release is not epsilon-DP" if amount < 1 else "more noise than needed"
         raise CheckFailed(f"{where} the releases vary the wrong amount (property: scale; {what}). Check how the "
                           "noise scale is computed from the sensitivity and epsilon.")
