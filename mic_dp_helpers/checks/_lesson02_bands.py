@@ -15,11 +15,13 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import scipy.stats
 
 from mic_dp_helpers.checks import _stats, _sweeps
+from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.checks._lesson02_inputs import _log_uniform
 from mic_dp_helpers.checks._scale_scan import check_band_scale
-from mic_dp_helpers.checks._shape_scan import check_band_shape
+from mic_dp_helpers.checks._shape_scan import check_band_shape, check_box_shape
 
 _default_rng = np.random.default_rng
 _fsum, _abs, _max, _float, _len = math.fsum, abs, max, float, len
@@ -33,6 +35,9 @@ BAND_SENSITIVITIES, BAND_EPSILONS, BAND_RATIOS = (1e-6, 1e4), (1e-5, 1e6), (1e-6
 #: scales the scale-stratified cases span (5e-3 to 1e6).
 SUM_BAND_EPSILONS, SUM_BAND_LARGEST, SUM_SCALE_LARGEST = (1e-3, _sweeps.EPSILONS[1]), (0.1, 100.0), (0.1, 1e3)
 SUM_BAND_SCALES = (SUM_SCALE_LARGEST[0] / SUM_BAND_EPSILONS[1], SUM_SCALE_LARGEST[1] / SUM_BAND_EPSILONS[0])
+#: 02.4: the odd band cases keep every value inside this share of the bounds; their mean |noise| floor (scales).
+INSIDE_SPREAD = 0.1
+INSIDE_SPREAD_FLOOR = float(scipy.stats.gamma.ppf(1e-4 / 200, BAND_RELEASES)) / BAND_RELEASES
 LAPLACE_BAND_SCALES = (BAND_SENSITIVITIES[0] / BAND_EPSILONS[1], BAND_SENSITIVITIES[1] / BAND_EPSILONS[0])
 
 
@@ -74,6 +79,36 @@ def _band_releases(many, cases, seed_key, args_of) -> list:
                                    _default_rng([*seed_key, i])), "the noisy release") for i, case in enumerate(cases)]
 
 
+def check_not_float32(releases, where: str) -> None:
+    """Fail, naming float32, when every release is a float32 number and some are not whole numbers.
+
+    A float64 release is exactly a float32 number with probability about 2^-29, so a correct answer never fails
+    (rounding to whole numbers, also float32-exact below 2^24, is left to the other tests). Referee s39rA D8: a
+    release cast to ``np.float32`` failed the band sweep's scale test with "too much noise", which sent the
+    student to the noise scale; float32 rounding moves a release 1e9 scales from 0 by tens of scales.
+
+    Parameters
+    ----------
+    releases : sequence of ndarray
+        The releases of each case.
+    where : str
+        Start of the hint.
+
+    Raises
+    ------
+    CheckFailed
+        If the releases are float32 numbers.
+    """
+    flat = np.concatenate([np.ravel(r) for r in releases])
+    with np.errstate(over="ignore", invalid="ignore"):
+        as_float32 = flat.astype(np.float32).astype(float)
+    if np.array_equal(as_float32, flat) and bool((flat != np.round(flat)).any()):
+        raise CheckFailed(f"{where} every release is a float32 number (np.float32 keeps about 7 digits): rounding "
+                          "it moves a release far from 0 by more than the noise, by tens of noise scales 1e9 scales "
+                          "from 0 (property: accuracy; the release stays private). Return a Python float (float64), "
+                          "e.g. float(value + noise) with value and noise as float64.")
+
+
 def check_laplace_bands(many, seed: int) -> None:
     """02.1's band sweep: never exact, rarely near the value, Laplace pooled (first release of each case), and the
     full scale and the Laplace shape (:func:`_shape_scan.check_band_shape`) in every window of cases ordered by
@@ -100,6 +135,7 @@ def check_laplace_bands(many, seed: int) -> None:
     def describe(i):
         return f"For value={cases[i][0]:g}, sensitivity={cases[i][1]:.6g}, epsilon={cases[i][2]:.6g}:"
 
+    check_not_float32(releases, f"Over {_len(cases)} cases across the whole range,")
     _sweeps.check_no_exact_release([r[0] for r in releases], values, tolerances, describe)
     z = [(r - value) / scale for r, value, scale in zip(releases, values, scales)]
     keys = {"epsilon": epsilons, "the sensitivity": sensitivities, "the scale sensitivity / epsilon": scales,
@@ -108,6 +144,7 @@ def check_laplace_bands(many, seed: int) -> None:
     check_band_scale(z, keys, where, "is epsilon floored, the scale capped, or the noise shrunk for some values? The "
                      "scale is sensitivity / epsilon for every sensitivity, epsilon and value.", describe)
     check_band_shape(z, keys, where)
+    check_box_shape(z, keys, where)
     _sweeps.check_noise_in_every_band([r[0] for r in releases], values, scales, tolerances, describe)
 
 
@@ -124,7 +161,8 @@ def _sum_band_specs(seed: int):
 
 def sum_band_case(seed: int, index: int, specs=None):
     """(values, lower, upper, epsilon) of 02.4's band case ``index``: mixed bounds, either the larger (the other
-    0.1 to it), values beyond both.
+    0.1 to it), values beyond both (even ``index``) or inside a tenth of both (odd: a scale read from the data
+    shrinks to a tenth, at every n and epsilon jointly; referee s39rA D4).
 
     Parameters
     ----------
@@ -144,7 +182,36 @@ def sum_band_case(seed: int, index: int, specs=None):
     rng = _default_rng([seed, 24, index])
     other = _log_uniform(rng, SUM_BAND_LARGEST[0], _max(largest, SUM_BAND_LARGEST[0]))
     lower, upper = (-largest, other) if rng.random() < 0.5 else (-other, largest)
-    return rng.uniform(1.5 * lower, 1.5 * upper, n), lower, upper, epsilon
+    spread = INSIDE_SPREAD if index % 2 else 1.5
+    return rng.uniform(spread * lower, spread * upper, n), lower, upper, epsilon
+
+
+def check_inside_spread(z, describe) -> None:
+    """Fail when a band case with every value inside a tenth of the bounds (odd index) has too little noise.
+
+    Its mean |noise| over :data:`BAND_RELEASES` releases, in scales, is Gamma(20, 1/20) for a correct answer; below
+    :data:`INSIDE_SPREAD_FLOOR` (0.256) happens with probability 1e-4 / 200 a case, 1e-4 over the sweep. A scale
+    read from the data (max |clipped value|) gives about 0.1.
+
+    Parameters
+    ----------
+    z : sequence of ndarray
+        Standardised noise of each band case.
+    describe : callable
+        ``describe(i)``: the parameters of case ``i``.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint naming the case.
+    """
+    for index in range(1, _len(z), 2):
+        spread = _float(np.mean(np.abs(z[index])))
+        if spread < INSIDE_SPREAD_FLOOR:
+            raise CheckFailed(f"{describe(index)} (every value inside a tenth of the bounds) your releases are "
+                              f"{spread:.2f} Laplace scales from the sum on average, where the noise gives 1 "
+                              "(property: data-independent scale). The sensitivity comes from the declared bounds, "
+                              "max(|lower|, |upper|), never from the data's values.")
 
 
 def check_sum_bands(many, seed: int) -> None:
@@ -179,12 +246,15 @@ def check_sum_bands(many, seed: int) -> None:
     def describe(i):
         return f"For {sizes[i]} values, bounds [{cases[i][1]:.6g}, {cases[i][2]:.6g}], epsilon={cases[i][3]:.6g}:"
 
+    check_not_float32(releases, f"Over {count} cases across the whole range,")
     _sweeps.check_no_exact_release([r[0] for r in releases], centres, tolerances, describe)
     z = [(r - centre) / scale for r, centre, scale in zip(releases, centres, scales)]
     keys = {"n": sizes, "epsilon": epsilons, "max(|lower|, |upper|)": largest,
             "the scale max(|lower|, |upper|) / epsilon": scales}
     where = f"Over {count} cases across the whole range,"
+    check_inside_spread(z, describe)
     check_band_scale(z, keys, where, "is epsilon floored, the scale capped, or the noise shrunk for some sizes? The "
                      "scale is max(|lower|, |upper|) / epsilon for every size, bound and epsilon.", describe)
     check_band_shape(z, keys, where)
+    check_box_shape(z, keys, where)
     _sweeps.check_noise_in_every_band([r[0] for r in releases], centres, scales, tolerances, describe)

@@ -32,6 +32,8 @@ _len = len
 #: the strata, so consecutive sizes are exactly a factor 1.142 apart (referee s37rA: with an offset per stratum, two
 #: draws 1.40 apart left 155,000 to 215,000 values untried), MIDSIZE_DRAWS releases each.
 MIDSIZES, MIDSIZE_STRATA, MIDSIZE_DRAWS = (120_000, 1_000_000), 16, 64
+#: The mid-size cases' epsilons, one in each of MIDSIZE_STRATA log strata, paired with the size strata at random.
+MIDSIZE_EPSILONS = (1e-3, 20.0)
 #: A case whose mean |noise| / scale (Gamma(64, 1/64) for Laplace) is below this fails: probability 1e-6 a case
 #: (1.6e-5 over the 16); a scale read from the data (values inside a tenth of the bounds) gives 0.1 or less.
 MIDSIZE_SPREAD_FLOOR = float(scipy.stats.gamma.ppf(1e-6, MIDSIZE_DRAWS)) / MIDSIZE_DRAWS
@@ -42,7 +44,9 @@ def midsize_sum_case(seed: int, index: int):
 
     n lies in stratum ``index`` of :data:`MIDSIZES` (an offset shared by the strata); the values lie inside a
     tenth of mixed bounds (1 to 10 below 0, 10 to 100 above), so a scale read from the data shrinks 10 times or more;
-    epsilon 0.1 to 10.
+    epsilon in stratum ``permutation[index]`` of :data:`MIDSIZE_EPSILONS` (1e-3 to 20, a factor 1.86 a stratum),
+    so small epsilons meet large n (referee s39rA D4: epsilon 0.1 to 10 left a data scale at n > 150,000 and
+    epsilon < 0.1 untried).
 
     Parameters
     ----------
@@ -56,12 +60,16 @@ def midsize_sum_case(seed: int, index: int):
     tuple
         ``(values, lower, upper, epsilon)``.
     """
-    offset = _default_rng([seed, 32]).random()
+    shared = _default_rng([seed, 32])
+    offset = shared.random()
+    epsilon_stratum = int(shared.permutation(MIDSIZE_STRATA)[index])  # n and epsilon strata paired at random
     rng = _default_rng([seed, 32, index])
     low, high = (math.log(size) for size in MIDSIZES)
     n = int(math.exp(low + (index + offset) / MIDSIZE_STRATA * (high - low)))
     lower, upper = -_log_uniform(rng, 1, 10), _log_uniform(rng, 10, 100)
-    return rng.uniform(lower / 10, upper / 10, n), lower, upper, _log_uniform(rng, 0.1, 10)
+    low, high = (math.log(epsilon) for epsilon in MIDSIZE_EPSILONS)
+    epsilon = math.exp(low + (epsilon_stratum + rng.random()) / MIDSIZE_STRATA * (high - low))
+    return rng.uniform(lower / 10, upper / 10, n), lower, upper, epsilon
 
 
 #: Windows (in cases, ordered by n) of the mid-size cases and the 1,000,000-value case whose shape is tested.

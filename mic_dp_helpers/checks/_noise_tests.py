@@ -18,7 +18,8 @@ the mechanism's scale (Laplace scale ``b``, or Gaussian ``sigma``) the tests are
   all show as releases that coincide. Releases rounded to a grid (post-processing, which is
   allowed) coincide too, as often as the grid predicts: the test compares the coincidences with
   what the grid explains. Noise rounded *before* it is added puts every release on a grid anchored
-  at the true answer, which leaks its last digits.
+  at the true answer, which leaks its last digits (:mod:`mic_dp_helpers.checks._grid_anchor`: a robust
+  step estimate, and residues that must cluster at the answer within float error, not at 0).
 
 A correct release fails each test with probability at most about 1e-5, so a check running them
 on up to 5 cases fails a correct answer in well under 1 of 1,000 seeds (measured by
@@ -35,6 +36,7 @@ import numpy as np
 import scipy.stats
 
 from mic_dp_helpers.checks._core import CheckFailed
+from mic_dp_helpers.checks._grid_anchor import check_not_anchored
 
 _asarray = np.asarray
 _abs = np.abs
@@ -52,7 +54,6 @@ _unique_counts = np.unique
 _spacing = np.spacing
 _float32 = np.float32
 _array_equal = np.array_equal
-_round = np.round
 _broadcast_to = np.broadcast_to
 _erf = math.erf
 _larger = builtins.max
@@ -174,6 +175,13 @@ def check_laplace_noise(z, where: str, *, inverted: float | None = None, centre_
             raise CheckFailed(f"{where} the amount of noise is wrong (property: scale): it looks as if sensitivity "
                               "and epsilon are the wrong way round. More sensitivity, or a smaller epsilon, must mean "
                               "more noise.")
+        spread = _float(_mean(_abs(z)))  # mean |z| is 1 for Laplace, SE 1 / sqrt(n)
+        if amount > 1 and _abs(spread - 1) <= 6 * se:
+            raise CheckFailed(f"{where} the releases lie {spread:.3f} noise scales from the true answer on average, "
+                              f"as Laplace noise does, but their variance is {amount:.3f} times Laplace's (property: "
+                              "scale): the noise scale varies from call to call (a mixture of scales), so some calls "
+                              "get less noise than sensitivity / epsilon and are not epsilon-DP. Use the one scale "
+                              "b = sensitivity / epsilon in every call.")
         what = "too little noise: the release is not epsilon-DP" if amount < 1 else "more noise than needed"
         raise CheckFailed(f"{where} the releases vary the wrong amount (property: scale; {what}). Check how the "
                           "noise scale is computed from the sensitivity and epsilon.")
@@ -262,6 +270,10 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
       (a correct release cast to float32 is post-processing) get float32's resolution in ``g``:
       their equal pairs from rounding are expected, not reuse (a reused buffer in float32 is then
       seen only if it repeats more than about n^2 * 1e-7 pairs' worth).
+    - **No grid anchored at the answer** (:func:`_grid_anchor.check_not_anchored`, 100 releases or more):
+      noise rounded to a step ``g`` before it is added fails for ``g`` down to about 1e-7 scales when the
+      answer is within 1e3 scales of 0 (1e-6 at 1e4, 1e-5 at 1e6, 1e-4 at 1e8 scales); finer grids are not
+      told apart from float rounding. A correct release fails it with probability below 1e-80.
 
     Parameters
     ----------
@@ -309,15 +321,7 @@ def check_fresh_noise(releases, centre, scale: float, law: str, where: str) -> N
     else:
         p_hit = _erf(reach / (scale * _sqrt(2.0)))
         overlap = 1.0 / (2.0 * scale * _sqrt(math.pi))
-    if step > 4 * tolerance:  # releases on a grid: it must not be anchored at the true answer
-        offsets = (values - centres) / step
-        on_answer_grid = bool((_abs(offsets - _round(offsets)) <= 1e-6).all())
-        answer_on_zero_grid = bool((_abs(centres / step - _round(centres / step)) <= 1e-6).all())
-        if on_answer_grid and not answer_on_zero_grid:
-            raise CheckFailed(f"{where} every release is the true answer plus a multiple of {step:.3g}: the noise "
-                              "is rounded before it is added, so the release's last digits are the true answer's "
-                              "(property: no leak through rounding). Add the noise first; rounding the noisy "
-                              "release afterwards is fine.")
+    check_not_anchored(values, centres, where, scale)
     hits = int((_abs(values - centres) <= window).sum())
     if hits and _float(_binom_sf(hits - 1, n, _smaller(p_hit, 1.0))) < 1e-7:
         raise CheckFailed(f"{where} {hits} of {n} releases are the true answer itself, with no noise (property: no "

@@ -173,3 +173,68 @@ def check_band_shape(z, keys: dict, where: str, windows=SHAPE_WINDOWS, alpha: fl
     _, start, stop, *_ = worst
     span = f"for {name} from {values[order[start]]:.3g} to {values[order[stop - 1]]:.3g}"
     raise CheckFailed(_hint(where, span, worst))
+
+
+#: Grids of the joint-box scan (:func:`check_box_shape`): each pair of parameters cut into g x g cells of equal
+#: rank (25 and 6 cases a cell for 400 cases).
+BOX_GRIDS = (4, 8)
+
+
+def _cells(first: np.ndarray, second: np.ndarray, grid: int) -> np.ndarray:
+    """Cell index of each case in a ``grid`` x ``grid`` cut of two parameters by rank."""
+    rank = [np.argsort(np.argsort(values, kind="stable"), kind="stable") * grid // len(values) for values in
+            (first, second)]
+    return rank[0] * grid + rank[1]
+
+
+def check_box_shape(z, keys: dict, where: str, grids=BOX_GRIDS, alpha: float = SHAPE_ALPHA) -> None:
+    """Test the shape of the noise in every cell of a grid over each pair of parameters (referee s39rA D5).
+
+    The windows of :func:`check_band_shape` follow one parameter at a time, so another family confined to a joint
+    box (epsilon and sensitivity both below 1e-3, say) is scattered in every ordering. Here every pair of
+    parameters is cut into ``g x g`` cells of equal rank and each cell's counts (:data:`SHAPE_COUNTS`) are tested
+    against their binomial law, Bonferroni over every cell, pair, grid and count (``alpha`` in all).
+
+    Parameters
+    ----------
+    z : sequence of array_like
+        Standardised Laplace noise of each case.
+    keys : dict
+        ``parameter name -> its value per case``.
+    where : str
+        Start of the hint.
+    grids : tuple of int, default BOX_GRIDS
+        Cells per side.
+    alpha : float, default SHAPE_ALPHA
+        The scan's false-rejection probability.
+
+    Raises
+    ------
+    CheckFailed
+        If a cell's count is beyond its binomial tail (the least likely cell is named).
+    """
+    arrays = [np.abs(_asarray(case, dtype=float)).ravel() for case in z]
+    number = np.array([a.size for a in arrays])
+    counts = [np.array([int(((a > low) & (a <= high)).sum()) for a in arrays]) for low, high, _ in SHAPE_COUNTS]
+    names = list(keys)
+    pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+    tests = len(pairs) * sum(g * g for g in grids) * len(SHAPE_COUNTS)
+    limit, found = math.log(alpha / max(tests, 1)), None
+    for first, second in pairs:
+        for grid in grids:
+            cells = _cells(_asarray(keys[first], dtype=float), _asarray(keys[second], dtype=float), grid)
+            draws = np.bincount(cells, weights=number, minlength=grid * grid).astype(int)
+            for key, (low, high, side) in enumerate(SHAPE_COUNTS):
+                hits = np.bincount(cells, weights=counts[key], minlength=grid * grid).astype(int)
+                log_p = np.where(draws > 0, _log_p(hits, draws, _share(low, high), side), 0.0)
+                cell = int(np.argmin(log_p))
+                if log_p[cell] < limit and (found is None or log_p[cell] < found[0]):
+                    found = (_float(log_p[cell]), first, second, grid, cell, key, int(hits[cell]), int(draws[cell]))
+    if found is None:
+        return
+    _, first, second, grid, cell, key, hits, draws = found
+    members = np.flatnonzero(_cells(_asarray(keys[first], dtype=float), _asarray(keys[second], dtype=float), grid)
+                             == cell)
+    span = " and ".join(f"{name} from {_float(np.min(_asarray(keys[name])[members])):.3g} to "
+                        f"{_float(np.max(_asarray(keys[name])[members])):.3g}" for name in (first, second))
+    raise CheckFailed(_hint(where, f"for {span}", (found[0], 0, members.size, key, hits, draws)))

@@ -66,6 +66,11 @@ LESSON02_06_POWER = (
     ("02.4", "a scale read from the data above a size (referee: max |clipped value| above 1,000 values)",
      "1 (spread 0.1 of the scale against a floor of 0.8)", "data inside a tenth of the bounds at 1,000-10,000 and "
      "10,000-120,000 values"),
+    ("02.1, 02.4", "noise rounded to a step g before it is added (a grid anchored at the answer; referee s39rA "
+                   "D2: g = 1e-6 scales)", "1 (by construction) for g >= 1e-7 scales at |answer| <= 1e3 scales, "
+     "1e-6 at 1e4, 1e-5 at 1e6, 1e-4 at 1e8; 0 below (float rounding hides the grid)",
+     "_grid_anchor.check_not_anchored: robust step (Euclid on the smallest gaps, least squares), residues at "
+     "the answer, not at 0"),
     ("04.1", "the caller's NumPy array clipped in place", "1 (by construction)", "one call on the first case as an array"),
     ("04.4", "sums or means exact below epsilon 0.05 or from 5", "1 (by construction)",
      "the second plan holds a sum or mean at 0.01-0.05 and one at 5-20 (15 runs: never constant, not near-exact)"),
@@ -455,6 +460,17 @@ LESSON02_06_POWER = (
      "2, 3, 4, 6, 8, 12, ... cases", "_shape_scan.check_band_shape: per window (16, 32, 64, 128 cases every "
      "quarter window, and from either end) the releases beyond 2 and 3 scales (too few) and between 0.5 and 2.7 "
      "(too many) against their binomial law; SHAPE_ALPHA 1e-4 a scan, Bonferroni; 20 releases on every case"),
+    ("02.1, 02.4", "another family in a joint box of two parameters (referee s39rA D5: uniform of the right mean "
+                   "|noise| for epsilon < 1e-3 and sensitivity < 1e-3, 21 of 400 cases; a Gaussian for epsilon and "
+                   "sensitivity both 0.1-1, about 4 cases)", "uniform: 1 for the referee's box and for "
+     "0.01-1 x 0.01-1 (simulated, default seed); Gaussian over about 4 cases: 0 (stated, 02.1 limit (7))",
+     "_shape_scan.check_box_shape: every cell of a 4 x 4 and an 8 x 8 rank cut of each pair of parameters, the "
+     "same three counts, SHAPE_ALPHA 1e-4 a scan, Bonferroni"),
+    ("02.4", "a scale read from the data at many values and a small epsilon jointly (referee s39rA D4: above 1,000 "
+             "values below epsilon 0.05; above 150,000 values below 0.1)", "1 (by construction) for a box of n x "
+     "epsilon holding an odd band case or a mid-size case (mean |noise| 0.1 against a floor of 0.256 or 0.51)",
+     "_lesson02_bands.check_inside_spread (200 band cases inside a tenth of the bounds, alpha 1e-4 over all) and "
+     "the mid-size cases at epsilon 1e-3 to 20"),
     ("02.4", "a wrong noise family above a size (referee s38rA: a Gaussian of the same mean |noise| above 120,000 "
              "values)", "Gaussian of the same mean |noise| above 200,000 values (954 releases): 0.997, above "
      "500,000 (570): 0.855, above 800,000 (378): 0.48; of the same variance: 1.0, 0.93, 0.62; uniform (either): 1",

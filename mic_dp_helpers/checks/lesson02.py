@@ -160,8 +160,14 @@ def check_laplace_mechanism(answer, seed: int = SEED) -> None:
     seeds); (6) a narrow noise component (uniform within b/20, say) in fewer than about 0.2% of calls passes;
     (7) in the band sweep, a Gaussian of the right mean |noise| over fewer than about 32 cases passes (32 cases,
     640 releases: caught with probability at least 0.78; 16 cases 0.13; 64 cases 1; uniform of the right mean
-    |noise|: 1 from 8 cases), and noise bounded only beyond 3 scales, or mostly Laplace, passes where only the
-    sweep looks (``"band sweep shape"`` in ``LESSON02_06_POWER``).
+    |noise|: 1 from 8 neighbouring cases in one ordering), and noise bounded only beyond 3 scales, or mostly
+    Laplace, passes where only the sweep looks (``"band sweep shape"`` in ``LESSON02_06_POWER``). Another family
+    confined to a joint box of two parameters is tested on the cells of a 4 x 4 and an 8 x 8 cut of every pair by
+    rank (25 and 6 cases a cell; :func:`_shape_scan.check_box_shape`): uniform in epsilon < 1e-3 x sensitivity <
+    1e-3 (21 cases) or in 0.01-1 x 0.01-1 fails; a Gaussian in a box of a decade of epsilon x a decade of
+    sensitivity (about 4 of the 400 cases, 80 releases) passes (referee s39rA ``gauss_box``); (8) noise rounded to a step before it is
+    added (a grid anchored at the value) fails on every case of 100 or more releases for steps down to about
+    1e-7 scales at |value| <= 1e3 scales (1e-5 at 1e6, 1e-4 at 1e8 scales; ``_grid_anchor``); finer steps pass.
 
     Parameters
     ----------
@@ -462,9 +468,12 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     scales of it, Laplace pooled, and the mean |noise| of every window of 1, 4, 16 and 64 cases ordered by n,
     epsilon, the larger bound or the scale in its Gamma band (:func:`_scale_scan.check_band_scale`, 1e-4 over
     all: an epsilon floored at 0.002 or more, or a scale capped at 1e5 or less, fails; ``LESSON02_06_POWER``),
-    and the shape of those windows as in 02.1 (:func:`_shape_scan.check_band_shape`).
+    and the shape of those windows and of joint cells as in 02.1; the odd band cases keep every value inside a
+    tenth of the bounds (mean |noise| at least 0.256 scales each: a scale read from the data, 0.1, at any n and
+    epsilon jointly fails; :func:`_lesson02_bands.check_inside_spread`).
     Then 64 releases on one case in each of 16 log strata of 120,000 to 1,000,000 values (one offset shared:
-    sizes exactly a factor 1.142 apart), inside a tenth of the bounds
+    sizes exactly a factor 1.142 apart), at epsilons in 16 strata of 1e-3 to 20 paired with the sizes at random,
+    inside a tenth of the bounds
     (:func:`_lesson02_sizes.check_sum_midsizes`: never exact, mean |noise| at least 0.51 scales, Laplace pooled,
     windows of 1, 4 and 16 cases ordered by n in their Gamma band: exact, or a scale from the data, in a band of
     sizes wider than a factor 1.142 fails; with the 1,000,000-value case, the shape of windows of 4 and 8 cases
@@ -493,7 +502,11 @@ def check_dp_bounded_sum(answer, seed: int = SEED) -> None:
     rounds, one generator: one pair of rescaled draws fails), not on others; (3) noise correlated with the call
     21 or more before (other than half the run) passes; (4) a narrow noise component (uniform within b/20, say)
     in fewer than about 0.25% of calls passes; (5) another noise family of the right mean |noise| in the band
-    sweep: as 02.1's limit (7).
+    sweep: as 02.1's limit (7); (6) a scale read from the data is caught in a box of n x epsilon holding one odd
+    band case (200 of 400; a box of n 1,000-120,000 x epsilon 1e-3 to 0.05 holds about 33) or, above 120,000
+    values, one mid-size case (a box of a size stratum x an epsilon stratum, 1/256 of the log area, may hold none:
+    above 150,000 values and below epsilon 0.1, 6-8 cases at seeds 0-3); a data scale above 1/4 of the bound
+    (mean |noise| above 0.256) passes the per-case floor.
 
     Parameters
     ----------
