@@ -293,10 +293,12 @@ def _high_epsilon_pairs(answer, generator) -> None:
 #: 07.1's case at the highest epsilon tested (referee s39rB D2: noise skipped above epsilon 12 or 14 passed):
 #: calls x people, and its epsilon. A correct answer flips 5.0e-7 of the answers, about 20 of the 40,000,000.
 HIGHEST_EPSILON_CASE = (20, 2_000_000, 14.5)
+#: Calls of :data:`HIGHEST_EPSILON_CASE` per round trip (4,000,000 answers, below the wire's 5,000,000 values).
+HIGHEST_EPSILON_BATCH = 2
 
 
 def _highest_epsilon_flips(answer, generator) -> None:
-    """20 calls on 2,000,000 people at epsilon 14.5, in rounds of :data:`HIGH_PAIRS_BATCH` calls.
+    """20 calls on 2,000,000 people at epsilon 14.5, in rounds of :data:`HIGHEST_EPSILON_BATCH` calls.
 
     Fails when no report differs from the truth: a correct answer expects 20.2 flips and flips none with
     probability e^-20.2 = 1.7e-9 (the test's alpha). An answer exact at or above any epsilon below 14.5 fails with
@@ -308,8 +310,8 @@ def _highest_epsilon_flips(answer, generator) -> None:
     where = f"For {n:,} answers at epsilon={epsilon:.3g}, over {calls} calls:"
     rng = _default_rng(int(generator.integers(2**31)))
     flipped = 0
-    for start in range(0, calls, HIGH_PAIRS_BATCH):
-        runs = call_repeatedly(answer, min(HIGH_PAIRS_BATCH, calls - start), truth.copy(), epsilon, rng)
+    for start in range(0, calls, HIGHEST_EPSILON_BATCH):
+        runs = call_repeatedly(answer, min(HIGHEST_EPSILON_BATCH, calls - start), truth.copy(), epsilon, rng)
         flipped += sum(int((_reports(raw, n, where) != truth).sum()) for raw in runs)
     if flipped == 0:
         raise CheckFailed(f"{where} every report is the true answer, where randomized response flips about "
