@@ -19,9 +19,10 @@ LESSON07_POWER = (
      "only where n * 2f(1 - f) >= 40 (rows) or calls * 2f(1 - f) >= 40 (columns)"),
     ("07.1", "exact (no flips) above a size or an epsilon",
      "100,000 and 150,000 people x 20 calls at epsilon 10 expect 91 and 136 flips, 100,000 x 30 at epsilon 11.5 "
-     "expect 30 (an exact answer: 0); 2 people x 4,000 calls at 0.01; 12,000 people x 200 calls at epsilon 1 for "
+     "expect 30 (an exact answer: 0); 20 calls on 2,000,000 people at epsilon 14.5 expect 20.2 (none: 1.7e-9); 2 people x 4,000 calls at 0.01; 12,000 people x 200 calls at epsilon 1 for "
      "the per-person test (a person never randomised: z about 8.6)",
-     "above epsilon about 12 the flip rate (< 6e-6) is too small for any feasible number of calls"),
+     "above epsilon 14.5 the flip rate (< 5e-7) is too small for the grader's budget: exact only above 14.5, or "
+     "float32 coins (never flip above epsilon 17.3), pass (referee s39rB D1: not yet tested)"),
     ("07.1", "exact (no flips) above a size beyond the distribution cases (referee: above 160,000 people)",
      "one call on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected flips): the kept shares of "
      "true yes, true no and each tenth of the positions, z-tests at 5 (an exact answer: z above 500; 1 by "

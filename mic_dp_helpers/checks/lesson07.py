@@ -88,8 +88,10 @@ def _rr_distribution_cases(generator):
     At epsilon 10 a correct answer flips about 1 answer in 22,000, so 100,000 people x 20 calls
     expect 91 flips (150,000 x 20: 136; at epsilon 11.5, 100,000 x 30: 30): an answer exact above
     some size or epsilon fails there (the check adds one call on 1,000,001 to 1,200,000 people at epsilon 1,
-    about 269,000 expected flips, for sizes far above these). Above epsilon about 12 no feasible number of calls tells an exact answer from a correct one (flip rate below
-    1e-5): the check cannot, and says so in ``checks/_stats.py``.
+    about 269,000 expected flips, for sizes far above these). An answer exact above some epsilon below 14.5 fails the
+    case of 40,000,000 answers at epsilon 14.5 (``_highest_epsilon_flips``); above epsilon 14.5 (flip rate below 5e-7)
+    no feasible number of calls tells an exact answer from a correct one: the check cannot, and says so in
+    ``checks/_stats.py``.
     """
     cases = []
     for n, share, epsilon, calls in [(3000, 0.3, 0.5, 400), (501, 1.0, 6.0, 400), (1500, 0.5, 2.0, 400),
@@ -258,6 +260,7 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
                           "many there are, must flip their own coin, independent of everyone else's.")
 
     _high_epsilon_pairs(answer, generator)
+    _highest_epsilon_flips(answer, generator)
     _epsilon_size_grid(answer, generator)
     _size_sweep(answer, generator, big_counts)
 
@@ -285,6 +288,36 @@ def _high_epsilon_pairs(answer, generator) -> None:
         runs += call_repeatedly(answer, min(HIGH_PAIRS_BATCH, calls - start), truth.copy(), epsilon, rng)
     flips = np.stack([_reports(raw, n, where) != truth for raw in runs])
     check_pairings(*pairing_counts(flips, truth), where)
+
+
+#: 07.1's case at the highest epsilon tested (referee s39rB D2: noise skipped above epsilon 12 or 14 passed):
+#: calls x people, and its epsilon. A correct answer flips 5.0e-7 of the answers, about 20 of the 40,000,000.
+HIGHEST_EPSILON_CASE = (20, 2_000_000, 14.5)
+#: Calls of :data:`HIGHEST_EPSILON_CASE` per round trip (4,000,000 answers, below the wire's 5,000,000 values).
+HIGHEST_EPSILON_BATCH = 2
+
+
+def _highest_epsilon_flips(answer, generator) -> None:
+    """20 calls on 2,000,000 people at epsilon 14.5, in rounds of :data:`HIGHEST_EPSILON_BATCH` calls.
+
+    Fails when no report differs from the truth: a correct answer expects 20.2 flips and flips none with
+    probability e^-20.2 = 1.7e-9 (the test's alpha). An answer exact at or above any epsilon below 14.5 fails with
+    probability 1. Limit: an answer exact only above epsilon 14.5 passes (at epsilon 16 a correct answer flips
+    1.1e-7 of its answers: telling it from an exact one needs about 2e8 answers, beyond the grader's budget).
+    """
+    calls, n, epsilon = HIGHEST_EPSILON_CASE
+    truth = generator.random(n) < 0.5
+    where = f"For {n:,} answers at epsilon={epsilon:.3g}, over {calls} calls:"
+    rng = _default_rng(int(generator.integers(2**31)))
+    flipped = 0
+    for start in range(0, calls, HIGHEST_EPSILON_BATCH):
+        runs = call_repeatedly(answer, min(HIGHEST_EPSILON_BATCH, calls - start), truth.copy(), epsilon, rng)
+        flipped += sum(int((_reports(raw, n, where) != truth).sum()) for raw in runs)
+    if flipped == 0:
+        raise CheckFailed(f"{where} every report is the true answer, where randomized response flips about "
+                          f"{calls * n * (1 - _keep_probability(epsilon)):.0f}: nothing is randomized at this epsilon, so "
+                          "nothing is private. Flip every person's coin with probability 1 / (1 + e^epsilon), however "
+                          "large epsilon is.")
 
 
 def _epsilon_size_grid(answer, generator) -> None:
