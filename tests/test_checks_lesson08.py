@@ -81,3 +81,16 @@ def test_s39_a_wrong_delta_term_is_named(mistake):
     assert result.status == "failed" and "the delta term is wrong" in result.message, result.message
     assert "epsilon term" not in result.message and "not accurate enough" not in result.message
     assert "delta=1:" not in result.message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise_id, mistake", [
+    (ex, name) for ex in ("08.2", "08.5") for name in lesson05_07_08_s39c.HINT_WORDS])
+def test_s39_hints_say_what_was_seen(exercise_id, mistake):
+    """Referee s39rC (D2, D3): a noise scale drawn per call was told "some coordinates' noise is copied from
+    others", noise correlated between neighbouring coordinates "the noise of one call predicts the noise 1 call
+    later"."""
+    result = run_check(exercise_id, lesson05_07_08_s39c.MORE_WRONG_ANSWERS[exercise_id][mistake])
+    allowed, untrue = lesson05_07_08_s39c.HINT_WORDS[mistake]
+    assert result.status == "failed" and any(words in result.message for words in allowed), result.message
+    assert untrue not in result.message

@@ -1,7 +1,9 @@
 """Wrong answers to 05.4 and 08.4 found by referee s39rC, each with another member of its class.
 
 08.4: the delta term halved for small epsilons or dropped for small deltas (told "the epsilon term is wrong" and
-"not accurate enough" before; now "the delta term is wrong"). ``audit_b_first`` is an honest 05.4 answer: one
+"not accurate enough" before; now "the delta term is wrong"). 08.2 and 08.5: noise correlated between
+neighbouring coordinates (MA(1)), told "one call predicts the noise 1 call later", and a noise scale drawn per
+call (0.7 or 0.6 x in half the calls), told "copied from other coordinates"; both hints now say what was seen. ``audit_b_first`` is an honest 05.4 answer: one
 audit per column with ``dataset_b`` first (it was told "you also audited with the datasets swapped"). They join the owners' answers as
 ``MORE_WRONG_ANSWERS`` (see :func:`wrong_answers.collect_wrong_answers`).
 """
@@ -9,6 +11,7 @@ audit per column with ``dataset_b`` first (it was told "you also audited with th
 import math
 
 import numpy as np
+from scipy.special import expit
 
 from mic_dp_helpers.attacks.audit import audit_epsilon
 
@@ -21,7 +24,65 @@ def _exact_with_delta(share):
     return answer
 
 
+def _clipped_sum(grads, clip_norm):
+    grads = np.asarray(grads, dtype=float)
+    norms = np.linalg.norm(grads, axis=1, keepdims=True)
+    return (grads * np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300))).sum(axis=0)
+
+
+def _ma1(theta: float):
+    """Unit noise z_j = (e_(j+1) + theta e_j) / sqrt(1 + theta^2): neighbouring coordinates correlated."""
+    def draw(rng, p):
+        e = rng.normal(size=p + 1)
+        return (e[1:] + theta * e[:-1]) / math.sqrt(1 + theta * theta)
+    return draw
+
+
+def _scale_mixture(small: float):
+    """Unit noise whose scale is drawn once per call: ``small`` or sqrt(2 - small^2), each half of the calls."""
+    def draw(rng, p):
+        scale = small if rng.random() < 0.5 else math.sqrt(2 - small * small)
+        return scale * rng.normal(size=p)
+    return draw
+
+
+def _noisy_sum(draw):
+    """08.2 with unit noise from ``draw(rng, p)``."""
+    def answer(grads, clip_norm, noise_multiplier, rng):
+        total = _clipped_sum(grads, clip_norm)
+        return total + noise_multiplier * clip_norm * draw(rng, total.shape[0])
+    return answer
+
+
+def _step(draw):
+    """08.5 with unit noise from ``draw(rng, d)``."""
+    def answer(w, X, y, clip_norm, noise_multiplier, sample_rate, expected_batch_size, learning_rate, rng):
+        w, X, y = np.asarray(w, float), np.asarray(X, float), np.asarray(y, float)
+        batch = rng.random(len(X)) < sample_rate
+        grads = (expit(X[batch] @ w) - y[batch])[:, None] * X[batch]
+        noisy = _clipped_sum(grads, clip_norm) + noise_multiplier * clip_norm * draw(rng, w.shape[0])
+        return w - learning_rate * noisy / expected_batch_size
+    return answer
+
+
+_LESS_OR_MORE = ("less noise than others", "too much noise", "too little noise")
+#: The hint of each 08.2 / 08.5 entry must hold one of the first phrases and not the second
+#: (tests/test_checks_lesson08.py); a scale mixture may first show as too much or too little noise in one case.
+HINT_WORDS = {
+    "non-private (shape): neighbouring coordinates correlated 0.44, MA(1) (referee s39rC)":
+        (("noise of neighbouring coordinates",), "1 call(s) later"),
+    "non-private (shape): neighbouring coordinates correlated 0.34, MA(1)":
+        (("noise of neighbouring coordinates",), "1 call(s) later"),
+    "non-private (calls): noise 0.7 x in half the calls, 1.23 x in the rest (referee s39rC)":
+        (_LESS_OR_MORE, "Some coordinates' noise is copied"),
+    "non-private (calls): noise 0.6 x in half the calls, 1.28 x in the rest":
+        (_LESS_OR_MORE, "Some coordinates' noise is copied"),
+}
+_DRAWS = dict(zip(HINT_WORDS, (_ma1(0.6), _ma1(0.4), _scale_mixture(0.7), _scale_mixture(0.6))))
+
 MORE_WRONG_ANSWERS = {
+    "08.2": {name: _noisy_sum(draw) for name, draw in _DRAWS.items()},
+    "08.5": {name: _step(draw) for name, draw in _DRAWS.items()},
     "08.4": {
         "delta counted once for epsilon up to 1e-3 (referee s39rC)":
             _exact_with_delta(lambda e, d: d if e > 1e-3 else d / 2),
