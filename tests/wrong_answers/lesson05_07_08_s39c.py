@@ -11,9 +11,9 @@ audit per column with ``dataset_b`` first (it was told "you also audited with th
 import math
 
 import numpy as np
-from scipy.special import expit
 
 from mic_dp_helpers.attacks.audit import audit_epsilon
+from wrong_answers.lesson08_s38 import _release, _step
 
 
 def _exact_with_delta(share):
@@ -24,15 +24,9 @@ def _exact_with_delta(share):
     return answer
 
 
-def _clipped_sum(grads, clip_norm):
-    grads = np.asarray(grads, dtype=float)
-    norms = np.linalg.norm(grads, axis=1, keepdims=True)
-    return (grads * np.minimum(1.0, clip_norm / np.maximum(norms, 1e-300))).sum(axis=0)
-
-
 def _ma1(theta: float):
     """Unit noise z_j = (e_(j+1) + theta e_j) / sqrt(1 + theta^2): neighbouring coordinates correlated."""
-    def draw(rng, p):
+    def draw(p, rng):
         e = rng.normal(size=p + 1)
         return (e[1:] + theta * e[:-1]) / math.sqrt(1 + theta * theta)
     return draw
@@ -40,29 +34,10 @@ def _ma1(theta: float):
 
 def _scale_mixture(small: float):
     """Unit noise whose scale is drawn once per call: ``small`` or sqrt(2 - small^2), each half of the calls."""
-    def draw(rng, p):
+    def draw(p, rng):
         scale = small if rng.random() < 0.5 else math.sqrt(2 - small * small)
         return scale * rng.normal(size=p)
     return draw
-
-
-def _noisy_sum(draw):
-    """08.2 with unit noise from ``draw(rng, p)``."""
-    def answer(grads, clip_norm, noise_multiplier, rng):
-        total = _clipped_sum(grads, clip_norm)
-        return total + noise_multiplier * clip_norm * draw(rng, total.shape[0])
-    return answer
-
-
-def _step(draw):
-    """08.5 with unit noise from ``draw(rng, d)``."""
-    def answer(w, X, y, clip_norm, noise_multiplier, sample_rate, expected_batch_size, learning_rate, rng):
-        w, X, y = np.asarray(w, float), np.asarray(X, float), np.asarray(y, float)
-        batch = rng.random(len(X)) < sample_rate
-        grads = (expit(X[batch] @ w) - y[batch])[:, None] * X[batch]
-        noisy = _clipped_sum(grads, clip_norm) + noise_multiplier * clip_norm * draw(rng, w.shape[0])
-        return w - learning_rate * noisy / expected_batch_size
-    return answer
 
 
 _LESS_OR_MORE = ("less noise than others", "too much noise", "too little noise")
@@ -81,7 +56,7 @@ HINT_WORDS = {
 _DRAWS = dict(zip(HINT_WORDS, (_ma1(0.6), _ma1(0.4), _scale_mixture(0.7), _scale_mixture(0.6))))
 
 MORE_WRONG_ANSWERS = {
-    "08.2": {name: _noisy_sum(draw) for name, draw in _DRAWS.items()},
+    "08.2": {name: _release(draw) for name, draw in _DRAWS.items()},
     "08.5": {name: _step(draw) for name, draw in _DRAWS.items()},
     "08.4": {
         "delta counted once for epsilon up to 1e-3 (referee s39rC)":
