@@ -414,7 +414,12 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     large call is not refused): 3 and 10 tries of 20,000 passed (referee s37rC), and k tries refute an honest
     noisy column at most k times as often as one. Flagging a column only above 1.05 to 1.10 times the claim
     passes too (1.15 fails; a margin below 1, such as 0.95 or 0.99, fails on the fixed column): the flawed
-    columns sit at 1.2 times the claim or more.
+    columns sit at 1.2 times the claim or more. A rule that flags a column when the audit refutes it OR the
+    point estimate of the audit's best event (the log ratio of its counts) lies above 1.2 times the claim
+    passes (referee s39rC, seeds 506-508; 1.0 and 1.1 fail on the fixed column): no honest column has a rare
+    best event whose count ratio is far above its claim (not fixed yet: such a column, as 07.5's rare-outputs
+    entry, would close it). One audit per column with ``dataset_b`` first is accepted (referee s39rC: it
+    passed 100 of 100 seeds); audits in both orders get the "swapped" hint.
 
     Parameters
     ----------
