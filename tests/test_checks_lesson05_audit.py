@@ -69,3 +69,13 @@ def test_correct_audits_with_enough_samples_pass(n_samples):
     from wrong_answers.lesson05 import _audit_columns_with
 
     check_flawed_features(_audit_columns_with(n_samples=n_samples, n_bins=50), 3)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [3, 506])
+def test_one_audit_per_column_with_dataset_b_first_passes(seed):
+    """Referee s39rC (D1): one audit per column with the datasets in the order (b, a) was told "you also audited
+    with the datasets swapped and kept the larger bound"; audit_epsilon tests both directions, so it is valid."""
+    from wrong_answers.lesson05_07_08_s39c import audit_b_first
+
+    check_flawed_features(audit_b_first, seed)

@@ -6,7 +6,7 @@ import pytest
 
 from mic_dp_helpers.checks import run_check
 from wrong_answers import (
-    COSTLY_CHECKS, lesson08, lesson08_dims, lesson08_noise, lesson08_s37, lesson08_s38)
+    COSTLY_CHECKS, lesson05_07_08_s39c, lesson08, lesson08_dims, lesson08_noise, lesson08_s37, lesson08_s38)
 
 HONEST_ANSWERS = {**lesson08.HONEST_ANSWERS, **lesson08_noise.HONEST_ANSWERS}
 for _exercise, _answers in lesson08_s38.HONEST_ANSWERS.items():
@@ -71,3 +71,26 @@ def test_s38_hints_name_the_error(exercise_id, mistake, words):
     result = run_check(exercise_id, lesson08_s38.MORE_WRONG_ANSWERS[exercise_id][mistake])
     assert result.status == "failed" and words in result.message, result.message
     assert "too much noise" not in result.message
+
+
+@pytest.mark.parametrize("mistake", list(lesson05_07_08_s39c.MORE_WRONG_ANSWERS["08.4"]))
+def test_s39_a_wrong_delta_term_is_named(mistake):
+    """Referee s39rC (D4, D5): delta halved below epsilon 1e-3 was told "the epsilon term is wrong" (with delta
+    0.999999 printed as 1), delta dropped below 1e-4 "right idea, not accurate enough"."""
+    result = run_check("08.4", lesson05_07_08_s39c.MORE_WRONG_ANSWERS["08.4"][mistake])
+    assert result.status == "failed" and "the delta term is wrong" in result.message, result.message
+    assert "epsilon term" not in result.message and "not accurate enough" not in result.message
+    assert "delta=1:" not in result.message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise_id, mistake", [
+    (ex, name) for ex in ("08.2", "08.5") for name in lesson05_07_08_s39c.HINT_WORDS])
+def test_s39_hints_say_what_was_seen(exercise_id, mistake):
+    """Referee s39rC (D2, D3): a noise scale drawn per call was told "some coordinates' noise is copied from
+    others", noise correlated between neighbouring coordinates "the noise of one call predicts the noise 1 call
+    later"."""
+    result = run_check(exercise_id, lesson05_07_08_s39c.MORE_WRONG_ANSWERS[exercise_id][mistake])
+    allowed, untrue = lesson05_07_08_s39c.HINT_WORDS[mistake]
+    assert result.status == "failed" and any(words in result.message for words in allowed), result.message
+    assert untrue not in result.message

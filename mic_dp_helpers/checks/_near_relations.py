@@ -144,14 +144,16 @@ def _p_value(count: int, pairs: int, shared: int, t: float) -> tuple[float, floa
 
 _WITHIN_HINT = ("{where} {count} pairs of coordinates of one call got noise equal or opposite to within {t:g} of its "
                 "standard deviation, where independent noise gives about {mean:.3g} (over {calls} calls of "
-                "{width} coordinates). Some coordinates' noise is copied from others (with a sign, a new pairing "
-                "or a small jitter), so their sum or difference is released with almost no noise: draw independent "
-                "noise for every coordinate.")
+                "{width} coordinates). Either some coordinates' noise is copied from others (with a sign, a new "
+                "pairing or a small jitter), so their sum or difference is released with almost no noise, or some "
+                "calls get less noise than others (a noise scale that changes from call to call): draw independent "
+                "noise of the same standard deviation for every coordinate in every call.")
 _BETWEEN_HINT = ("{where} {count} pairs of noise values in calls at most {lags} apart were equal or opposite to "
                  "within {t:g} of the noise's standard deviation, where independent noise gives about {mean:.3g} "
-                 "(over {calls} calls of {width} coordinates). Noise is reused from an earlier call (permuted, "
-                 "signed or slightly changed): two releases sharing their noise in any order give away the "
-                 "difference of their clipped sums. Draw fresh noise from rng in every call.")
+                 "(over {calls} calls of {width} coordinates). Either noise is reused from an earlier call "
+                 "(permuted, signed or slightly changed): two releases sharing their noise in any order give away "
+                 "the difference of their clipped sums; or some calls get less noise than others (a noise scale "
+                 "that changes from call to call). Draw fresh noise of the same standard deviation in every call.")
 
 
 def _by_width(blocks) -> dict[int, list[tuple[np.ndarray, str, float]]]:

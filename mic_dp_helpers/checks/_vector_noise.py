@@ -91,8 +91,19 @@ def _independence_between_calls(unit, where: str) -> None:
     for lag in range(1, min(MAX_LAG, draws - 2) + 1):
         statistic = _float((unit[lag:] * unit[:-lag]).mean()) * _sqrt((draws - lag) * p)
         if abs(statistic) > Z_REJECT + 1.5:
-            raise CheckFailed(f"{where} the noise of one call predicts the noise {lag} call(s) later: draw fresh "
-                              "noise from rng in every call (no stored draws, no noise built from the last call's).")
+            raise CheckFailed(_lag_hint(where, lag, p))
+
+
+def _lag_hint(where: str, lag: int, p: int) -> str:
+    """The hint for noise correlated ``lag`` rows apart; with one column (``p == 1``) the rows are draws pooled in
+    the order drawn (the coordinates of one call, then the next call's), so the lag may be within a call (referee
+    s39rC: noise correlated between neighbouring coordinates was told "one call predicts the noise 1 call later")."""
+    if p == 1:
+        return (f"{where} noise values {lag} apart in the order drawn (the coordinates of one call, then those of "
+                "the next call) are correlated: the noise of neighbouring coordinates, or of successive calls, is "
+                "not independent. Draw independent noise for every coordinate, fresh from rng in every call.")
+    return (f"{where} the noise of one call predicts the noise {lag} call(s) later: draw fresh noise from rng in "
+            "every call (no stored draws, no noise built from the last call's).")
 
 
 def check_vector_noise(noise, scale: float, where: str, extra_covariance=None) -> None:

@@ -330,7 +330,10 @@ def _call_error(calls, n_columns):
     """The hint for a way of calling ``release`` that no correct audit has, or None.
 
     Audits of fewer than :data:`N_SAMPLES` releases per side, the same noise on both datasets, no release of
-    ``dataset_b`` at all, audits with the datasets swapped, or more audits than columns.
+    ``dataset_b`` at all, audits in both orders of the datasets, or more audits than columns. One audit per
+    column with ``dataset_b`` first is accepted: ``audit_epsilon`` tests both directions, so the order changes
+    only which random samples it draws (referee s39rC: it was told "you also audited with the datasets swapped
+    and kept the larger bound").
     """
     audits = _audits(calls)
     small = [first for first, _ in audits if first[1] < N_SAMPLES]
@@ -351,7 +354,7 @@ def _call_error(calls, n_columns):
                 "two neighbours' releases: a spread or a scale estimate of one side, or releases of dataset_b made "
                 "from dataset_a's (which share their noise), is not an audit. Audit each column with "
                 "audit_epsilon(column, dataset_a, dataset_b, n_samples=20_000).")
-    if any(first[0] == "b" for first, _ in audits):
+    if any(first[0] == "b" for first, _ in audits) and _len(audits) > n_columns:
         return ("you also audited with the datasets swapped (dataset_b first) and kept the larger bound. "
                 "audit_epsilon already tests both directions and its 95% confidence pays for both; a second audit "
                 "in the other direction, unpaid, doubles the chance of refuting an honest column. One audit per "
@@ -411,7 +414,12 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     large call is not refused): 3 and 10 tries of 20,000 passed (referee s37rC), and k tries refute an honest
     noisy column at most k times as often as one. Flagging a column only above 1.05 to 1.10 times the claim
     passes too (1.15 fails; a margin below 1, such as 0.95 or 0.99, fails on the fixed column): the flawed
-    columns sit at 1.2 times the claim or more.
+    columns sit at 1.2 times the claim or more. A rule that flags a column when the audit refutes it OR the
+    point estimate of the audit's best event (the log ratio of its counts) lies above 1.2 times the claim
+    passes (referee s39rC, seeds 506-508; 1.0 and 1.1 fail on the fixed column): no honest column has a rare
+    best event whose count ratio is far above its claim (not fixed yet: such a column, as 07.5's rare-outputs
+    entry, would close it). One audit per column with ``dataset_b`` first is accepted (referee s39rC: it
+    passed 100 of 100 seeds); audits in both orders get the "swapped" hint.
 
     Parameters
     ----------

@@ -284,10 +284,15 @@ def check_not_private(answer, seed: int = 7005) -> None:
     (true epsilon 1) they averaged 0.983, 0.976 and 0.977 (a valid audit 0.977, sd 0.008), at most 0.998, below
     every honest claim (1.02 or more); an entry that told them from a valid audit would need a true claim within
     about 0.01 of its true epsilon, which a valid audit also refutes in up to 5% of runs (05.4, whose check
-    records the release's calls, refuses a swapped audit; here the samples are stored). An audit of 90,000 of
+    records the release's calls, refuses audits in both orders; here the samples are stored). An audit of 90,000 of
     the 100,000 samples is valid (weaker) and passes, as does one at confidence 0.99 (referee s38rC): the "far
     below" claims sit under the bound of a 0.996 audit on purpose, so that a Bonferroni correction passes. A rule that takes an output seen on one side only for a
-    refutation (referee s38rC) fails on the honest entry with ten rare outputs. See ``_stats.LESSON07_POWER``.
+    refutation (referee s38rC) fails on the honest entry with ten rare outputs. Not tested (referee s39rC, each
+    passed at the default seed): an audit with delta=1e-5 (at 100,000 samples it lowers a bound by at most
+    about 1e-5 x 100,000 = 1 count of the best event, on which no entry's verdict turned at the seeds tried; the hint for a delta
+    above 0 names it where it does), and one with n_candidates changed (1 at confidence 0.99; 200 with
+    n_bins=200): the text fixes neither, and both are valid audits, weaker or stronger where one event
+    decides. See ``_stats.LESSON07_POWER``.
     """
     pool = _candidate_pool()
     for round_seed in (seed, seed + 100, seed + 200):

@@ -329,6 +329,11 @@ def check_max_advantage(answer, seed: int = SEED) -> None:
     every error is below 1e-5 (referee s37rC: ``min(1, tanh(eps/2) + delta)`` was told so at delta 1e-5 although
     its delta term is wrong; at delta 0.9 it is 0.045 too large, and now told so).
 
+    Where every wrong case has delta above 0 and lies below the exact bound by a quarter of the delta term or more,
+    the hint says that the delta term is wrong and how many times 2 delta / (e^epsilon + 1) the answer holds
+    (referee s39rC: delta halved below epsilon 1e-3 was told "the epsilon term is wrong", delta dropped below 1e-4
+    "not accurate enough"); delta is printed to 6 digits.
+
     Where every wrong case has epsilon below 1e-3 and an error of a quarter of epsilon or more, the hint says that
     the epsilon term is wrong there (referee s38rC: ``delta + epsilon`` below 1e-4 was told "not accurate enough").
 
@@ -365,6 +370,8 @@ def check_max_advantage(answer, seed: int = SEED) -> None:
     wrong = [k for k, error in enumerate(errors) if abs(error) > ADVANTAGE_TOLERANCE * max(1.0, expected[k])]
     if wrong:  # the hint describes the worst case: "not accurate enough" only when every error is small
         worst = max(wrong, key=lambda k: abs(errors[k]))
+        if _delta_term_wrong([cases[k] for k in wrong], [answers[k] for k in wrong], [errors[k] for k in wrong]):
+            _delta_term_hint(cases[worst], answers[worst], errors[worst])
         if _epsilon_term_wrong([cases[k] for k in wrong], [errors[k] for k in wrong]):
             _small_epsilon_hint(cases[worst], errors[worst])
         _advantage_hint(cases[worst], answers[worst], errors[worst])
@@ -377,10 +384,36 @@ def _epsilon_term_wrong(cases: list[tuple[float, float]], errors: list[float]) -
     return all(eps < 1e-3 and abs(error) >= 0.25 * eps for (eps, _), error in zip(cases, errors))
 
 
+def _delta_term_wrong(cases: list[tuple[float, float]], answers: list[float], errors: list[float]) -> bool:
+    """True if every wrong case has delta above 0, an answer from 0 to 1 and is below the exact bound by a quarter
+    of the delta term or more (the cases with delta = 0 are right): the delta term is wrong, halved or dropped in
+    a range (referee s39rC: delta halved below epsilon 1e-3 was told "the epsilon term is wrong", delta dropped
+    below 1e-4 "not accurate enough")."""
+    return all(delta > 0 and 0 <= got <= 1 and -error >= 0.25 * _delta_term(eps, delta)
+               for (eps, delta), got, error in zip(cases, answers, errors))
+
+
+def _where(case: tuple[float, float]) -> str:
+    """``for epsilon=... and delta=...:`` with delta to 6 digits (0.999999 is not printed as 1)."""
+    eps, delta = case
+    return f"for epsilon={eps:.4g} and delta={delta:.6g}:"
+
+
+def _delta_term_hint(case: tuple[float, float], got: float, error: float) -> None:
+    """Raise the hint for a delta term that is wrong (the worst ``case``; every case with delta = 0 is right)."""
+    eps, delta = case
+    share = (got - _tanh(eps / 2)) / _delta_term(eps, delta)
+    raise CheckFailed(f"{_where(case)} your value is {-error:.2g} below the "
+                      f"exact bound, and every case you get wrong has delta above 0 (the cases with delta = 0 are "
+                      f"right): the delta term is wrong. Yours is {share:.3g} times 2 delta / (e^epsilon + 1); delta "
+                      "appears in both inequalities, and adding them counts it twice, at every epsilon and delta "
+                      "(never drop or halve it where it looks small).")
+
+
 def _small_epsilon_hint(case: tuple[float, float], error: float) -> None:
     """Raise the hint for an epsilon term that is wrong at small epsilons (the worst ``case``, off by ``error``)."""
-    eps, delta = case
-    raise CheckFailed(f"for epsilon={eps:.4g} and delta={delta:.3g}: your value is {abs(error):.2g} "
+    eps, _ = case
+    raise CheckFailed(f"{_where(case)} your value is {abs(error):.2g} "
                       f"{'above' if error > 0 else 'below'} the exact bound, {abs(error) / eps:.2g} times epsilon, and "
                       "every case you get wrong has epsilon below 1e-3: the epsilon term is wrong for small epsilon "
                       "(it is tanh(epsilon / 2), about epsilon / 2 there: neither 0 nor epsilon). Use the same closed "
@@ -390,7 +423,7 @@ def _small_epsilon_hint(case: tuple[float, float], error: float) -> None:
 def _advantage_hint(case: tuple[float, float], got: float, error: float) -> None:
     """Raise the hint for the case where the answer is furthest from the exact bound (by ``error``)."""
     eps, delta = case
-    where = f"for epsilon={eps:.4g} and delta={delta:.3g}:"
+    where = _where(case)
     if got < 0 or got > 1:
         raise CheckFailed(f"{where} you returned {got:.4g}, but an advantage TPR - FPR lies between 0 and 1.")
     if abs(error) < 1e-5:

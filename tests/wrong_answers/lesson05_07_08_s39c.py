@@ -1,0 +1,80 @@
+"""Wrong answers to 05.4 and 08.4 found by referee s39rC, each with another member of its class.
+
+08.4: the delta term halved for small epsilons or dropped for small deltas (told "the epsilon term is wrong" and
+"not accurate enough" before; now "the delta term is wrong"). 08.2 and 08.5: noise correlated between
+neighbouring coordinates (MA(1)), told "one call predicts the noise 1 call later", and a noise scale drawn per
+call (0.7 or 0.6 x in half the calls), told "copied from other coordinates"; both hints now say what was seen. ``audit_b_first`` is an honest 05.4 answer: one
+audit per column with ``dataset_b`` first (it was told "you also audited with the datasets swapped"). They join the owners' answers as
+``MORE_WRONG_ANSWERS`` (see :func:`wrong_answers.collect_wrong_answers`).
+"""
+
+import math
+
+import numpy as np
+
+from mic_dp_helpers.attacks.audit import audit_epsilon
+from wrong_answers.lesson08_s38 import _release, _step
+
+
+def _exact_with_delta(share):
+    """The exact bound with delta replaced by ``share(epsilon, delta)``."""
+    def answer(epsilon, delta):
+        d = share(epsilon, delta)
+        return min(1.0, math.tanh(epsilon / 2) + 2 * d * math.exp(-epsilon) / (1 + math.exp(-epsilon)))
+    return answer
+
+
+def _ma1(theta: float):
+    """Unit noise z_j = (e_(j+1) + theta e_j) / sqrt(1 + theta^2): neighbouring coordinates correlated."""
+    def draw(p, rng):
+        e = rng.normal(size=p + 1)
+        return (e[1:] + theta * e[:-1]) / math.sqrt(1 + theta * theta)
+    return draw
+
+
+def _scale_mixture(small: float):
+    """Unit noise whose scale is drawn once per call: ``small`` or sqrt(2 - small^2), each half of the calls."""
+    def draw(p, rng):
+        scale = small if rng.random() < 0.5 else math.sqrt(2 - small * small)
+        return scale * rng.normal(size=p)
+    return draw
+
+
+_LESS_OR_MORE = ("less noise than others", "too much noise", "too little noise")
+#: The hint of each 08.2 / 08.5 entry must hold one of the first phrases and not the second
+#: (tests/test_checks_lesson08.py); a scale mixture may first show as too much or too little noise in one case.
+HINT_WORDS = {
+    "non-private (shape): neighbouring coordinates correlated 0.44, MA(1) (referee s39rC)":
+        (("noise of neighbouring coordinates",), "1 call(s) later"),
+    "non-private (shape): neighbouring coordinates correlated 0.34, MA(1)":
+        (("noise of neighbouring coordinates",), "1 call(s) later"),
+    "non-private (calls): noise 0.7 x in half the calls, 1.23 x in the rest (referee s39rC)":
+        (_LESS_OR_MORE, "Some coordinates' noise is copied"),
+    "non-private (calls): noise 0.6 x in half the calls, 1.28 x in the rest":
+        (_LESS_OR_MORE, "Some coordinates' noise is copied"),
+}
+_DRAWS = dict(zip(HINT_WORDS, (_ma1(0.6), _ma1(0.4), _scale_mixture(0.7), _scale_mixture(0.6))))
+
+MORE_WRONG_ANSWERS = {
+    "08.2": {name: _release(draw) for name, draw in _DRAWS.items()},
+    "08.5": {name: _step(draw) for name, draw in _DRAWS.items()},
+    "08.4": {
+        "delta counted once for epsilon up to 1e-3 (referee s39rC)":
+            _exact_with_delta(lambda e, d: d if e > 1e-3 else d / 2),
+        "delta counted once for epsilon up to 0.1": _exact_with_delta(lambda e, d: d if e > 0.1 else d / 2),
+        "delta dropped below 1e-4 (referee s39rC)": _exact_with_delta(lambda e, d: 0.0 if d < 1e-4 else d),
+        "delta dropped below 1e-3": _exact_with_delta(lambda e, d: 0.0 if d < 1e-3 else d),
+    },
+}
+
+
+def audit_b_first(release, dataset_a, dataset_b, claimed_epsilon):
+    """The exercise's audit of each column once, with ``dataset_b`` first (referee s39rC: a valid audit)."""
+    n_columns = np.asarray(release(dataset_a, 1, np.random.default_rng(0))).shape[1]
+    flawed = []
+    for j in range(n_columns):
+        def column_j(data, size, rng, j=j):
+            return release(data, size, rng)[:, j]
+        if audit_epsilon(column_j, dataset_b, dataset_a, n_samples=20_000, rng=j).refutes(claimed_epsilon):
+            flawed.append(j)
+    return flawed
