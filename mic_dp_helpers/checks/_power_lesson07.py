@@ -205,8 +205,11 @@ LESSON07_POWER = (
     ("07.3", "Gumbel noise floored at c scales below 0 (referee s39rB D5: c = -1.5 passed)", "none measured",
      "the floor hits exp(-e^-c) of the draws (1.1% at -1.5) and lowers the chance of a candidate behind the best by "
      "at most that share (two candidates 8 scales apart: 3.4e-4 against 3.3e-4, 1.1% relative; among 10 "
-     "candidates below 0.01%): seeing 1.1% needs about 10 million calls, far beyond the check's. A floor at -1.5 "
-     "scales or lower passes (the privacy loss grows by about 0.01 epsilon); deeper floors' power is not measured"),
+     "candidates below 0.01%): seeing 1.1% needs about 10 million calls, far beyond the check's. Measured (fix39b2, "
+     "default seed): a floor at -1 scale passes too (up to 6.5% relative, 4.6% for two candidates 2 scales apart: "
+     "about 100,000 calls of such a case for z = 5), at -0.5 it fails (best of [3, 0] chosen 0.848). Stated, not "
+     "tested: a floor at -1 scale or lower passes (two-candidate chances change by factors 0.935-1.0: the "
+     "privacy loss grows by at most about 0.07)"),
     ("07.3", "noise memoised per setting (size, epsilon, sensitivity) or per size and reused when the scores change "
              "(referee s39rB D0b: 0 reuses in 118,435 calls; no case called one setting on two score vectors)",
      "1 for reuse on every changed call (100 of 100 rounds agree; at most about 3 expected); 0.73 at a reuse share of "

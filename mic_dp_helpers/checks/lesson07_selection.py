@@ -219,8 +219,9 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
     a smaller rectangle, or one below about 5 candidates (power 0.78 at 5, 0.1 at 2), may pass.
     Noise memoised per setting and reused on other scores or at another epsilon fails the interleaved rounds of
     ``_data_pairs.check_rnm_data_pairs`` (referee s39rB D0b; reuse on 8% of the calls or more: power 0.99). Gumbel noise
-    floored at -1.5 scales or lower passes: it moves a choice's chance by at most 1.1% relative (referee s39rB
-    D5; about 10 million calls would be needed to see it).
+    floored at -1 scale or lower passes (referee s39rB D5: -1.5 passed; -1 passes, -0.5 fails): it moves a
+    choice's chance by at most 1.1% relative at -1.5 and 6.5% at -1 (about 10 million and 100,000 calls of the
+    best two-candidate case would be needed to see them).
     """
     generator = _default_rng(seed)
     for scores, sensitivity, epsilon, calls in _rnm_cases(generator):
