@@ -249,7 +249,22 @@ def _clip_hint(z: np.ndarray, repeated: np.ndarray, where: str) -> None:
 
 
 def point_mass_hint(where: str, count: int, at: float) -> str:
-    """The hint for ``count`` noises of exactly +-``at`` scales, the largest of all: clipped noise."""
+    """The hint for ``count`` noises of exactly +-``at`` scales, the largest of all: clipped noise.
+
+    Parameters
+    ----------
+    where : str
+        Prefix of the hint (the case, or the pooled releases).
+    count : int
+        How many noises sit at the clip.
+    at : float
+        The clip, in Laplace scales.
+
+    Returns
+    -------
+    str
+        The hint.
+    """
     return (f"{where} {count} noises are exactly +-{at:.6g} Laplace scales, the largest of all: the noise is clipped "
             "there (np.clip of a Laplace draw puts a point mass at the clip). A release then lands exactly on the "
             "clipped mean + or - that many scales with a positive chance, an outcome a neighbouring data set (another "

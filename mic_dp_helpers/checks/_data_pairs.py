@@ -36,7 +36,22 @@ def _neighbours(values: np.ndarray, generator) -> list[np.ndarray]:
 
 
 def interleaved_calls(call, data, settings, rounds: int) -> list:
-    """``rounds`` rounds of ``call(data[d], settings[s])`` for (d, s) in :data:`ORDER`, flattened in call order."""
+    """``rounds`` rounds of ``call(data[d], settings[s])`` for (d, s) in :data:`ORDER`, flattened in call order.
+
+    Parameters
+    ----------
+    call : callable
+        ``call(data_set, setting)``: one call of the answer.
+    data, settings : sequence
+        The two data sets and the two settings.
+    rounds : int
+        Rounds of four calls.
+
+    Returns
+    -------
+    list
+        The ``4 * rounds`` results, in call order.
+    """
     return [call(data[d], settings[s]) for _ in range(rounds) for d, s in ORDER]
 
 
