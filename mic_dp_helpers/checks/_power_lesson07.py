@@ -151,8 +151,9 @@ LESSON07_POWER = (
      "pooled tails over all 17,812 releases (13,412 before referee s38rB, 12,212 before s37rB): the largest |z| must "
      "reach 7.34 scales (check_pooled_tails; a correct answer fails with probability TAIL_FAILURE = 1e-5): clipped "
      "or truncated at c <= 7.34 scales, 1; at c = 7.4, 0.54; 7.5, 0.19 (exp(-N (e^-7.34 - e^-c)))",
-     "clipping beyond 7.6 scales is seen with probability below 0.1 (the 13,212 releases before the "
-     "20,001-24,000-value case's 2,000 calls became 1,000 had to reach 7.05: 7.0 scales, 1; 7.1, 0.54)"),
+     "truncation (redrawing) beyond 7.6 scales is seen with probability below 0.1 (the 13,212 releases before the "
+     "20,001-24,000-value case's 2,000 calls became 1,000 had to reach 7.05: 7.0 scales, 1; 7.1, 0.54); clipping: "
+     "see the point-mass row"),
     # Referee rt0709: answers exact, with shared coins or too few flips only for 20,000-60,000 people passed 07.1;
     # exact only for bound_share <= 0.2, public_high < 100, levels above 0.99 or 3,001-15,000 values, and 10% too
     # little noise or a scale upper / (n + 1), passed 07.4. All "1" rows below hold by construction.
@@ -193,9 +194,36 @@ LESSON07_POWER = (
      "or parameters the fixed cases miss (the band sweep tests exactness there, not the scale: its pooled amount "
      "test allows a variance off by 103%); since referee s37rB the scale cases cover 4,000-16,000 and "
      "25,000-100,000 values (next rows)"),
-    ("07.4", "Laplace noise truncated beyond 8 scales (rt0709)", "pooled tails: none",
+    ("07.4", "Laplace noise truncated (redrawn) beyond 8 scales (rt0709)", "pooled tails: none",
      "3.4e-4 of Laplace draws lie beyond 8 scales, 6.0 expected among the 17,812 releases: not seen (power "
-     "below 0.01)"),
+     "below 0.01). Clipping there (np.clip, a point mass) is the next row's"),
+    ("07.4", "Laplace noise clipped at c scales beyond the tails test (referee s39rB D3: c = 8 passed)",
+     "_bound_scale.check_pooled_point_mass: two or more of the 17,812 releases beyond 4 scales with the same |z| "
+     "(within 1e-11 relative; a correct answer: below 1e-7): about 17,812 e^-c releases sit at exactly +-c, so "
+     "c = 8 (6.0 expected), 0.98; 8.5, 0.88; 9, 0.64; 10, 0.19; at 4-7.3 scales the per-case repeated-noise test "
+     "already fails, now with the clipping hint (referee s39rB D4: it said a stored draw is reused)",
+     "clipping beyond about 9.5 scales (power below 0.4; delta below e^-9.5 / 2 = 3.7e-5)"),
+    ("07.3", "Gumbel noise floored at c scales below 0 (referee s39rB D5: c = -1.5 passed)", "none measured",
+     "the floor hits exp(-e^-c) of the draws (1.1% at -1.5) and lowers the chance of a candidate behind the best by "
+     "at most that share (two candidates 8 scales apart: 3.4e-4 against 3.3e-4, 1.1% relative; among 10 "
+     "candidates below 0.01%): seeing 1.1% needs about 10 million calls, far beyond the check's. Measured (fix39b2, "
+     "default seed): a floor at -1 scale passes too (up to 6.5% relative, 4.6% for two candidates 2 scales apart: "
+     "about 100,000 calls of such a case for z = 5), at -0.5 it fails (best of [3, 0] chosen 0.848). Stated, not "
+     "tested: a floor at -1 scale or lower passes (two-candidate chances change by factors 0.935-1.0: the "
+     "privacy loss grows by at most about 0.07)"),
+    ("07.3", "noise memoised per setting (size, epsilon, sensitivity) or per size and reused when the scores change "
+             "(referee s39rB D0b: 0 reuses in 118,435 calls; no case called one setting on two score vectors)",
+     "1 for reuse on every changed call (100 of 100 rounds agree; at most about 3 expected); 0.73 at a reuse share of "
+     "0.05, 0.99 from 0.08",
+     "_data_pairs.check_rnm_data_pairs: 200 scores and a neighbour (one score + 1), epsilons 1 and 0.5 in rounds "
+     "of four calls (400 calls); rounds with an agreeing pair against Binomial(100, mu) at 1e-6. Noise reused only "
+     "between calls more than one round apart, or only at other sizes, is not tested"),
+    ("07.4", "a Laplace draw memoised per setting (n, epsilon, bound share) or per n and reused when the values "
+             "change (referee s39rB D0b: 0 reuses in 18,120 calls)",
+     "1 (a repeated standardised or raw noise among the 200 calls; Spearman of the rounds' pairs at 5 sd)",
+     "_data_pairs.check_mean_data_pairs: 200 values and a neighbour (one value + 1), epsilons 1 and 0.5 in rounds "
+     "of four calls (200 calls). A draw reused only at other sizes or levels, or transformed (not the same "
+     "standardised value, not rank-correlated), is not tested"),
     ("07.3", "1% of the candidates, at random on each call, get no noise (rt0709)", "none",
      "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "
      "seeing it needs about 2 million calls, far beyond the check's"),

@@ -138,6 +138,19 @@ LESSON02_06_POWER = (
     ("09.1", "days weighted by their number of rows in large logs (referee s38rB D9: above 10,000 rows passed)",
      "1 (own rows on the kept days 34,500 against 30,074 +- 95: 46 sd)", "check_choice_ignores_neighbours (1-4 "
      "rows a day, 106,000 rows); a switch only above 106,000 rows passes"),
+    ("09.1", "a customer's kept days memoised and reused when their rows or the bounds change (referee s39rB D0b: "
+             "no case showed one customer twice with other rows; 0 reuses in 1,378 calls)",
+     "1 for reuse on every changed log (39 of 79 pairs equal at the default seed); from about 3% of the calls "
+     "(two equal pairs expected at 0.03 x 79 = 2.4)",
+     "lesson09_neighbours.check_choice_fresh_on_changed_rows: one customer with 30 days, logs differing by one row, "
+     "max_partitions 6, max_per_partition 1 and 2 in rounds of four calls (80 calls); two or more equal "
+     "consecutive kept sets fail (a correct answer: about 9e-9). A memo reused only when the days also change, "
+     "or only after other customers' calls, is not tested"),
+    ("09.1", "each customer's stream seeded by their id (rng unused: the same choice in every call; referee s39rB "
+             "D6, told its days lean to the first ones)",
+     "1 (100 of 100 calls keep the same 14 of 240 days)",
+     "_check_uniform_for_heavy_customers: two equal kept sets of the 240-day customer in 100 calls (a correct "
+     "answer: below 1e-18) fail with the hint that the choice repeats between calls, before the position tests"),
     ("04.1", "a 1% point mass", "1 (simulated 20/20)", "check_fresh_noise"),
     ("04.1", "correlation 0.1 between calls (odd and even calls averaging to the mean: -0.5)", "0.9 (simulated 18/20)",
      "check_independent_calls over 4,800 calls: z = 0.1 sqrt(4,800) = 6.9 against 5.5; antithetic: 1"),

@@ -20,9 +20,10 @@ from mic_dp_helpers.checks.lesson07_sweeps import bound_mean_band_sweep, check_n
 from mic_dp_helpers.checks.lesson07_sweeps import check_bound_in_support, check_near_exact_share, with_zeros
 from mic_dp_helpers.checks.lesson07_sweeps import zeros_dropped
 from mic_dp_helpers.checks._bound_scale import check_laplace_shape, check_no_repeated_noise, explain_bounds, scale_cases
-from mic_dp_helpers.checks._bound_scale import between_grid_cases, grid_epsilons
+from mic_dp_helpers.checks._bound_scale import between_grid_cases, check_pooled_point_mass, grid_epsilons
 from mic_dp_helpers.checks.lesson07_sweeps import clipped_means as _clipped_means
 from mic_dp_helpers.checks._rnm_cases import rnm_cases as _rnm_cases
+from mic_dp_helpers.checks._data_pairs import check_mean_data_pairs, check_rnm_data_pairs
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
 _log, _sqrt, _asarray, _sort = math.log, math.sqrt, np.asarray, np.sort
@@ -216,6 +217,11 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
     lattice: a scale error (the factor 2 forgotten, or noise too small) in a rectangle of log sizes x log
     sensitivities larger than 5.9% of that square fails (power 0.95 or more per point from 10 candidates on);
     a smaller rectangle, or one below about 5 candidates (power 0.78 at 5, 0.1 at 2), may pass.
+    Noise memoised per setting and reused on other scores or at another epsilon fails the interleaved rounds of
+    ``_data_pairs.check_rnm_data_pairs`` (referee s39rB D0b; reuse on 8% of the calls or more: power 0.99). Gumbel noise
+    floored at -1 scale or lower passes (referee s39rB D5: -1.5 passed; -1 passes, -0.5 fails): it moves a
+    choice's chance by at most 1.1% relative at -1.5 and 6.5% at -1 (about 10 million and 100,000 calls of the
+    best two-candidate case would be needed to see them).
     """
     generator = _default_rng(seed)
     for scores, sensitivity, epsilon, calls in _rnm_cases(generator):
@@ -293,6 +299,7 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
                               "Draw fresh Gumbel noise on every call, however many candidates there are.")
         _check_rank_transform(chosen, scores, expected / calls, generator, where)
     _check_beyond_largest(answer, generator)
+    check_rnm_data_pairs(answer, generator, _index, _exact_em)
 
 
 # --------------------------------------------------------------------------------------- 07.4
@@ -487,8 +494,10 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
     # the reference's draw divided by its scale; the batched reference's rejection on seed 126 reached 7.00 of 7.05,
     # p = 5.9e-6). Limit: truncation beyond 7.6 scales is seen with probability below 0.1 (_stats.LESSON07_POWER).
     _sweeps.check_pooled_tails(pooled, "laplace", "The DP means:")
+    check_pooled_point_mass(pooled, "Over all the cases' DP means,")
     check_noise_size(_concatenate(pooled), "Over all the cases' DP means,")
     check_near_exact_share(_concatenate(pooled), "Over all the cases' DP means,")
     check_noise_size(_concatenate(tiny), "Over the DP means of 1 to 4 values (1,200 releases),")
     check_noise_size(_concatenate(small_share), "Over the DP means at bound shares below 0.2 (4,400 releases),")
     bound_mean_band_sweep(answer, generator, _bound_and_mean)
+    check_mean_data_pairs(answer, generator, _bound_and_mean, _clipped_means, check_no_repeated_noise)

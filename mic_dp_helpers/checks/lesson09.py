@@ -34,7 +34,7 @@ from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise
 from mic_dp_helpers.checks.lesson09_choice import (UNIFORMITY_SDS, _check_bounded, _check_choice_at_scale,
                                                    _check_no_shared_draws, _check_uniform_across_bounds, _expect_frame,
                                                    _rank_mean_sd, same_draw_hint)
-from mic_dp_helpers.checks.lesson09_neighbours import check_choice_ignores_neighbours
+from mic_dp_helpers.checks.lesson09_neighbours import check_choice_fresh_on_changed_rows, check_choice_ignores_neighbours
 
 _abs, _max, _len, _isinstance, _int, _sorted = builtins.abs, builtins.max, builtins.len, builtins.isinstance, builtins.int, builtins.sorted
 _sqrt = math.sqrt
@@ -254,6 +254,16 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
         sums["t_rows"] += float(((t_row_rank.loc[kept_t].to_numpy() + 0.5) / 5).sum())
         sums["h_date"] += float(((heavy.loc[kept_h, "day"].to_numpy() - 10_000 + 0.5) / 4000).sum())
         sums["h_table"] += float(((h_table_rank.loc[kept_h].to_numpy() + 0.5) / 4000).sum())
+    # Referee s39rB D6: the same 14 of 240 days twice (chance below 1e-18 per pair for independent choices) is a
+    # choice repeated between calls (a stream seeded by the customer id, not drawn from rng): said before the
+    # position tests, which would call it a lean.
+    u_sets = [tuple(_sorted(days.tolist())) for days in u_pairs["date"]]
+    if _len(set(u_sets)) < _len(u_sets):
+        raise CheckFailed(f"for a customer with 240 days (max_partitions=14) {_len(u_sets) - _len(set(u_sets)) + 1} of "
+                          f"{HEAVY_CALLS} calls kept exactly the same 14 days, which independent choices do with "
+                          "chance below 1e-18: the choice repeats between calls, so its randomness does not come "
+                          "from `rng` (a generator seeded by the customer id, or by any fixed number, gives the same "
+                          "choice in every call). Draw every choice from `rng`, or from a generator seeded from it.")
     # (sum, items per call, n, k, samples of k-of-n per call, what)
     tests = (("u_date", 14, 240, 14, 1, "the days of a customer with 240 days, in date order"),
              ("u_table", 14, 240, 14, 1, "the days of a customer with 240 days, in table order"),
@@ -371,6 +381,9 @@ def check_bound_contributions(answer, seed: int = 901) -> None:
        days of up to 300 rows (referee s35rcb); a biased choice only above those bounds passes (the larger
        bounds test counts only), and so does one only tilted (limits of
        :func:`~mic_dp_helpers.checks.lesson09_choice._check_uniform_across_bounds`).
+    4c. One customer in two logs differing by one row, at two bounds, called in turn: the kept days must not
+       repeat between calls (a choice memoised per customer, or a stream seeded by the customer id, fails;
+       referee s39rB D0b, D6).
     5. Two identically seeded generators give the same result.
     6. It does not call the course's own ``mic_dp_helpers.scale.pipeline.bound_contributions``.
 
@@ -463,3 +476,4 @@ def check_bound_contributions(answer, seed: int = 901) -> None:
                           f"{float(day_counts[1:].mean()):.0f} times (each should be about {UNIFORMITY_CALLS * 0.3:.0f}). "
                           "Choose among a customer's distinct days, not among their rows.")
     _check_uniform_across_bounds(answer, _default_rng(_int(rng.integers(1 << 30))))
+    check_choice_fresh_on_changed_rows(answer, _default_rng(_int(rng.integers(1 << 30))))

@@ -174,3 +174,57 @@ def check_choice_ignores_neighbours(answer, rng: np.random.Generator) -> None:
     kept_cells = np.unique(cell[kept_pos][cell[kept_pos] >= 0])
     _check_days(kept_cells, attributes, l0)
     _check_rows(original, kept_pos, cell, attributes["shared"], linf)
+
+
+#: Referee s39rB D0b: rounds of four calls, the customer's days, max_partitions and the two max_per_partition.
+CHANGED_ROUNDS, CHANGED_DAYS, CHANGED_L0, CHANGED_LINF = 20, 30, 6, (1, 2)
+
+
+def _changed_logs(rng: np.random.Generator) -> list[pd.DataFrame]:
+    """One customer with 30 days of 1-3 rows, and the same log with one more row on one of those days."""
+    rows = rng.integers(1, 4, CHANGED_DAYS)
+    log = _DataFrame({"customer_id": "m", "day": _repeat(_arange(CHANGED_DAYS), rows),
+                      "amount": np.round(rng.uniform(1.0, 100.0, int(rows.sum())), 2)})
+    extra = _DataFrame({"customer_id": ["m"], "day": [_int(rng.integers(CHANGED_DAYS))], "amount": [1.0]})
+    return [log, pd.concat([log, extra], ignore_index=True)]
+
+
+def check_choice_fresh_on_changed_rows(answer, rng: np.random.Generator) -> None:
+    """The same customer in two logs that differ by one row, at two bounds, in rounds of four calls (referee s39rB
+    D0b: kept days memoised per customer and reused when their rows change passed; no case showed one customer
+    twice with other rows).
+
+    The customer has 30 days and max_partitions is 6, so two independent uniform choices keep the same 6 days
+    with chance 1 / C(30, 6) = 1.7e-6; two or more equal consecutive choices among the 79 pairs of calls fail (a
+    correct answer: about 9e-9). A memo reused on every changed log fails with 79 (power 1); one reused on a
+    fraction f of the calls from f about 0.03 on.
+
+    Parameters
+    ----------
+    answer : callable
+        The student's 09.1 function, called 80 times on small logs.
+    rng : numpy.random.Generator
+        Draws the two logs and the seed of the generator shared by the 80 calls.
+
+    Raises
+    ------
+    CheckFailed
+        If two or more consecutive calls keep the same days.
+    """
+    logs = _changed_logs(rng)
+    shared = _default_rng(_int(rng.integers(1 << 30)))
+    kept_days = []
+    for _ in range(CHANGED_ROUNDS):
+        for log, linf in ((logs[0], CHANGED_LINF[0]), (logs[0], CHANGED_LINF[1]), (logs[1], CHANGED_LINF[0]),
+                          (logs[1], CHANGED_LINF[1])):
+            kept = _expect_frame(answer(log.copy(), CHANGED_L0, linf, shared), "the kept rows")
+            _check_bounded(log, kept, CHANGED_L0, linf)
+            kept_days.append(tuple(sorted(set(log.loc[kept.index, "day"].tolist()))))
+    same = sum(a == b for a, b in zip(kept_days, kept_days[1:]))
+    if same >= 2:
+        raise CheckFailed(f"for one customer with {CHANGED_DAYS} days (max_partitions={CHANGED_L0}) in two logs that "
+                          f"differ by one row, called in turn at max_per_partition {CHANGED_LINF[0]} and "
+                          f"{CHANGED_LINF[1]}, {same} of {_len(kept_days) - 1} consecutive calls kept the same days, "
+                          "where independent choices do so about once in 600,000 pairs: a choice stored for the "
+                          "customer is reused when their rows or the bounds change. Draw every call's choice "
+                          "afresh from `rng`.")
