@@ -46,3 +46,43 @@ def test_an_integer_too_large_for_a_float_gets_a_hint(exercise_id):
 def test_an_enormous_sigma_for_03_4_is_told_it_is_larger_than_needed():
     result = run_check("03.4", lambda k, total_epsilon, delta, sensitivity: 1e300)
     assert result.status == "failed" and "larger than needed" in result.message
+
+
+class _Base:
+    def __call__(self, value, sensitivity, epsilon, rng):
+        raise ValueError("raised by an inherited __call__")
+
+
+class _Inherits(_Base):
+    pass
+
+
+def _mean_of_nothing(value, sensitivity, epsilon, rng):
+    import statistics
+
+    return statistics.mean([])  # raises inside the standard library
+
+
+@pytest.mark.parametrize("answer", [_Inherits(), _mean_of_nothing])
+def test_an_inherited_call_or_a_standard_library_error_is_the_students_line(answer):
+    """Referee s39rE D5, D6: a class that inherits __call__ is Python code; a stdlib line is not the student's."""
+    result = run_check("02.1", answer)
+    assert "a built-in or library function" not in result.message and "of your code" in result.message
+    assert int(result.message.split("(line ")[1].split()[0]) < 100, result.message
+
+
+def test_the_checks_own_crash_in_a_library_is_not_blamed_on_the_student():
+    """Referee s39rE D4: an error raised in pandas called by the check itself (no line of the student's between)."""
+    from mic_dp_helpers.checks._core import _error_message
+
+    def check_frame():
+        import pandas as pd
+
+        pd.Series([1]).iloc[5]  # IndexError inside pandas, called from a frame that is not the student's
+
+    check_frame.__code__ = check_frame.__code__.replace(co_filename="/x/mic_dp_helpers/checks/fake.py")
+    try:
+        check_frame()
+    except IndexError as error:
+        message = _error_message(error, _mean_of_nothing)
+    assert message.startswith("the check stopped"), message

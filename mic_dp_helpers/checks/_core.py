@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import contextvars
+import sysconfig
 import functools
 import math
 import numbers
@@ -324,10 +325,14 @@ class _Guarded:
             return self._watched(call_repeatedly, self._answer, n, *args)
 
 
+#: Python's standard library folder: its frames in a traceback are not the student's code.
+_STDLIB = sysconfig.get_paths()["stdlib"]
+
+
 def _library_file(filename: str) -> bool:
     """Whether a traceback frame's file belongs to an installed library or Python itself, not to the student."""
     return ("site-packages" in filename or "dist-packages" in filename or filename.endswith((".pyx", ".pxd"))
-            or filename.startswith("<frozen"))
+            or filename.startswith(("<frozen", _STDLIB)))
 
 
 def _is_python_code(answer) -> bool:
@@ -340,8 +345,9 @@ def _is_python_code(answer) -> bool:
         target = target.__func__
     if isinstance(target, types.FunctionType):
         return True
-    try:
-        return isinstance(type(target).__dict__.get("__call__"), types.FunctionType)
+    try:  # the class (or a base class) that defines __call__
+        method = next((k.__dict__["__call__"] for k in type(target).__mro__ if "__call__" in k.__dict__), None)
+        return isinstance(method, types.FunctionType)
     except Exception:
         return False
 
@@ -351,17 +357,14 @@ def _error_message(error: BaseException, answer=None) -> str:
     summary = getattr(error, "student_summary", None)
     if isinstance(summary, str):  # an error that happened in the student's kernel, described there
         return f"your function raised {summary}"
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if "mic_dp_helpers" not in f.filename]
-    own = [f for f in frames if not _library_file(f.filename)]
-    if own:
+    own = [f for f in traceback.extract_tb(error.__traceback__) if not _library_file(f.filename)]
+    if own and "mic_dp_helpers" not in own[-1].filename:  # the innermost line not in a library is the student's
         return f"your function raised {type(error).__name__}: {error} (line {own[-1].lineno} of your code)"
     if answer is not None and not _is_python_code(answer):  # numpy.add, max, a partial of a library function
         name = getattr(answer, "__name__", type(answer).__name__)
         return (f"your function ({name}, a built-in or library function, not Python code of yours) raised "
                 f"{type(error).__name__}: {error}. Write the answer as a Python function (def ...) that does what "
                 "the exercise asks.")
-    if frames:  # only library lines: the student's code called a library that raised
-        return f"your function raised {type(error).__name__}: {error} (in a library it called: {frames[-1].filename})"
     return (f"the check stopped with {type(error).__name__}: {error} in its own code, not in a line of yours. "
             "Check that your function returns what the exercise asks for (type and shape); if it does, "
             "tell your teacher: the fault is then the check's.")

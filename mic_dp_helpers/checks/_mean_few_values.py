@@ -12,8 +12,8 @@ Here each case of :func:`few_value_cases` gets ``RUNS`` answers and ``REFERENCE_
   on a bound);
 - where the clamped mean lies strictly inside the bounds, at most 3 answers are within 1e-3 x min(noise scale,
   bound width) of it (each has probability about 2e-3 or less: 4 or more of 40 about 1.5e-6);
-- their distances to the clamped mean are not smaller than PyDP's (one-sided rank test with ties,
-  ``SPREAD_P`` per case): bounds narrowed to 0/1 data inside wider bounds give z about -9.
+- their distances to the clamped mean, pooled over a kind's cases, are not smaller than PyDP's (one-sided rank test
+  with ties, ``SPREAD_P`` per kind): bounds narrowed to 0/1 data inside wider bounds give z about -9.
 """
 
 from __future__ import annotations
@@ -34,21 +34,26 @@ _sqrt = math.sqrt
 _float = float
 _len = len
 
-#: Answers per case, PyDP's own answers per case, and the one-sided p-value of the spread test (7 cases: 7e-6).
+#: Answers per case, PyDP's own answers per case, and the one-sided p-value of the spread test (per kind, its
+#: cases pooled: 6 kinds, 6e-6).
 RUNS, REFERENCE_RUNS, SPREAD_P = 40, 80, 1e-6
-#: The labels of :func:`few_value_cases`, in order.
+#: The kinds of data of :func:`few_value_cases`, each tested in every stratum of :data:`SIZES` x :data:`EPSILONS`.
 KINDS = ("every value the same", "0/1 values with bounds [0, 1]", "0/1 values inside wider bounds",
-         "two or three distinct whole numbers", "every value beyond one bound", "epsilon 0.001 to 0.004",
-         "epsilon 0.004 to 0.015")
+         "two to eight distinct whole numbers", "every value beyond one bound", "epsilon below 0.015")
+#: Size strata (numbers of values) and epsilon strata (the last kind's are ``TINY_EPSILONS``); each kind gets one
+#: case per size stratum, its epsilon strata paired with the sizes by a seeded permutation.
+SIZES = ((20, 300), (300, 3000), (3000, 20000))
+EPSILONS = ((0.1, 1.0), (1.0, 5.0), (5.0, 20.0))
+TINY_EPSILONS = ((1e-4, 1e-3), (1e-3, 4e-3), (4e-3, 0.015))
 
 
 def _log_uniform(rng, low: float, high: float) -> float:
     return _float(math.exp(rng.uniform(math.log(low), math.log(high))))
 
 
-def _case(rng, label: str) -> tuple:
-    n = int(_log_uniform(rng, 20, 3000))
-    epsilon = _log_uniform(rng, 0.1, 5.0)
+def _case(rng, label: str, sizes: tuple, epsilons: tuple, on_bound: bool) -> tuple:
+    n = int(_log_uniform(rng, *sizes))
+    epsilon = _log_uniform(rng, *epsilons)
     lower = _float(rng.uniform(-50, 50))
     upper = lower + _log_uniform(rng, 2, 200)
     width = upper - lower
@@ -60,24 +65,26 @@ def _case(rng, label: str) -> tuple:
     elif label == "0/1 values inside wider bounds":
         lower, upper = -_log_uniform(rng, 1, 10), 1.0 + _log_uniform(rng, 1, 10)
         values = (rng.random(n) < rng.uniform(0.2, 0.8)).astype(float).tolist()
-    elif label == "two or three distinct whole numbers":
-        lower, upper = 0, 150
-        levels = rng.choice(np.arange(20, 131), size=int(rng.integers(2, 4)), replace=False)
+    elif label == "two to eight distinct whole numbers":  # in the middle third of [0, 150]: bounds from the data
+        lower, upper = 0, 150                             # would cut the noise to a third or less
+        levels = rng.choice(np.arange(50, 101), size=int(rng.integers(2, 9)), replace=False)
         values = rng.choice(levels, size=n).astype(float).tolist()
     elif label == "every value beyond one bound":
         side = upper if rng.random() < 0.5 else lower
         direction = 1.0 if side == upper else -1.0
-        values = (side + direction * rng.uniform(0.0, width, n)).tolist()
-        values[0] = side  # one value exactly at the bound, the others beyond it
+        values = (side + direction * rng.uniform(width / 100, width, n)).tolist()
+        if on_bound:
+            values[0] = side  # one value exactly at the bound, the others beyond it
     else:  # epsilon below 0.015: the noise dwarfs the bounds, and PyDP's answers pile up on them
-        epsilon = _log_uniform(rng, 1e-3, 4e-3) if label == "epsilon 0.001 to 0.004" else _log_uniform(rng, 4e-3, 0.015)
         values = rng.uniform(lower + width / 5, upper - width / 5, n).tolist()
     return values, lower, upper, epsilon, label
 
 
 def few_value_cases(seed: int) -> list:
-    """(values, lower, upper, epsilon, label) for each of :data:`KINDS` (20-3,000 values, epsilon 0.1-5 except the
-    last two kinds': 1e-3-4e-3 and 4e-3-0.015).
+    """(values, lower, upper, epsilon, label): each of :data:`KINDS` once in each size stratum of :data:`SIZES`
+    (20-20,000 values), with one epsilon from each of :data:`EPSILONS` (0.1-20; :data:`TINY_EPSILONS`, 1e-4-0.015,
+    for the last kind) paired with the sizes at random. Data beyond one bound have one value on the bound in one
+    case of three and lie strictly beyond it in the others.
 
     Parameters
     ----------
@@ -87,19 +94,25 @@ def few_value_cases(seed: int) -> list:
     Returns
     -------
     list of tuple
-        One case per kind.
+        Three cases per kind, kind by kind.
 
     Examples
     --------
-    >>> [case[4] for case in few_value_cases(1)] == list(KINDS)
+    >>> [case[4] for case in few_value_cases(1)][::3] == list(KINDS)
     True
     """
     rng = _default_rng([seed, 39])
-    return [_case(rng, label) for label in KINDS]
+    cases = []
+    for label in KINDS:
+        bands = TINY_EPSILONS if label == "epsilon below 0.015" else EPSILONS
+        order = rng.permutation(len(SIZES))
+        on_bound = int(rng.integers(len(SIZES)))
+        cases += [_case(rng, label, SIZES[i], bands[order[i]], i == on_bound) for i in range(len(SIZES))]
+    return cases
 
 
-def check_case(answers, values, lower: float, upper: float, epsilon: float, label: str) -> None:
-    """Fail a case whose answers are noiseless, near the exact mean too often, or less spread than PyDP's.
+def check_case(answers, values, lower: float, upper: float, epsilon: float, label: str) -> tuple[float, float]:
+    """Fail a case whose answers are noiseless or near the exact mean too often; else rank them among PyDP's.
 
     Parameters
     ----------
@@ -111,6 +124,12 @@ def check_case(answers, values, lower: float, upper: float, epsilon: float, labe
         Its bounds and epsilon.
     label : str
         Its kind (one of :data:`KINDS`).
+
+    Returns
+    -------
+    tuple of float
+        The rank-sum shift of the answers' distances to the clamped mean among ``REFERENCE_RUNS`` of PyDP's, and
+        its variance (see :func:`~mic_dp_helpers.checks._mean_spread.rank_shift`), for :func:`check_spread`.
 
     Raises
     ------
@@ -132,10 +151,28 @@ def check_case(answers, values, lower: float, upper: float, epsilon: float, labe
         if near > 3:
             raise CheckFailed(f"{where} {near} of {RUNS} answers are the exact mean or within a hair of it "
                               f"(property: noise for every input): {rule}")
-    shift, variance = rank_shift(answers, pydp_means(values, lower, upper, epsilon, REFERENCE_RUNS), centre)
-    z = shift / _sqrt(variance) if variance > 0 else 0.0
-    if float(_norm_cdf(z)) < SPREAD_P:
-        raise CheckFailed(f"{where} your answers lie closer to the clamped mean than PyDP's BoundedMean's own answers "
-                          f"on the same input (rank test, z = {z:.1f}; property: noise of the right size): too little "
-                          "noise for this kind of data. Are the bounds narrowed to the values present? The noise "
-                          "must come from the bounds you were given, never from the data.")
+    return rank_shift(answers, pydp_means(values, lower, upper, epsilon, REFERENCE_RUNS), centre)
+
+
+def check_spread(pooled: dict) -> None:
+    """Fail a kind whose answers, pooled over its cases, lie closer to the clamped means than PyDP's own.
+
+    Parameters
+    ----------
+    pooled : dict
+        {kind: [sum of the cases' rank-sum shifts, sum of their variances]} (from :func:`check_case`).
+
+    Raises
+    ------
+    CheckFailed
+        With the kind and the z-score.
+    """
+    for label, (shift, variance) in pooled.items():
+        z = shift / _sqrt(variance) if variance > 0 else 0.0
+        if float(_norm_cdf(z)) < SPREAD_P:
+            raise CheckFailed(f"With data of the kind '{label}' ({len(SIZES)} cases of 20 to 20,000 values), your "
+                              "answers lie closer to the clamped mean than PyDP's BoundedMean's own answers on the "
+                              f"same inputs (rank test, z = {z:.1f}; property: noise of the right size): too little "
+                              "noise for this kind of data. Are the bounds narrowed to the values present, or epsilon "
+                              "changed? The noise must come from the bounds and epsilon you were given, never from "
+                              "the data.")

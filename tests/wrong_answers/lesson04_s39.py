@@ -64,6 +64,57 @@ MORE_WRONG_ANSWERS["04.1"] = {
 }
 
 
+def _epsilon_times_when(factor, condition):  # epsilon multiplied (less noise) when `condition` holds
+    def dp_mean_with_pydp(values, lower, upper, epsilon):
+        v = np.asarray(values, dtype=float)
+        return _bounded_mean(values, lower, upper, epsilon * factor if condition(v) else epsilon)
+    return dp_mean_with_pydp
+
+
+def _whole_levels(v, low, high):
+    levels = np.unique(v)
+    return low <= len(levels) <= high and bool(np.all(levels == np.round(levels)))
+
+
+def _data_bounds_for_levels(values, lower, upper, epsilon):  # bounds narrowed to whole-number data of 4-10 levels
+    v = np.asarray(values, dtype=float)
+    if _whole_levels(v, 4, 10):
+        return _bounded_mean(values, max(lower, v.min()), min(upper, v.max()), epsilon)
+    return _bounded_mean(values, lower, upper, epsilon)
+
+
+def _unit_bounds_for_01(values, lower, upper, epsilon):  # bounds [0, 1] forced on 0/1 data from 200 values
+    v = np.asarray(values, dtype=float)
+    if len(v) >= 200 and bool(np.isin(v, (0.0, 1.0)).all()):
+        return _bounded_mean(values, 0.0, 1.0, epsilon)
+    return _bounded_mean(values, lower, upper, epsilon)
+
+
+MORE_WRONG_ANSWERS["04.1"].update({
+    "non-private (data): the bound itself when every value is strictly beyond it (referee s39rE)":
+        _exact_when(lambda v, lo, hi, e: bool(np.all(v > hi) or np.all(v < lo))),
+    "non-private (size, data): exact for constant data from 1,000 values (referee s39rE)":
+        _exact_when(lambda v, lo, hi, e: len(v) >= 1000 and np.ptp(v) == 0),
+    "non-private (parameters, data): exact for 0/1 data from epsilon 1 (referee s39rE)":
+        _exact_when(lambda v, lo, hi, e: e >= 1 and bool(np.isin(v, (0.0, 1.0)).all())),
+    "non-private (data): exact for 4-7 whole-number levels (referee s39rE)":
+        _exact_when(lambda v, lo, hi, e: _whole_levels(v, 4, 7)),
+    "non-private (data): exact for constant data on a bound (referee s39rE)":
+        _exact_when(lambda v, lo, hi, e: np.ptp(np.clip(v, lo, hi)) == 0 and np.clip(v, lo, hi)[0] in (lo, hi)),
+    "non-private (data): bounds from the data for 4-10 whole-number levels (referee s39rE)": _data_bounds_for_levels,
+    "non-private (data): exact for two values other than 0/1 (referee s39rE)":
+        _exact_when(lambda v, lo, hi, e: len(np.unique(v)) == 2 and not set(np.unique(v).tolist()) <= {0.0, 1.0}),
+    "non-private (parameters, data): exact for constant data from epsilon 0.5 (referee s39rE)":
+        _exact_when(lambda v, lo, hi, e: e >= 0.5 and np.ptp(v) == 0),
+    "non-private (size, data): bounds [0, 1] forced on 0/1 data from 200 values (referee s39rE)": _unit_bounds_for_01,
+    "non-private (parameters): exact below epsilon 0.002 (referee s39rE)": _exact_when(lambda v, lo, hi, e: e < 0.002),
+    "non-private (data): twice epsilon for at most 3 distinct values (referee s39rE)":
+        _epsilon_times_when(2, lambda v: len(np.unique(v)) <= 3),
+    "non-private (data): three times epsilon for at most 3 distinct values (referee s39rE)":
+        _epsilon_times_when(3, lambda v: len(np.unique(v)) <= 3),
+})
+
+
 # ----------------------------------------------------------------------------------- 04.2
 def _pairs_shared(df, person_column, k, rng):
     keep = []; last = None
