@@ -33,6 +33,53 @@ def _tied_with(s: int) -> set:
     return {s, _MIRROR[s]}
 
 
+def kept_sets(offsets: np.ndarray, people: int) -> np.ndarray:
+    """Each person's kept rows as a bitmask of positions, from the kept rows' offsets in the 7-row table.
+
+    Parameters
+    ----------
+    offsets : numpy.ndarray
+        Kept rows' offsets from the table's first index (person ``offset // 7``, position ``offset % 7``).
+    people : int
+        People in the table.
+
+    Returns
+    -------
+    numpy.ndarray
+        One bitmask per person.
+
+    Examples
+    --------
+    >>> kept_sets(np.array([0, 1, 12, 13]), 2).tolist()  # person 0 keeps positions 0, 1; person 1 keeps 5, 6
+    [3, 96]
+    """
+    return np.bincount(offsets // 7, weights=2 ** (offsets % 7), minlength=people).astype(int)
+
+
+def check_not_shared(sets: np.ndarray, people: int) -> None:
+    """Fail when, in one call, more than half of the people (7 rows each) keep the same positions: independent
+    uniform choices of 2 of 7 give each set to Binomial(people, 1/21) people (more than half: below 1e-12 from 30
+    people), one shared draw for everybody (each person's set uniform, but the same for all) gives it to all.
+
+    Parameters
+    ----------
+    sets : numpy.ndarray
+        One call's bitmask per person (:func:`kept_sets`).
+    people : int
+        People in the table.
+
+    Raises
+    ------
+    CheckFailed
+        With the hint that one draw is shared by everybody.
+    """
+    if len(sets) and np.unique(sets, return_counts=True)[1].max() > people / 2:
+        raise CheckFailed(f"in one call, most of the {people} people kept the same positions among their rows: "
+                          "each person's choice is random, but one draw is shared by everybody. Draw each person's "
+                          "rows separately, independently of the other people's (property: independent choice "
+                          "for each person).")
+
+
 def tie_moments(people: int) -> tuple[float, float]:
     """Mean and variance of the number of tied pairs among ``people`` independent uniform choices of 2 of 7.
 

@@ -393,7 +393,7 @@ LESSON02_06_POWER = (
      "rows (z = 17.8 at the default seed against 4.6), 1 to 3 (45.5), 1.5 to 1 above 300 rows and 1 to 2 above 500 "
      "(simulated at the default seed); 1 for a shared draw (every person keeps the same positions in each call, "
      "more than half allowed)", "_choice_subsets.position_trend pooled over the sweep (two-sided 4e-6); "
-     "_check_not_shared on each call of the 7-row tables (below 1e-12 for independent choices)"),
+     "_choice_pairs.check_not_shared on each call of the 7-row tables (below 1e-12 for independent choices)"),
     ("04.2", "a fixed choice for some k or row counts, and a random rotation (referee s37rA: first rows for k = 4, "
              "6, 7 or 9+, for 61-249 or more than 250 rows; k consecutive rows from a random start)", "1 for a fixed "
      "choice at any k of the sweep's grid with some row count above k and C(m, k) >= 100 (every person repeats "

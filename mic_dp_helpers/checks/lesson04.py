@@ -504,9 +504,12 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     centre on the middle (``_choice_subsets.TREND_Z`` = 4.6 standard errors, two-sided 4e-6): weights rising from 1
     to 1.5 along the order for people above 100 rows fail (referee s38rA: they passed; z = 17.8 at the default
     seed), 1.5 to 1 above 300 rows too. In each call of the 7-row tables, no set of positions is kept by more than
-    half of the people (:func:`_check_not_shared`; independent choices: below 1e-12): one draw shared by every
+    half of the people (:func:`_choice_pairs.check_not_shared`; independent choices: below 1e-12): one draw shared by every
     person (each person's set uniform, but the same for all; the text asks for a choice independently for each
-    person) fails with its own hint. Tables come from ``seed``; the person column is not the first column. The text states that the index labels each row once: a choice by index label (``df.loc[labels]``),
+    person) fails with its own hint; over the 7-row tables' calls, pairs of people whose kept sets are equal or
+    mirror images are no more than independent choices give (:func:`_choice_pairs.check_ties`, z > 5.3 fails:
+    consecutive people sharing or mirroring a draw give z 16; other ties, such as shifted or reversed shared
+    permutations, are a limit, referee s39rE). Tables come from ``seed``; the person column is not the first column. The text states that the index labels each row once: a choice by index label (``df.loc[labels]``),
     which keeps extra rows when a label repeats, is then correct, and no table repeats a label (the reference
     solution's ``df.index.isin`` would keep them too). Limits: a choice weighted only weakly by a column can pass
     (weights (day + 1) ** 0.5, days 1-365, gave 3.2 times a random choice's spread, 2.24 allowed); a fixed choice
@@ -563,18 +566,6 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
         _uniform_choice.check_mixed_choice(answer, k, seed, _THIS)
 
 
-def _check_not_shared(offsets: np.ndarray, people: int) -> None:
-    """Fail when, in one call, more than half of the people (7 rows each) keep the same positions: independent
-    uniform choices of 2 of 7 give each set to Binomial(people, 1/21) people (more than half: below 1e-12 from 30
-    people), one shared draw for everybody (each person's set uniform, but the same for all) gives it to all."""
-    sets = np.bincount(offsets // 7, weights=2.0 ** (offsets % 7), minlength=people)
-    if _len(sets) and np.unique(sets, return_counts=True)[1].max() > people / 2:
-        raise CheckFailed(f"in one call, most of the {people} people kept the same positions among their rows: "
-                          "each person's choice is random, but one draw is shared by everybody. Draw each person's "
-                          "rows separately, independently of the other people's (property: independent choice "
-                          "for each person).")
-
-
 def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:
     """``calls`` calls (k = 2) on :func:`_uniformity_table` of ``people``: every row position kept alike."""
     given = _uniformity_table(people)
@@ -586,9 +577,8 @@ def _check_uniform_choice(answer, people: int, calls: int, rng) -> None:
         if not _isinstance(kept, pd.DataFrame):
             raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(kept).__name__}.")
         kept_position += np.bincount((kept.index.to_numpy() - 5000) % 7, minlength=7)[:7]
-        _check_not_shared(kept.index.to_numpy() - 5000, people)
-        offsets = kept.index.to_numpy() - 5000
-        sets_by_call.append(np.bincount(offsets // 7, weights=2 ** (offsets % 7), minlength=people).astype(int))
+        sets_by_call.append(_choice_pairs.kept_sets(kept.index.to_numpy() - 5000, people))
+        _choice_pairs.check_not_shared(sets_by_call[-1], people)
     _choice_pairs.check_ties(sets_by_call)
     frequency = kept_position / (calls * people)
     # Each frequency averages at least 1,800 Bernoulli(2/7) draws (not independent within a person, which only
