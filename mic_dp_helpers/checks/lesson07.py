@@ -273,6 +273,14 @@ HIGH_PAIRS_CASE = (200, 200_000, 6.8)
 HIGH_PAIRS_BATCH = 10
 
 
+def _in_rounds(answer, calls: int, per_round: int, *args):
+    """``call_repeatedly(answer, calls, *args)`` in rounds of ``per_round`` calls, one after another (the grader
+    carries at most 5,000,000 values in one round trip, ``mic_dp_teacher.grading.wire.MAX_ITEMS``); yields the
+    results one by one, so a round's answers can be reduced before the next round runs."""
+    for start in range(0, calls, per_round):
+        yield from call_repeatedly(answer, min(per_round, calls - start), *args)
+
+
 def _high_epsilon_pairs(answer, generator) -> None:
     """200 calls on 200,000 people (half true yes) at epsilon 6.8 (flip rate 1.11e-3): each pairing of
     ``_coin_pairs.PAIRINGS`` (about 100,000 pairs per call) expects 24.8 double flips over the calls; coins
@@ -282,10 +290,7 @@ def _high_epsilon_pairs(answer, generator) -> None:
     calls, n, epsilon = HIGH_PAIRS_CASE
     truth = generator.permutation(n) < n // 2  # half yes: the matchings by answer have n / 2 pairs too
     where = f"For {n:,} answers (half of them true yes) at epsilon={epsilon:.3g}, over {calls} calls:"
-    rng = _default_rng(int(generator.integers(2**31)))
-    runs = []  # in rounds of HIGH_PAIRS_BATCH calls: the grader sends at most 5,000,000 values per round trip
-    for start in range(0, calls, HIGH_PAIRS_BATCH):
-        runs += call_repeatedly(answer, min(HIGH_PAIRS_BATCH, calls - start), truth.copy(), epsilon, rng)
+    runs = _in_rounds(answer, calls, HIGH_PAIRS_BATCH, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
     flips = np.stack([_reports(raw, n, where) != truth for raw in runs])
     check_pairings(*pairing_counts(flips, truth), where)
 
@@ -308,11 +313,9 @@ def _highest_epsilon_flips(answer, generator) -> None:
     calls, n, epsilon = HIGHEST_EPSILON_CASE
     truth = generator.random(n) < 0.5
     where = f"For {n:,} answers at epsilon={epsilon:.3g}, over {calls} calls:"
-    rng = _default_rng(int(generator.integers(2**31)))
-    flipped = 0
-    for start in range(0, calls, HIGHEST_EPSILON_BATCH):
-        runs = call_repeatedly(answer, min(HIGHEST_EPSILON_BATCH, calls - start), truth.copy(), epsilon, rng)
-        flipped += sum(int((_reports(raw, n, where) != truth).sum()) for raw in runs)
+    runs = _in_rounds(answer, calls, HIGHEST_EPSILON_BATCH, truth.copy(), epsilon,
+                      _default_rng(int(generator.integers(2**31))))
+    flipped = sum(int((_reports(raw, n, where) != truth).sum()) for raw in runs)
     if flipped == 0:
         raise CheckFailed(f"{where} every report is the true answer, where randomized response flips about "
                           f"{calls * n * (1 - _keep_probability(epsilon)):.0f}: nothing is randomized at this epsilon, so "
