@@ -301,7 +301,7 @@ LESSON07_POWER = (
     ("07.1", "coins shared between people or reused between calls at a middle epsilon (referee s37rB: i and "
              "i + n/2, the same reports for the same truth, half the coins of the previous call, for 1.05 < "
              "epsilon < 5.9 from 2,000 people)",
-     "every grid case (24 epsilons x 13 sizes, 2,000 to 1,000,000 people) is called twice on the same truth: "
+     "every grid case (24 epsilons x up to 13 sizes, 2,000 to 1,000,000 people) is called twice on the same truth: "
      "_coins.check_pairs_at_lags on the first call (pairs of flips d apart against quasi-Poisson tails 1e-13 per "
      "d: every d to 131,072 people, and wherever at most 1,000 flips; else d = 1-32 and n/k) and "
      "_coins.check_calls_independent (people flipped in both calls, hypergeometric tails 1e-12). Shared at n/2 "
@@ -312,17 +312,20 @@ LESSON07_POWER = (
      "grid (the call on 1,000,001-1,200,000 people at epsilon 1 tests every distance); reuse after the second "
      "call passes the grid"),
     ("07.1", "the exact answer when the truth is unanimous (referee s37rB: above 501 people)",
-     "one grid case per epsilon (drawn among its 13) has everyone yes or everyone no (a coin): all kept where "
+     "one grid case per epsilon (drawn among its up to 13) has everyone yes or everyone no (a coin): all kept where "
      "30 or more flips are expected fails (e^-30). Above 501 people: 1; all no above 5,000 people and epsilon 2: 1",
      "unanimous truths only at one size per epsilon: an answer exact only for unanimous truths in a narrow band "
      "of sizes passes like any size band (see the grid's limit)"),
     ("07.1", "exact, twice epsilon or a fixed count in a narrow band of sizes at several epsilons (referee s37rB: "
              "400,000-480,000 people at epsilon 1.5-4, 250,000-400,000 at 1.5-4, a fixed count at 150,000-400,000)",
-     "three sizes drawn per quarter at every epsilon (lesson07.GRID_DRAWS); a band of a factor w within a "
-     "quarter at s grid epsilons is met with probability 1 - (1 - ln w / 1.55)^(3 s); a fixed count is seen "
-     "where 5 or more cases fall in the band (24 bins of log size)",
-     "the referee's exact band (w = 1.2, s about 3.4): 0.71; twice epsilon at 250,000-400,000 (w = 1.6): 0.97; "
-     "narrower bands or fewer epsilons pass more often (about 0.25 s of CPU per draw per quarter)"),
+     "a ladder of 12 sizes per grid epsilon (lesson07.GRID_SIZES), 2,000 to 1,000,000 people a factor 1.68 apart, "
+     "shifted by a third of a rung from one grid epsilon to the next: three consecutive grid epsilons see a size "
+     "every factor 1.188, two every 1.296; a fixed count is seen where 5 or more cases fall in the band (24 bins of "
+     "log size)",
+     "met for sure: a band of sizes of a factor 1.188 over 3 grid steps of epsilon (the referee's exact band, "
+     "w = 1.2 over 3.4 steps: 1 on CI's seed and on seeds 1-3), 1.296 over 2, 1.68 over 1; narrower bands with "
+     "probability about ln w / ln(spacing) (w = 1.1 over 3 steps: 0.55). Drawn sizes (before stop 40) met the "
+     "referee's band with probability 0.71, and CI's seed missed it"),
     ("07.4", "a range capped at the data's maximum, Gaussian, reused or halved noise, the whole epsilon on one "
              "part, or an exact quantile plus a jitter, in sizes the fixed cases skipped (referee s37rB: from "
              "5,000, 3,001-19,999 or 30,000 values)",

@@ -42,9 +42,11 @@ _core.FORBIDDEN["07.2"] = ("mic_dp_helpers.mechanisms.local:rr_estimate", "mic_d
 Z_LIMIT = 5.0
 #: p-value below which a chi-square or KS test rejects (a correct answer: probability 1e-6 per test).
 P_LIMIT = 1e-6
-#: Sizes drawn in each quarter of 07.1's epsilon-and-size grid, at every epsilon (referee s37rB: 1 let an answer
-#: wrong for 400,000-480,000 people at epsilon 1.5-4 pass; each draw costs about 0.25 s of CPU over the grid).
-GRID_DRAWS = 3
+#: Sizes per grid epsilon of 07.1's epsilon-and-size grid, evenly spaced on a log scale over 2,000 to 1,000,000
+#: people and shifted by a third of a step from one grid epsilon to the next, so that any three consecutive grid
+#: epsilons together see a size every factor 500^(1/36) = 1.188 (referee s37rB: an answer exact for 400,000-480,000
+#: people at epsilon 1.5-4 passed; with sizes drawn at random it was met with probability 0.71, and CI's seed missed it).
+GRID_SIZES = 12
 
 
 def _keep_probability(epsilon: float) -> float:
@@ -330,12 +332,13 @@ def _epsilon_size_grid(answer, generator) -> None:
 
     24 epsilons spread log-uniformly over 0.01 to 12 (one random offset shared by all, so neighbours are exactly
     a step apart, a factor 1.344). At each, one case on n0 = max(2,000, 30 / (1 - p)) people (at most
-    1,000,000) and, where n0 < 1,000,000, ``GRID_DRAWS`` more in each quarter of [n0, 1,000,000] on a log scale
-    (drawn uniformly within it, afresh at every epsilon): every case expects at least 30 flips (at most
-    1,000,000 people, with enough calls above epsilon 10.4). One case per epsilon (drawn) has a unanimous truth,
-    all yes or all no (a coin). Every case is called at least twice on the same truth. An answer exact in any
-    band of epsilons wider than a grid step and above any size below the top quarter's draws (over 210,000
-    people at every epsilon) keeps all where a correct one flips none with probability below e^-25; the kept
+    1,000,000) and every size of a log-spaced ladder over 2,000 to 1,000,000 people (``GRID_SIZES`` rungs, a factor
+    1.68 apart) above n0; the ladder of grid epsilon i is shifted by (i mod 3 + u) / 3 of a rung (u drawn once), so
+    three consecutive grid epsilons together have a rung every factor 1.188, two every 1.296 and one every 1.68.
+    Every case expects at least 30 flips (at most 1,000,000 people, with enough calls above epsilon 10.4). One
+    case per epsilon (drawn) has a unanimous truth, all yes or all no (a coin). Every case is called at least
+    twice on the same truth. An answer exact in any band of epsilons wider than a grid step and above any size
+    below the top rung (at least 596,000 people at every epsilon) keeps all where a correct one flips none with probability below e^-25; the kept
     shares of true yes and true no must be p within 5 standard errors (5.7e-7 each: twice epsilon gives z
     about 20 on 8,000 people at epsilon 1.05 to 5.9). The first call's flips are tested for pairs of people
     d apart (:func:`_coins.check_pairs_at_lags`: every d up to 131,072 people, and above wherever at most 1,000
@@ -348,22 +351,25 @@ def _epsilon_size_grid(answer, generator) -> None:
     tested for a person's coin reused by another person (:func:`_coin_pairs.check_cross_calls`: every offset up
     to 32,768 people or where the flips are few, else the first and last 16,384 people of the two calls).
 
-    Limits: a band of sizes at large n is met only where a draw falls in it: a band of a factor w within a quarter (a factor 4.7 from 2,000 people) is met at one epsilon with probability
-    1 - (1 - ln w / ln 4.7)^GRID_DRAWS, so over s grid epsilons 1 - (1 - ln w / 1.55)^(GRID_DRAWS s) (the
-    referee's 400,000-480,000 people at epsilon 1.5-4, 3 or 4 epsilons: about 0.7); coins shared at a distance
-    other than 1-32 and n/k only above 131,072 people and with more than 1,000 flips pass the grid; coins of
+    Limits: a band of sizes is met for sure only where it holds a rung: a band of a factor w at least 1.188 over
+    a band of epsilons at least 3 grid steps wide (a factor 2.43: it holds 3 consecutive grid epsilons), 1.296 over
+    2 steps, 1.68 over 1 step (the referee's 400,000-480,000 people at epsilon 1.5-4: w = 1.2 over 3.4 steps, met
+    for sure); narrower bands are met with probability about ln w / ln(rung spacing) (w = 1.1 over 3 steps: 0.55),
+    and so are bands below n0 of an epsilon above 4.2 (n0 = 30 (1 + e^epsilon) people); coins shared at a
+    distance other than 1-32 and n/k only above 131,072 people and with more than 1,000 flips pass the grid; coins of
     one call reused by other people in the next at offsets d with n - |d| above 32,768, only above 32,768
     people and with many flips, pass the grid (the distribution cases test every offset, to 150,000 people).
     """
     grid = _log(0.01) + (_arange(24) + generator.random()) / 24 * (_log(12.0) - _log(0.01))
+    rotation = float(generator.random())
     spread = []  # (epsilon index, size index, people, flips, flip rate)
     pool = PairPool(_exp_array(grid))
     for i, epsilon in enumerate(float(_exp_array(g)) for g in grid):
         p = _keep_probability(epsilon)
         n0 = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
-        reach = _log(1e6 / n0)
-        sizes = [n0] + ([int(n0 * _exp((k + generator.random()) / 4 * reach)) for k in range(4)
-                         for _ in range(GRID_DRAWS)] if n0 < 1e6 else [])
+        shift = (i % 3 + rotation) / 3
+        ladder = (int(_exp(_log(2000.0) + (k + shift) / GRID_SIZES * _log(500.0))) for k in range(GRID_SIZES))
+        sizes = [n0] + [n for n in ladder if n > n0]
         unanimous = int(generator.integers(len(sizes)))
         for j, n in enumerate(sizes):
             share = float(generator.integers(2)) if j == unanimous else float(generator.uniform(0.2, 0.8))
