@@ -111,8 +111,87 @@ def few_value_cases(seed: int) -> list:
     return cases
 
 
+#: Counts of distinct values of :func:`level_cases`: each once, so that an answer exact for one count of distinct
+#: values fails whatever the count (CI's seed at stop 40 drew no two-level case among the three of its kind).
+LEVEL_COUNTS = tuple(range(2, 9))
+
+
+def level_cases(seed: int) -> list:
+    """(values, lower, upper, epsilon, label): two cases for each count of distinct values in :data:`LEVEL_COUNTS`,
+    one with whole-number levels and one with real ones, tested by :func:`check_noisy` only (no PyDP reference
+    runs). Each has 20-20,000 values (log-uniform), epsilon 0.1-20 (log-uniform), random whole-number bounds, and
+    its levels strictly inside the middle three fifths of them.
+
+    Parameters
+    ----------
+    seed : int
+        The check's seed.
+
+    Returns
+    -------
+    list of tuple
+        Two cases per count (whole, then real levels), in the order of :data:`LEVEL_COUNTS`.
+
+    Examples
+    --------
+    >>> [len(set(case[0])) for case in level_cases(1)][::2] == list(LEVEL_COUNTS)
+    True
+    """
+    rng = _default_rng([seed, 40])
+    cases = []
+    for count in LEVEL_COUNTS:
+        for whole in (True, False):
+            n = max(count, int(_log_uniform(rng, 20, 20000)))
+            lower = _float(np.floor(rng.uniform(-100, 100)))
+            width = _float(np.ceil(_log_uniform(rng, 20, 400)))
+            inside = np.arange(np.ceil(lower + width / 5), np.floor(lower + 4 * width / 5) + 1)
+            levels = (rng.choice(inside, size=count, replace=False) if whole
+                      else rng.uniform(lower + width / 5, lower + 4 * width / 5, count))
+            values = np.concatenate([levels, rng.choice(levels, size=n - count)])
+            cases.append((rng.permutation(values).tolist(), lower, lower + width, _log_uniform(rng, 0.1, 20.0),
+                          f"{count} distinct {'whole' if whole else 'real'} numbers"))
+    return cases
+
+
+def check_noisy(answers, values, lower: float, upper: float, epsilon: float, label: str) -> None:
+    """Fail a case whose answers are all equal, or within a hair of the exact (clamped) mean too often.
+
+    Parameters
+    ----------
+    answers : numpy.ndarray
+        The answer's ``RUNS`` outputs (numbers).
+    values : list of float
+        The case's values.
+    lower, upper, epsilon : float
+        Its bounds and epsilon.
+    label : str
+        Its kind of data, named in the hint.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint that names the kind of data.
+    """
+    where = f"With {_len(values)} values ({label}), bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}:"
+    clamped = np.clip(np.asarray(values, dtype=float), lower, upper)
+    centre = _float(clamped.mean())
+    rule = ("the noise must not depend on what the values look like: let PyDP's BoundedMean answer every call, "
+            "with the bounds you were given, whatever the data (all equal, 0/1, a few values, beyond a bound) "
+            "and however small epsilon is.")
+    if answers.max() == answers.min():
+        raise CheckFailed(f"{where} all {RUNS} answers are the same number (property: noise for every input): {rule}")
+    if not (np.all(clamped == lower) or np.all(clamped == upper)):  # else PyDP's answers sit on that bound half the time
+        scale = bounded_mean_noise_std(lower, upper, epsilon, _len(values), mean=centre) / _sqrt(2)
+        window = 1e-3 * min(scale, upper - lower)
+        near = int((np.abs(answers - centre) <= window).sum())
+        if near > 3:
+            raise CheckFailed(f"{where} {near} of {RUNS} answers are the exact mean or within a hair of it "
+                              f"(property: noise for every input): {rule}")
+
+
 def check_case(answers, values, lower: float, upper: float, epsilon: float, label: str) -> tuple[float, float]:
-    """Fail a case whose answers are noiseless or near the exact mean too often; else rank them among PyDP's.
+    """Fail a case whose answers are noiseless or near the exact mean too often (:func:`check_noisy`); else rank
+    them among PyDP's.
 
     Parameters
     ----------
@@ -136,21 +215,8 @@ def check_case(answers, values, lower: float, upper: float, epsilon: float, labe
     CheckFailed
         With a hint that names the kind of data.
     """
-    where = f"With {_len(values)} values ({label}), bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}:"
-    clamped = np.clip(np.asarray(values, dtype=float), lower, upper)
-    centre = _float(clamped.mean())
-    rule = ("the noise must not depend on what the values look like: let PyDP's BoundedMean answer every call, "
-            "with the bounds you were given, whatever the data (all equal, 0/1, a few values, beyond a bound) "
-            "and however small epsilon is.")
-    if answers.max() == answers.min():
-        raise CheckFailed(f"{where} all {RUNS} answers are the same number (property: noise for every input): {rule}")
-    if not (np.all(clamped == lower) or np.all(clamped == upper)):  # else PyDP's answers sit on that bound half the time
-        scale = bounded_mean_noise_std(lower, upper, epsilon, _len(values), mean=centre) / _sqrt(2)
-        window = 1e-3 * min(scale, upper - lower)
-        near = int((np.abs(answers - centre) <= window).sum())
-        if near > 3:
-            raise CheckFailed(f"{where} {near} of {RUNS} answers are the exact mean or within a hair of it "
-                              f"(property: noise for every input): {rule}")
+    check_noisy(answers, values, lower, upper, epsilon, label)
+    centre = _float(np.clip(np.asarray(values, dtype=float), lower, upper).mean())
     return rank_shift(answers, pydp_means(values, lower, upper, epsilon, REFERENCE_RUNS), centre)
 
 

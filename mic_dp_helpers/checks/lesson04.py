@@ -217,6 +217,10 @@ def _check_few_values(answer, seed: int) -> None:
         totals = pooled.setdefault(case[4], [0.0, 0.0])
         totals[0], totals[1] = totals[0] + shift, totals[1] + variance
     _mean_few_values.check_spread(pooled)
+    for index, case in enumerate(_mean_few_values.level_cases(seed)):
+        outputs = _many("04.1", answer, _mean_few_values.RUNS, *case[:4])
+        _mean_few_values.check_noisy(_stats.as_numbers(outputs, "the noisy mean"),
+                                     *_mean_few_values.level_cases(seed)[index])  # recomputed after the student ran
 
 
 @exercise("04.1", title="A DP mean with PyDP's BoundedMean", answer_name="dp_mean_with_pydp")
@@ -272,8 +276,9 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     the sizes at random) are never all equal, at most 3 are within 1e-3 x min(noise scale, bound width) of an
     interior clamped mean, and, pooled over a kind's three cases, they are not closer to the clamped mean than 80 of
     PyDP's own answers a case (rank test, p >= 1e-6 a kind): an answer exact, or with bounds from the data, for
-    such data or such epsilons fails. Limits: a rule that acts only in a part of a stratum that the seed's one
-    draw misses passes, and so may noise shrunk by less than about a half for one kind. The hint blames bounds taken
+    such data or such epsilons fails; so do 40 answers on two cases for each count of 2 to 8 distinct values
+    (``level_cases``: whole and real, 20-20,000 values, epsilon 0.1-20; the first two tests). Limits: a rule that
+    acts only in a part of a stratum that the seed's one draw misses passes, and so may noise shrunk by less than about a half for one kind. The hint blames bounds taken
     from the data only when the noise of a case whose data span part of the bounds is below 0.85 times that of the
     case with values beyond both bounds (a wrong epsilon everywhere gets the scale hint). Limits: an answer exact
     only for 9,000-10,000 values, 40,000-150,000 values or epsilon 100-200 with more than 3,000 values (between the

@@ -158,3 +158,12 @@ MORE_WRONG_ANSWERS["04.2"] = {
         _antithetic,
     "not independent: people three apart within blocks of six share one draw": _shared_every_third,
 }
+
+# Stop 40: exact for one count of distinct values only (the kind "two to eight whole numbers" drew its count at
+# random, so CI's next seed met no two-level case: "two values other than 0/1" passed at seed 405).
+MORE_WRONG_ANSWERS["04.1"].update({
+    f"non-private (data): exact for exactly {count} distinct values{' that are not whole numbers' * whole}":
+        _exact_when(lambda v, lo, hi, e, count=count, whole=whole: len(np.unique(v)) == count
+                    and not (whole and np.all(v == np.round(v))))
+    for count, whole in ((3, False), (5, False), (8, False), (6, True))
+})
