@@ -545,10 +545,24 @@ LESSON05_POWER = (
      "more dataset_b calls than columns, or a dataset_b call first in a pair, is refused. Not caught: an answer "
      "that draws all its tries in one call and slices them"),
     ("a point estimate: the audit's event counts, their ratio above the claim (referee)",
-     "3 of 4 seeds before (0-3); 8 of 9 since (0-2, 4-9; seed 5 passes), and 505",
-     "four honest columns at 0.93-0.97 of a small claim (0.33-0.37) instead of two: the point estimate "
-     "exceeds the claim on each in about a quarter of runs, the 95% bound stays 4.2 SD below. Not every seed: a "
-     "case that caught it at every seed would need honest columns nearer the claim than a correct audit allows"),
+     "3 of 4 seeds before (0-3); 8 of 9 after s36 (0-2, 4-9); since s39rC by construction (every seed)",
+     "the point column (_audit_rare, in the near-claim, tight and rare cases): fixed releases whose best event "
+     "has counts of 20-45 against 1, a log ratio 2.1-9.1 times the claim, where the exercise's 95% bound is "
+     "0.5-0.7 times the claim; before, four honest columns at 0.93-0.97 of a small claim caught it in about a "
+     "quarter of runs each"),
+    ("the audit, OR its best event's count ratio above a margin times the claim (referee s39rC: margin 1.2 passed "
+     "seeds 505-508; 1.0 and 1.1 failed on the trap column), margins 1.05-3, counts plus 1, or the ratio alone "
+     "above twice the claim; an upper Clopper-Pearson bound taken for a lower one",
+     "by construction (every seed): 0 of seeds 0-5 and 505 passed for each (tests/wrong_answers/"
+     "lesson05_07_08_s39c.py)",
+     "the point column: its count ratio is 8.2-9.1 claims in the near-claim case (run at every seed), so any "
+     "margin up to 8 flags it; the exercise's audit gives 0.5-0.7 claims. Without it, the rare case's 12 honest "
+     "rare columns (each value e^claim times likelier on one side, about 25 vs 5 of 10,000 releases; claim "
+     "1.6-1.8) fail the audit-or-ratio rule at margin 1.05 and 1.2 in 100 of 100 seeds (0-99), 1.5 in 99, 2 in 43, "
+     "and the ratio alone at margins 1.05-2 in 100 of 100 (it misses the flawed columns at 1.3-2 claims). A false "
+     "refutation by the exercise's audit: at most 4e-7 per evaluated rare event (Poisson counts), 5e-5 per check. "
+     "Not caught: the same rule ignoring events with fewer than 5 counts on a side (margin 1.2 passed seeds 0-5 "
+     "and 505; catching it needs events the exercise's audit refutes 3e-5 to 1e-4 of the time)"),
     ("a point estimate scanned over events, or above a margin of 1.3 claims, or a bound above 1.5 claims",
      "6 of 6 seeds (4-9) and 505",
      "the tight case (claim 1-1.5): its alarm column's rare events (10-30 counts) give a ratio above the claim in "

@@ -8,7 +8,10 @@ than columns (an audit retried until it refutes) and audits with the datasets sw
 larger bound kept). The audit's own arguments (``confidence``, ``delta``) leave no trace in the calls; since
 referee s37rC one column of the near-claim and tight cases has releases fixed by the check
 (:mod:`mic_dp_helpers.checks._audit_trap`), so the check knows the audit's verdict on them exactly: a lower
-confidence, or an audit of part of one call's releases, flags it (see :func:`check_flawed_features`).
+confidence, or an audit of part of one call's releases, flags it (see :func:`check_flawed_features`). Since
+referee s39rC a third fixed column, and a case of honest columns whose privacy loss sits in rare outputs
+(:mod:`mic_dp_helpers.checks._audit_rare`), fail a ratio of the best event's counts (a point estimate) with a
+margin.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import sys
 
 import numpy as np
 
-from mic_dp_helpers.checks import _audit_trap, _core
+from mic_dp_helpers.checks import _audit_rare, _audit_trap, _core
 from mic_dp_helpers.checks._core import CheckFailed, exercise
 from mic_dp_helpers.checks.lesson05 import _COURSE_VERSIONS
 
@@ -41,8 +44,9 @@ _core.FORBIDDEN["05.4"] = _COURSE_VERSIONS
 N_SAMPLES = 20_000
 #: Calls of fewer releases than this are not audits (``audit_epsilon`` refuses ``n_samples`` below 100).
 _AUDIT_SIZE = 100
-#: The rare values of an "alarm" column (see :func:`_row_release`).
+#: The rare values of an "alarm" column (see :func:`_row_release`); the first three favour dataset_a.
 _ALARM_VALUES = np.array([2.0, 3.0, 4.0, -1.0, -2.0, -3.0])
+_ALARM_FAVOURS_A = np.array([True] * 3 + [False] * 3)
 
 
 def _call(exercise_id, answer, *args):
@@ -69,6 +73,8 @@ def _audit_case(seed: int, index: int):
         return _with_fixed_column(_near_claim_case(rng), _default_rng([seed, index, 57]))
     if index == 5:
         return _with_fixed_column(_tight_case(rng), _default_rng([seed, index, 57]))
+    if index == 6:
+        return _with_point_column(_audit_rare.rare_case(rng, _layout), _default_rng([seed, index, 58]))
     n_columns = int(rng.integers(2, 5))
     claimed = _float(_exp(rng.uniform(_log(0.3), _log(1.0))))
     epsilons = claimed * rng.uniform(0.02, 0.2, n_columns) / n_columns
@@ -97,22 +103,37 @@ def _fixed_counts(claimed: float, mirror: bool = False) -> tuple[int, int]:
     return _audit_trap.trap_counts(claimed)
 
 
+def _insert_column(case, rng, epsilon, form):
+    """``case`` with one more column at a random position: ``epsilon``, release ``form``, no leak, and
+    dataset_a's row 0, dataset_b's 1 (the other rows drawn from ``rng``)."""
+    epsilons, claimed, dataset_a, dataset_b, leaks, forms = case
+    position = int(rng.integers(0, len(epsilons) + 1))
+    others = rng.uniform(0, 1, dataset_a.shape[0] - 1)
+    forms = list(forms)
+    forms.insert(position, form)
+    return (np.insert(epsilons, position, epsilon), claimed, np.insert(dataset_a, position, np.r_[0.0, others], axis=1),
+            np.insert(dataset_b, position, np.r_[1.0, others], axis=1), np.insert(leaks, position, 0.0), forms)
+
+
+def _with_point_column(case, rng):
+    """``case`` with the point column of :mod:`._audit_rare` at a random position (its epsilon recorded as NaN:
+    the exercise's audit does not refute it, a ratio of its best event's counts is 2.1 or more times the claim)."""
+    claimed = case[1]
+    return _insert_column(case, rng, math.nan, ("point", *_audit_rare.point_counts(claimed), claimed))
+
+
 def _with_fixed_column(case, rng):
     """``case`` with two more columns, at random positions, whose releases are fixed by the check
     (:mod:`._audit_trap`): the trap, which the exercise's audit does not refute and an audit at confidence 0.93
     or lower, or on a prefix of 19,000 releases or fewer, does (its epsilon is recorded as NaN: neither flawed
     nor honest noise); and the mirror, which the exercise's audit refutes and one at confidence 0.96 or higher
-    does not (recorded as infinite: flawed; referee s38rC: audits at 0.99 and 0.999 passed)."""
+    does not (recorded as infinite: flawed; referee s38rC: audits at 0.99 and 0.999 passed); then the point column
+    (:func:`_with_point_column`, referee s39rC)."""
     for mirror in (False, True):
-        epsilons, claimed, dataset_a, dataset_b, leaks, forms = case
-        position = int(rng.integers(0, len(epsilons) + 1))
-        others = rng.uniform(0, 1, dataset_a.shape[0] - 1)
-        forms = list(forms)
-        forms.insert(position, ("fixed", *_fixed_counts(claimed, mirror), claimed, mirror))
-        case = (np.insert(epsilons, position, math.inf if mirror else math.nan), claimed,
-                np.insert(dataset_a, position, np.r_[0.0, others], axis=1),
-                np.insert(dataset_b, position, np.r_[1.0, others], axis=1), np.insert(leaks, position, 0.0), forms)
-    return case
+        claimed = case[1]
+        case = _insert_column(case, rng, math.inf if mirror else math.nan,
+                              ("fixed", *_fixed_counts(claimed, mirror), claimed, mirror))
+    return _with_point_column(case, rng)
 
 
 def _fixed_column_hint(j: int, form: tuple, n_audits: int) -> str:
@@ -123,10 +144,9 @@ def _fixed_column_hint(j: int, form: tuple, n_audits: int) -> str:
             f"per side that release returned, audit_epsilon at its defaults (95% confidence, delta=0) gives "
             f"{_audit_trap.audit_bound(a, b):.4f}, below the claim {form[3]:.4f} (this column's releases are fixed "
             "by the check, so it knows what every audit of them gives). An audit at a lower confidence (at 0.93: "
-            f"{_audit_trap.audit_bound(a, b, 0.93):.4f}) or on only part of the releases refutes it. Audit each "
-            "column on all 20,000 releases per side, at 95% confidence." + (
-                " If you did not run audit_epsilon on each column: a spread, a scale estimate or a repeat count of "
-                "the releases is not an audit." if n_audits <= 1 else ""))
+            f"{_audit_trap.audit_bound(a, b, 0.93):.4f}) or on only part of the releases refutes it"
+            f"{_audit_rare.ratio_clause(a, b, form[3])}. Audit each column on all 20,000 releases per side, at 95% "
+            "confidence, and flag it only when result.refutes(claimed_epsilon)." + _audit_rare.not_an_audit(n_audits))
 
 
 def _mirror_column_hint(j: int, form: tuple) -> str:
@@ -244,23 +264,29 @@ def _row_release(epsilons, leaks, forms):
     releases and ``wide`` in the others (``epsilons[j]`` is then the mixture's epsilon, not a scale), or
     ``("alarm", share, epsilon)``: the constant 0.5, except for six rare values (:data:`_ALARM_VALUES`) of
     shares ``share * exp(-epsilon * x)`` (three) and ``share * exp(-epsilon * (1 - x))`` (three), for the
-    true value ``x`` clipped to [0, 1].
+    true value ``x`` clipped to [0, 1]; ``("rare", share, epsilon)``: the same with the 20 values of
+    :data:`._audit_rare.RARE_VALUES`, sides alternating; ``("fixed", ...)`` and ``("point", ...)``: releases fixed
+    by the check (:mod:`._audit_trap`, :mod:`._audit_rare`), whatever the generator.
 
     A plain function: it exposes nothing but what it releases (the scales live in its closure).
     """
     forms = list(forms)
     mixture = np.array([f[0] == "mixture" for f in forms])
-    fixed = np.array([f[0] == "fixed" for f in forms])
+    fixed = np.array([f[0] in ("fixed", "point") for f in forms])
     finite = np.where(np.isinf(epsilons) | mixture | fixed, 1.0, epsilons)
     scales = np.where(np.isinf(epsilons) | fixed, 0.0, 1.0 / finite)
-    fixed_columns = [(j, _audit_trap.trap_release(*form[1:])) for j, form in enumerate(forms) if form[0] == "fixed"]
+    fixed_columns = [(j, _audit_trap.trap_release(*form[1:]) if form[0] == "fixed" else
+                      _audit_rare.point_release(*form[1:3])) for j, form in enumerate(forms) if fixed[j]]
     shares, narrow = np.zeros(len(forms)), np.ones(len(forms))
     for j, form in enumerate(forms):
         if form[0] == "mixture":
             shares[j], narrow[j], scales[j] = form[1], form[2], form[3]
     clips = [(j, form[1]) for j, form in enumerate(forms) if form[0] == "clip"]
     rounds = [(j, form[1]) for j, form in enumerate(forms) if form[0] == "round"]
-    alarms = [(j, form[1], form[2]) for j, form in enumerate(forms) if form[0] == "alarm"]
+    rares = [(j, functools.partial(_audit_rare.rare_draws, share=form[1], epsilon=form[2], values=_ALARM_VALUES,
+                                   favours_a=_ALARM_FAVOURS_A) if form[0] == "alarm" else
+              _audit_rare.rare_column(form[1], form[2]))
+             for j, form in enumerate(forms) if form[0] in ("alarm", "rare")]
     sharpen = np.where(mixture, narrow / np.where(mixture, scales, 1.0), 1.0)
     leaks = np.asarray(leaks, dtype=float).copy()
     leaking, mixing = bool(leaks.any()), bool(mixture.any())
@@ -279,11 +305,8 @@ def _row_release(epsilons, leaks, forms):
             out[:, j] = np.clip(out[:, j], -k, 1.0 + k)
         for j, step in rounds:
             out[:, j] = np.round(out[:, j] / step) * step
-        for j, share, epsilon in alarms:  # the constant 0.5 but for rare values, each at most e^epsilon likelier
-            x = min(max(_float(row[j]), 0.0), 1.0)
-            rare = share * np.exp(-epsilon * np.array([x] * 3 + [1.0 - x] * 3))
-            which = np.searchsorted(np.cumsum(rare), generator.random(int(size)), side="right")
-            out[:, j] = np.append(_ALARM_VALUES, 0.5)[which]
+        for j, draw in rares:  # the constant 0.5 but for rare values, each at most e^epsilon likelier
+            out[:, j] = draw(_float(row[j]), size=int(size), generator=generator)
         for j, column in fixed_columns:  # the same releases whatever the generator (its state is still logged)
             out[:, j] = column(_float(row[j]), int(size))
         return out
@@ -378,8 +401,10 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     columns at 1.45 to 1.5 times the claim, and one flawed column whose noise has an honest spread but a
     sharp centre, and a small column left without noise in 0.4% to 0.5% of its releases; and one where the
     audit's bound is tight (claim 1 to 1.5, see :func:`_tight_case`): flawed columns at 1.2 to 1.3 times the
-    claim and an honest column whose best events are rare. A list, tuple, set or array of column numbers is
-    accepted.
+    claim and an honest column whose best events are rare; and the rare case (claim 1.6 to 1.8, 15 to 17 columns,
+    see :func:`mic_dp_helpers.checks._audit_rare.rare_case`): 12 honest columns spending exactly the claim in rare
+    outputs (about 25 against 5 of 10,000 releases per value), flawed Laplace columns at 1.3 to 1.5 and 1.6 to 2
+    times the claim. A list, tuple, set or array of column numbers is accepted.
 
     The check owns the ``release`` it hands over and records its calls (:func:`_recorded`): an answer is
     rejected, whatever it returns, if it draws fewer than 20,000 releases per side in a call of 100 or more,
@@ -397,6 +422,15 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     defaults (95% confidence, delta=0), so a confidence of 0.96 or higher, or delta 0.001, misses it. Its releases
     beyond 20,000 separate the sides strongly, so a valid audit of more releases (30,000 per side) refutes it too.
 
+    The near-claim, tight and rare cases also hold the point column (:mod:`mic_dp_helpers.checks._audit_rare`;
+    referee s39rC: the audit OR its best event's count ratio above 1.2 times the claim passed): fixed releases
+    whose best event has counts of 20 to 45 against 1, a log count ratio 8.2 to 9.1 times the claim in the
+    near-claim case, 2.4 to 3.4 in the tight one, 2.1 to 2.3 in the rare one, while the exercise's 95% bound is
+    0.5 to 0.7 times the claim. So a rule on the best event's counts (a point estimate) with any margin up to 8
+    fails at every seed, exactly; in the rare case, whose honest columns are a random mechanism, such a rule
+    with the audit besides fails at margin 1.05 or 1.2 in 100 of 100 seeds, 1.5 in 99, 2 in 43, without the
+    point column (rates in :data:`mic_dp_helpers.checks._stats.LESSON05_POWER`).
+
     Only an audit (a confidence bound on a distribution-free event family) judges the near-claim case right.
     An answer that estimates each column's epsilon from its spread (mean absolute deviation, SD or IQR) and
     flags it above a margin times the claim, with or without a test for repeated or exact values, fails it at
@@ -408,18 +442,21 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
 
     Limits (stated, not tested): a confidence between 0.93 and 0.96 may pass (the trap's two bounds differ by
     about 0.0023 and the mirror's by 0.0008 to 0.0019, the claim midway: 0.94 and 0.955 fail at the default
-    seed); delta 1e-4 at 95% confidence passes (it judges every case right; 0.001 misses the mirror); an audit of a slice of one call that is neither a prefix nor a suffix (releases 5,000-14,999,
-    say) may not be caught by the fixed column; a retry or a swapped audit that draws all its samples in one
-    call and slices them looks like one audit (an audit of more than 20,000 releases per side is valid, so a
+    seed); delta 1e-4 at 95% confidence passes (it judges every case right; 0.001 misses the mirror); an audit
+    of a slice of one call that is neither a prefix nor a suffix (releases 5,000-14,999, say) may not be caught
+    by the fixed column; a retry or a swapped audit that draws all its samples in one call and slices them looks
+    like one audit (an audit of more than 20,000 releases per side is valid, so a
     large call is not refused): 3 and 10 tries of 20,000 passed (referee s37rC), and k tries refute an honest
     noisy column at most k times as often as one. Flagging a column only above 1.05 to 1.10 times the claim
     passes too (1.15 fails; a margin below 1, such as 0.95 or 0.99, fails on the fixed column): the flawed
-    columns sit at 1.2 times the claim or more. A rule that flags a column when the audit refutes it OR the
-    point estimate of the audit's best event (the log ratio of its counts) lies above 1.2 times the claim
-    passes (referee s39rC, seeds 506-508; 1.0 and 1.1 fail on the fixed column): no honest column has a rare
-    best event whose count ratio is far above its claim (not fixed yet: such a column, as 07.5's rare-outputs
-    entry, would close it). One audit per column with ``dataset_b`` first is accepted (referee s39rC: it
-    passed 100 of 100 seeds); audits in both orders get the "swapped" hint.
+    columns sit at 1.2 times the claim or more. A count-ratio rule that ignores events with fewer than 5
+    counts on either side (the audit, or such a ratio above 1.2 times the claim) passes (seeds 0-5, 505): the
+    point column's best event has 1 count on one side, and honest columns whose best events have 5 or more on
+    each side and a ratio far above the claim would be refuted by the exercise's audit too often (computed with
+    Poisson counts: 3e-5 to 1e-4 per evaluated event at the claim, for a power of about 20% per event at margin
+    1.2); it is in ``tests/wrong_answers/lesson05_07_08_s39c.py``'s ``STATED_LIMITS``. One audit per column
+    with ``dataset_b`` first is accepted (referee s39rC: it passed 100 of 100 seeds); audits in both orders get
+    the "swapped" hint.
 
     Parameters
     ----------
@@ -433,7 +470,7 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     CheckFailed
         With a hint that describes the error, when the answer is wrong.
     """
-    for index in (0, 1, 3, 4, 5):
+    for index in (0, 1, 3, 4, 5, 6):
         epsilons, claimed, dataset_a, dataset_b, leaks, forms = _audit_case(seed, index)
         release, calls = _recorded(_row_release(epsilons, leaks, forms), dataset_a.copy(), dataset_b.copy())
         del epsilons, leaks, forms
@@ -464,11 +501,18 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
         fixed = sorted(j for j in wrongly if forms[j][0] == "fixed")
         if fixed:
             raise CheckFailed(_fixed_column_hint(fixed[0], forms[fixed[0]], n_audits))
+        pointed = sorted(j for j in wrongly if forms[j][0] == "point")
+        if pointed:
+            raise CheckFailed(_audit_rare.point_hint(pointed[0], *forms[pointed[0]][1:])
+                              + _audit_rare.not_an_audit(n_audits))
         if 1 != n_audits < n_columns:  # (one pair of calls may serve every column: referee s37rC)
             raise CheckFailed(f"release was sampled on the two datasets {n_audits} time(s) for {n_columns} columns: "
                               "audit every column on its own (one audit_epsilon per column, on its 20,000 releases "
                               "of each dataset); a spread, a scale estimate or a repeat count of the releases is "
                               "not an audit.")
+        rare = sorted(j for j in wrongly if forms[j][0] == "rare")
+        if rare:
+            raise CheckFailed(_audit_rare.rare_hint(rare[0], claimed) + _audit_rare.not_an_audit(n_audits))
         if wrongly and all(epsilons[j] < claimed for j in wrongly):
             raise CheckFailed("you flagged an honest column (it spends less than the claim; the audit's 95% lower "
                               "bound stays below the claim). Flag a column only when result.refutes(claimed_epsilon)"
@@ -489,7 +533,7 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
                                   "default event family (n_bins=50 thresholds per column); with a few bins (5, say) "
                                   "its bands are too wide. Call audit_epsilon with the exercise's arguments.")
             if any(claimed < epsilons[j] < 2 * claimed for j in missed):
-                raise CheckFailed("you missed a flawed column that spends 1.2 to 1.5 times the claim: with 20,000 "
+                raise CheckFailed("you missed a flawed column that spends 1.2 to 2 times the claim: with 20,000 "
                                   "samples per side the audit's bound is above the claim in every run. Flag a "
                                   "column as soon as its lower bound exceeds the claim (result.refutes(claimed_"
                                   "epsilon)), not a multiple of it, nor a point estimate above a margin.")
