@@ -15,6 +15,7 @@ import pytest
 
 from mic_dp_helpers.checks import CheckFailed
 from mic_dp_helpers.checks.lesson05_audit import check_flawed_features
+from wrong_answers import lesson05_08_s40d
 from wrong_answers.lesson05 import WRONG_ANSWERS, point_estimate_no_audit
 
 
@@ -79,3 +80,12 @@ def test_one_audit_per_column_with_dataset_b_first_passes(seed):
     from wrong_answers.lesson05_07_08_s39c import audit_b_first
 
     check_flawed_features(audit_b_first, seed)
+
+
+@pytest.mark.parametrize("name", sorted(lesson05_08_s40d.AUDIT_HINTS))
+def test_audits_all_with_dataset_b_first_and_retried_get_the_retry_hint(name):
+    """Referee s40rC (D2): audits all with dataset_b first, retried, were told "you also audited with the datasets
+    swapped (dataset_b first) ... One audit per column, dataset_a first"; they never audited in the other order."""
+    with pytest.raises(CheckFailed, match=re.escape(lesson05_08_s40d.AUDIT_HINTS[name])) as failure:
+        check_flawed_features(lesson05_08_s40d.MORE_WRONG_ANSWERS["05.4"][name])
+    assert "swapped" not in str(failure.value) and "dataset_a first" not in str(failure.value)
