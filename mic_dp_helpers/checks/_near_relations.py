@@ -14,7 +14,7 @@ coordinates) over the blocks of a check run, the near pairs within each call and
 independent noise: mean ``S P``, variance ``S P (1 - P) + D (P2 - P^2)`` (``S`` pairs, ``D`` ordered pairs of
 pairs sharing one value, ``P2`` the probability that two such pairs are both near), through a quasi-Poisson
 upper tail at level :data:`NEAR_P_REJECT` per test; a count in excess is counted again with each case scaled to its
-own root mean square, and if its excess is gone the hint says too little noise (referee s40rC D1: noise 0.9 to 0.97
+own spread, and if its excess is gone the hint says too little noise (referee s40rC D1: noise 0.9 to 0.97
 times too small in every call was told "copied or reused"). :func:`check_no_noiseless_call` fails a run in which some
 call's noise vector is (to float error) zero more often than independent noise allows.
 """
@@ -95,18 +95,24 @@ _LAWS = {t: (near_pair_probability(t), _both_near_probability(t)) for t in NEAR_
 
 def _sorted_rows(units: np.ndarray, scale_free: bool = False) -> tuple[np.ndarray, float]:
     """The first calls of a case (at most :data:`NEAR_VALUES` values, at least ``NEAR_LAGS + 1`` calls), each
-    call's ``|u|`` sorted (divided by their root mean square when ``scale_free``) and shifted by its index so that
+    call's ``|u|`` sorted (divided by their :func:`_spread` when ``scale_free``) and shifted by its index so that
     the calls follow one another more than every threshold apart; and the shift between neighbouring calls."""
     keep = max(NEAR_LAGS + 1, NEAR_VALUES // max(units.shape[1], 1))
     values = _np_sort(_np_abs(units[:keep]), axis=1)
     if scale_free:
-        values = values / max(_root_mean_square(values), 1e-300)
+        values = values / max(_spread(units[:keep]), 1e-300)
     gap = _float(values.max(initial=0.0)) + 2.0 * max(NEAR_THRESHOLDS) + 1.0
     return values + _np_arange(len(values))[:, None] * gap, gap
 
 
-def _root_mean_square(values: np.ndarray) -> float:
-    return _sqrt(_float((values**2).mean())) if values.size else 1.0
+def _spread(units: np.ndarray) -> float:
+    """The noise's standard deviation in ``units`` (calls x p): the root mean square around each coordinate's mean
+    over the calls, so that a centre off by any amount leaves it (referee s38rC's norm read from the data moves
+    the centre); around 0 for a single call."""
+    if len(units) < 2:
+        return _sqrt(_float((units**2).mean())) if units.size else 1.0
+    deviations = units - units.mean(axis=0)
+    return _sqrt(_float((deviations**2).sum()) / ((len(units) - 1) * units.shape[1]))
 
 
 def _within_count(rows: np.ndarray, gap: float, t: float) -> int:
@@ -162,7 +168,7 @@ _BETWEEN_HINT = ("{where} {count} pairs of noise values in calls at most {lags} 
                  "(permuted, signed or slightly changed): two releases sharing their noise in any order give away "
                  "the difference of their clipped sums; or some calls get less noise than others (a noise scale "
                  "that changes from call to call). Draw fresh noise of the same standard deviation in every call.")
-#: When the excess disappears once each case is scaled to its own root mean square (referee s40rC D1: noise 0.9 to
+#: When the excess disappears once each case is scaled to its own spread (referee s40rC D1: noise 0.9 to
 #: 0.97 times too small in every call was told "copied or reused noise").
 _SCALE_HINT = ("{where} there is too little noise: {ratio:.3g} times the standard deviation it should have (over the "
                "first {calls} calls of {width} coordinates). Its values come within {t:g} standard deviations of one "
@@ -193,13 +199,13 @@ def _excess(chosen, rows_of, counter, t: float) -> tuple[float, float, list[int]
 
 
 def _scale_free_rows(block) -> tuple[np.ndarray, float]:
-    """A block's rows (see :func:`_by_width`) in units of its own root mean square."""
+    """A block's rows (see :func:`_by_width`) in units of its own spread (:func:`_spread`)."""
     return _sorted_rows(block[3], scale_free=True)
 
 
 def _test_group(group, t: float, width: int, scale_free: bool) -> None:
     """Both near-pair statistics of one width's blocks (see :func:`_by_width`) at threshold ``t``; an excess that
-    each block's own scale explains (it disappears when the block is scaled to its root mean square) gets the
+    each block's own scale explains (it disappears when the block is scaled to its own spread) gets the
     too-little-noise hint."""
     for counter, law, hint, minimum in _STATISTICS:
         if width < minimum:
@@ -218,7 +224,7 @@ def _test_group(group, t: float, width: int, scale_free: bool) -> None:
                      lags=NEAR_LAGS)
         if not scale_free and _excess(chosen, _scale_free_rows, counter, t)[0] >= NEAR_P_REJECT:
             (rows, _), _, _, units = chosen[worst][0]
-            raise CheckFailed(_SCALE_HINT.format(ratio=_root_mean_square(units[:len(rows)]), **found))
+            raise CheckFailed(_SCALE_HINT.format(ratio=_spread(units[:len(rows)]), **found))
         raise CheckFailed(hint.format(**found))
 
 
@@ -233,7 +239,7 @@ def check_no_near_copies(blocks: list[tuple[np.ndarray, str, float]], scale_free
 
     Noise that is too small by one factor in every call also raises the counts (pairs within ``t`` nominal sd
     are pairs within ``t / k`` of its own sd). A count in excess is therefore counted again with each block
-    scaled to its own root mean square (over the calls counted): if the excess is gone there, the hint says too
+    scaled to its own :func:`_spread` (over the calls counted): if the excess is gone there, the hint says too
     little noise, with the measured factor; copies, reused noise and a scale that changes from call to call
     keep an excess (``E[1/s] > 1 / sqrt(E[s^2])``) and get the copy hints.
 
@@ -242,7 +248,7 @@ def check_no_near_copies(blocks: list[tuple[np.ndarray, str, float]], scale_free
     blocks : list of (numpy.ndarray, str, float)
         The cases, as above.
     scale_free : bool, default False
-        Count every block in units of its own root mean square from the start, and never give the
+        Count every block in units of its own spread from the start, and never give the
         too-little-noise hint (for a caller that names the amount itself, such as the per-case amount test
         of :func:`mic_dp_helpers.checks._dimension_tests.check_case_noise`).
 
