@@ -6,8 +6,8 @@ Power of this regression test against a check broken to reject a correct answer 
 more seeds are rejected): at r = 2%, 0.91 with 200 seeds and 0.60 with 100; at r = 5%, 1.00 and 0.96. It cannot
 show a rate as small as 1e-3: ``benchmarks/check_false_rejection.py`` runs 1,000 seeds per exercise and prints
 the rates. One test per exercise: the root conftest.py shares this module's tests out between the suite's
-workers one by one, so the long ones run side by side. The seeds are fixed (0 to 199), so a run is
-deterministic up to PyDP's unseedable noise. Deselect with ``-m "not slow"`` when iterating.
+workers one by one, so the long ones run side by side. The seeds are fixed (0 to 199; 0 to 99 for
+``FEWER_SEEDS``), so a run is deterministic up to PyDP's unseedable noise. Deselect with ``-m "not slow"`` when iterating.
 """
 
 from __future__ import annotations

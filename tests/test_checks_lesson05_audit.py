@@ -16,7 +16,7 @@ import pytest
 
 from mic_dp_helpers.checks import CheckFailed
 from mic_dp_helpers.checks.lesson05_audit import check_flawed_features
-from wrong_answers import collect_wrong_answers
+from wrong_answers import collect_wrong_answers, lesson05_08_s40d
 from wrong_answers.lesson05 import WRONG_ANSWERS, point_estimate_no_audit
 
 
@@ -132,3 +132,12 @@ def test_the_rare_case_is_judged_right_by_the_audit_and_wrong_by_a_count_ratio()
         ratios = {j: math.log(max(r.count_a, r.count_b, 1) / max(min(r.count_a, r.count_b), 1))
                   for j, r in results.items()}
         assert any(ratios[j] > 1.2 * claimed for j in kept if forms[j][0] == "rare")
+
+
+@pytest.mark.parametrize("name", sorted(lesson05_08_s40d.AUDIT_HINTS))
+def test_audits_all_with_dataset_b_first_and_retried_get_the_retry_hint(name):
+    """Referee s40rC (D2): audits all with dataset_b first, retried, were told "you also audited with the datasets
+    swapped (dataset_b first) ... One audit per column, dataset_a first"; they never audited in the other order."""
+    with pytest.raises(CheckFailed, match=re.escape(lesson05_08_s40d.AUDIT_HINTS[name])) as failure:
+        check_flawed_features(lesson05_08_s40d.MORE_WRONG_ANSWERS["05.4"][name])
+    assert "swapped" not in str(failure.value) and "dataset_a first" not in str(failure.value)

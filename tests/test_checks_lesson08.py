@@ -5,8 +5,14 @@ from __future__ import annotations
 import pytest
 
 from mic_dp_helpers.checks import run_check
+import numpy as np
+
+from mic_dp_helpers.checks import EXERCISES
+from mic_dp_helpers.checks._core import CheckFailed
+from mic_dp_helpers.checks._near_relations import check_no_near_copies
 from wrong_answers import (
-    COSTLY_CHECKS, lesson05_07_08_s39c, lesson08, lesson08_dims, lesson08_noise, lesson08_s37, lesson08_s38)
+    COSTLY_CHECKS, lesson05_07_08_s39c, lesson05_08_s40d, lesson08, lesson08_dims, lesson08_noise, lesson08_s37,
+    lesson08_s38)
 
 HONEST_ANSWERS = {**lesson08.HONEST_ANSWERS, **lesson08_noise.HONEST_ANSWERS}
 for _exercise, _answers in lesson08_s38.HONEST_ANSWERS.items():
@@ -93,4 +99,44 @@ def test_s39_hints_say_what_was_seen(exercise_id, mistake):
     result = run_check(exercise_id, lesson05_07_08_s39c.MORE_WRONG_ANSWERS[exercise_id][mistake])
     allowed, untrue = lesson05_07_08_s39c.HINT_WORDS[mistake]
     assert result.status == "failed" and any(words in result.message for words in allowed), result.message
-    assert untrue not in result.message
+    lowered = result.message.lower()  # referee s40rC D3: the hint's wording changed case, the test could not fail
+    assert untrue.lower() not in lowered, result.message
+    if "less noise than others" in allowed:  # copies are never named alone for a scale drawn per call
+        assert "copied" not in lowered or "less noise than others" in lowered, result.message
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("exercise_id, mistake", [
+    (ex, name) for ex in ("08.2", "08.5") for name in lesson05_08_s40d.MORE_WRONG_ANSWERS[ex]])
+def test_s40_too_little_noise_is_named(exercise_id, mistake):
+    """Referee s40rC (D1): noise 0.9-0.97 times too small in every call was told "copied or reused noise, or a
+    noise scale that changes from call to call"."""
+    result = run_check(exercise_id, lesson05_08_s40d.MORE_WRONG_ANSWERS[exercise_id][mistake])
+    allowed, untrue = lesson05_08_s40d.HINT_WORDS[mistake]
+    assert result.status == "failed" and any(words in result.message for words in allowed), result.message
+    assert not any(words in result.message.lower() for words in untrue), result.message
+
+
+@pytest.mark.parametrize("factor, shape", [(0.9, (4, 2925)), (0.9, (30_000, 3)), (0.95, (4, 20_000))])
+def test_near_pairs_of_too_little_noise_are_called_too_little_noise(factor, shape):
+    """Referee s40rC (D1): near pairs counted in nominal units rise when the noise is too small by one factor;
+    the hint now says so, and copies (scaled alike) still get the copy hint."""
+    units = factor * np.random.default_rng(40).standard_normal(shape)
+    with pytest.raises(CheckFailed, match="there is too little noise: ") as failure:
+        check_no_near_copies([(units, "With these:", 1e-16)])
+    assert abs(float(str(failure.value).split("noise: ")[1].split()[0]) - factor) < 0.01, str(failure.value)
+    check_no_near_copies([(units, "With these:", 1e-16)], scale_free=True)
+    half = shape[1] // 2
+    units[:, half:2 * half] = -units[:, :half] + 1e-4 * factor
+    with pytest.raises(CheckFailed, match="noise is copied"):
+        check_no_near_copies([(units, "With these:", 1e-16)])
+
+
+@pytest.mark.parametrize("mistake", list(lesson05_08_s40d.SEEDS_084))
+def test_s40_an_epsilon_term_error_is_not_called_a_delta_term_error(mistake):
+    """Referee s40rC (D4): delta returned for epsilon below 1e-5 was told "the delta term is wrong. Yours is -70
+    times 2 delta / (e^epsilon + 1)" at seeds 26, 42, 61 (12 of 200)."""
+    for seed in lesson05_08_s40d.SEEDS_084[mistake]:
+        with pytest.raises(CheckFailed) as failure:
+            EXERCISES["08.4"].checker(lesson05_08_s40d.MORE_WRONG_ANSWERS["08.4"][mistake], seed=seed)
+        assert "the epsilon term is wrong" in str(failure.value) and "delta term" not in str(failure.value)

@@ -13,7 +13,9 @@ coordinates) over the blocks of a check run, the near pairs within each call and
 :data:`NEAR_LAGS` apart, by sorting ``|u|`` (``m log m``), and compares each count with its law under
 independent noise: mean ``S P``, variance ``S P (1 - P) + D (P2 - P^2)`` (``S`` pairs, ``D`` ordered pairs of
 pairs sharing one value, ``P2`` the probability that two such pairs are both near), through a quasi-Poisson
-upper tail at level :data:`NEAR_P_REJECT` per test. :func:`check_no_noiseless_call` fails a run in which some
+upper tail at level :data:`NEAR_P_REJECT` per test; a count in excess is counted again with each case scaled to its
+own spread, and if its excess is gone the hint says too little noise (referee s40rC D1: noise 0.9 to 0.97
+times too small in every call was told "copied or reused"). :func:`check_no_noiseless_call` fails a run in which some
 call's noise vector is (to float error) zero more often than independent noise allows.
 """
 
@@ -91,14 +93,26 @@ def _both_near_probability(t: float) -> float:
 _LAWS = {t: (near_pair_probability(t), _both_near_probability(t)) for t in NEAR_THRESHOLDS}
 
 
-def _sorted_rows(units: np.ndarray) -> tuple[np.ndarray, float]:
+def _sorted_rows(units: np.ndarray, scale_free: bool = False) -> tuple[np.ndarray, float]:
     """The first calls of a case (at most :data:`NEAR_VALUES` values, at least ``NEAR_LAGS + 1`` calls), each
-    call's ``|u|`` sorted and shifted by its index so that the calls follow one another more than every
-    threshold apart; and the shift between neighbouring calls."""
+    call's ``|u|`` sorted (divided by their :func:`_spread` when ``scale_free``) and shifted by its index so that
+    the calls follow one another more than every threshold apart; and the shift between neighbouring calls."""
     keep = max(NEAR_LAGS + 1, NEAR_VALUES // max(units.shape[1], 1))
     values = _np_sort(_np_abs(units[:keep]), axis=1)
+    if scale_free:
+        values = values / max(_spread(units[:keep]), 1e-300)
     gap = _float(values.max(initial=0.0)) + 2.0 * max(NEAR_THRESHOLDS) + 1.0
     return values + _np_arange(len(values))[:, None] * gap, gap
+
+
+def _spread(units: np.ndarray) -> float:
+    """The noise's standard deviation in ``units`` (calls x p): the root mean square around each coordinate's mean
+    over the calls, so that a centre off by any amount leaves it (referee s38rC's norm read from the data moves
+    the centre); around 0 for a single call."""
+    if len(units) < 2:
+        return _sqrt(_float((units**2).mean())) if units.size else 1.0
+    deviations = units - units.mean(axis=0)
+    return _sqrt(_float((deviations**2).sum()) / ((len(units) - 1) * units.shape[1]))
 
 
 def _within_count(rows: np.ndarray, gap: float, t: float) -> int:
@@ -154,13 +168,21 @@ _BETWEEN_HINT = ("{where} {count} pairs of noise values in calls at most {lags} 
                  "(permuted, signed or slightly changed): two releases sharing their noise in any order give away "
                  "the difference of their clipped sums; or some calls get less noise than others (a noise scale "
                  "that changes from call to call). Draw fresh noise of the same standard deviation in every call.")
+#: When the excess disappears once each case is scaled to its own spread (referee s40rC D1: noise 0.9 to
+#: 0.97 times too small in every call was told "copied or reused noise").
+_SCALE_HINT = ("{where} there is too little noise: {ratio:.3g} times the standard deviation it should have (over the "
+               "first {calls} calls of {width} coordinates). Its values come within {t:g} standard deviations of one "
+               "another in size {count} times, where noise of the right size gives about {mean:.3g}; scaled to its "
+               "own size, the noise shows no copied or reused values. Every coordinate gets noise of standard "
+               "deviation noise_multiplier * clip_norm in every call, not a fraction of it.")
 
 
-def _by_width(blocks) -> dict[int, list[tuple[np.ndarray, str, float]]]:
-    groups: dict[int, list[tuple[np.ndarray, str, float]]] = {}
+def _by_width(blocks, scale_free: bool) -> dict[int, list[tuple]]:
+    """The blocks by number of coordinates, each ``((rows, gap), where, resolution, units)``."""
+    groups: dict[int, list[tuple]] = {}
     for units, where, resolution in blocks:
         if units.ndim == 2 and units.size:
-            groups.setdefault(units.shape[1], []).append((_sorted_rows(units), where, resolution))
+            groups.setdefault(units.shape[1], []).append((_sorted_rows(units, scale_free), where, resolution, units))
     return groups
 
 
@@ -168,27 +190,45 @@ def _by_width(blocks) -> dict[int, list[tuple[np.ndarray, str, float]]]:
 _STATISTICS = ((_within_count, _within_law, _WITHIN_HINT, 2), (_between_count, _between_law, _BETWEEN_HINT, 1))
 
 
-def _test_group(group, t: float, width: int) -> None:
-    """Both near-pair statistics of one width's blocks (``((rows, gap), where, resolution)``) at threshold ``t``."""
+def _excess(chosen, rows_of, counter, t: float) -> tuple[float, float, list[int]]:
+    """(p-value, mean, per-block counts) of one statistic over the ``chosen`` blocks, counted on ``rows_of(block)``."""
+    counts = [counter(*rows_of(block), t) for block, _ in chosen]
+    pairs, shared = sum(law_[0] for _, law_ in chosen), sum(law_[1] for _, law_ in chosen)
+    p_value, mean = _p_value(sum(counts), pairs, shared, t)
+    return p_value, mean, counts
+
+
+def _scale_free_rows(block) -> tuple[np.ndarray, float]:
+    """A block's rows (see :func:`_by_width`) in units of its own spread (:func:`_spread`)."""
+    return _sorted_rows(block[3], scale_free=True)
+
+
+def _test_group(group, t: float, width: int, scale_free: bool) -> None:
+    """Both near-pair statistics of one width's blocks (see :func:`_by_width`) at threshold ``t``; an excess that
+    each block's own scale explains (it disappears when the block is scaled to its own spread) gets the
+    too-little-noise hint."""
     for counter, law, hint, minimum in _STATISTICS:
         if width < minimum:
             continue
-        laws = [law(len(rows), width) for (rows, _), _, _ in group]
+        laws = [law(len(block[0][0]), width) for block in group]
         bound = RESOLUTION_SHARE * t / _sqrt(1.0 + sum(pairs for pairs, _ in laws) * _LAWS[t][0])
         chosen = [(block, law_) for block, law_ in zip(group, laws) if block[2] <= bound and law_[0] > 0]
         if not chosen:
             continue
-        counts = [counter(rows, gap, t) for ((rows, gap), _, _), _ in chosen]
-        pairs, shared = sum(law_[0] for _, law_ in chosen), sum(law_[1] for _, law_ in chosen)
-        p_value, mean = _p_value(sum(counts), pairs, shared, t)
-        if p_value < NEAR_P_REJECT:
-            worst = max(range(len(chosen)), key=lambda k: counts[k] - chosen[k][1][0] * _LAWS[t][0])
-            calls = sum(len(rows) for ((rows, _), _, _), _ in chosen)
-            raise CheckFailed(hint.format(where=chosen[worst][0][1], count=sum(counts), t=t, mean=mean, calls=calls,
-                                          width=width, lags=NEAR_LAGS))
+        p_value, mean, counts = _excess(chosen, lambda block: block[0], counter, t)
+        if p_value >= NEAR_P_REJECT:
+            continue
+        worst = max(range(len(chosen)), key=lambda k: counts[k] - chosen[k][1][0] * _LAWS[t][0])
+        calls = sum(len(block[0][0]) for block, _ in chosen)
+        found = dict(where=chosen[worst][0][1], count=sum(counts), t=t, mean=mean, calls=calls, width=width,
+                     lags=NEAR_LAGS)
+        if not scale_free and _excess(chosen, _scale_free_rows, counter, t)[0] >= NEAR_P_REJECT:
+            (rows, _), _, _, units = chosen[worst][0]
+            raise CheckFailed(_SCALE_HINT.format(ratio=_spread(units[:len(rows)]), **found))
+        raise CheckFailed(hint.format(**found))
 
 
-def check_no_near_copies(blocks: list[tuple[np.ndarray, str, float]]) -> None:
+def check_no_near_copies(blocks: list[tuple[np.ndarray, str, float]], scale_free: bool = False) -> None:
     """Fail if noise values are equal or opposite, to within a small fraction of their sd, too often.
 
     ``blocks`` are a check run's cases, each ``(units, where, resolution)``: the noise (calls x p, in the order
@@ -197,10 +237,20 @@ def check_no_near_copies(blocks: list[tuple[np.ndarray, str, float]]) -> None:
     :data:`NEAR_THRESHOLDS` two counts are tested: near pairs of coordinates within a call (copied coordinates)
     and near pairs of values in calls 1 to :data:`NEAR_LAGS` apart (reused noise).
 
+    Noise that is too small by one factor in every call also raises the counts (pairs within ``t`` nominal sd
+    are pairs within ``t / k`` of its own sd). A count in excess is therefore counted again with each block
+    scaled to its own :func:`_spread` (over the calls counted): if the excess is gone there, the hint says too
+    little noise, with the measured factor; copies, reused noise and a scale that changes from call to call
+    keep an excess (``E[1/s] > 1 / sqrt(E[s^2])``) and get the copy hints.
+
     Parameters
     ----------
     blocks : list of (numpy.ndarray, str, float)
         The cases, as above.
+    scale_free : bool, default False
+        Count every block in units of its own spread from the start, and never give the
+        too-little-noise hint (for a caller that names the amount itself, such as the per-case amount test
+        of :func:`mic_dp_helpers.checks._dimension_tests.check_case_noise`).
 
     Raises
     ------
@@ -218,9 +268,9 @@ def check_no_near_copies(blocks: list[tuple[np.ndarray, str, float]]) -> None:
     ...     print(str(failure)[:45])
     With z: 1057 pairs of coordinates of one call
     """
-    for width, group in sorted(_by_width(blocks).items()):
+    for width, group in sorted(_by_width(blocks, scale_free).items()):
         for t in NEAR_THRESHOLDS:
-            _test_group(group, t, width)
+            _test_group(group, t, width, scale_free)
 
 
 def interleaved(blocks: list[tuple[np.ndarray, str, float]]) -> tuple[np.ndarray, str, float]:

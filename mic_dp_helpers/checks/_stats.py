@@ -542,8 +542,9 @@ LESSON05_POWER = (
      "started from, or no dataset_b call, is refused"),
     ("an audit retried until it refutes (2 or 3 tries); both directions audited, the larger bound kept (referee: "
      "passed 4 of 4 before)", "by construction (every seed)",
-     "more dataset_b calls than columns, or a dataset_b call first in a pair, is refused. Not caught: an answer "
-     "that draws all its tries in one call and slices them"),
+     "more audits than columns is refused: the swapped hint when both orders occur and one order alone audits every "
+     "column, the retry hint otherwise (audits all dataset_b first and retried, referee s40rC). Not caught: an "
+     "answer that draws all its tries in one call and slices them"),
     ("a point estimate: the audit's event counts, their ratio above the claim (referee)",
      "3 of 4 seeds before (0-3); 8 of 9 after s36 (0-2, 4-9); since s39rC by construction (every seed)",
      "the point column (_audit_rare, in the near-claim, tight and rare cases): fixed releases whose best event "
@@ -597,4 +598,8 @@ LESSON05_POWER = (
      "by construction (every seed): the mirror column (_audit_trap, HIGHER_CONFIDENCE) puts the claim between the "
      "95% bound (refutes) and the 96% bound (does not); 0.96, 0.97, 0.99, 0.999 and delta 0.001 miss it",
      "a confidence between 0.95 and 0.96 may pass (0.955 failed at the default seed); delta 1e-4 passes"),
+    ("n_bins 20, 100, 200 or 500; the column function's own unseeded generator (referee s40rC D5)", "none: they pass "
+     "(n_bins 200 at seeds default and 1-3)", "stated, not tested: both are valid audits (any event family and any "
+     "independent noise give a valid bound), so their verdicts are right; only the text's defaults and its "
+     "reproducibility differ. 5 or fewer bins fail (row 'delta 0.01 or 0.005; n_bins 5 or 3')"),
 )

@@ -353,10 +353,12 @@ def _call_error(calls, n_columns):
     """The hint for a way of calling ``release`` that no correct audit has, or None.
 
     Audits of fewer than :data:`N_SAMPLES` releases per side, the same noise on both datasets, no release of
-    ``dataset_b`` at all, audits in both orders of the datasets, or more audits than columns. One audit per
-    column with ``dataset_b`` first is accepted: ``audit_epsilon`` tests both directions, so the order changes
-    only which random samples it draws (referee s39rC: it was told "you also audited with the datasets swapped
-    and kept the larger bound").
+    ``dataset_b`` at all, or more audits than columns: the swapped hint when both orders occur and one order
+    alone has an audit per column (every column audited in that order, some again swapped), else the retry
+    hint. One audit per column with ``dataset_b`` first is accepted: ``audit_epsilon`` tests both directions, so
+    the order changes only which random samples it draws (referee s39rC: it was told "you also audited with the
+    datasets swapped and kept the larger bound"). Audits all with ``dataset_b`` first and retried get the retry
+    hint (referee s40rC D2: they were told "you also audited with the datasets swapped").
     """
     audits = _audits(calls)
     small = [first for first, _ in audits if first[1] < N_SAMPLES]
@@ -377,15 +379,16 @@ def _call_error(calls, n_columns):
                 "two neighbours' releases: a spread or a scale estimate of one side, or releases of dataset_b made "
                 "from dataset_a's (which share their noise), is not an audit. Audit each column with "
                 "audit_epsilon(column, dataset_a, dataset_b, n_samples=20_000).")
-    if any(first[0] == "b" for first, _ in audits) and _len(audits) > n_columns:
-        return ("you also audited with the datasets swapped (dataset_b first) and kept the larger bound. "
-                "audit_epsilon already tests both directions and its 95% confidence pays for both; a second audit "
-                "in the other direction, unpaid, doubles the chance of refuting an honest column. One audit per "
-                "column, dataset_a first.")
+    orders = [sum(first[0] == side for first, _ in audits) for side in ("a", "b")]
+    if _len(audits) > n_columns and min(orders) > 0 and max(orders) >= n_columns:
+        return ("you also audited with the datasets swapped and kept the larger bound. audit_epsilon already "
+                "tests both directions and its 95% confidence pays for both; a second audit in the other "
+                "direction, unpaid, doubles the chance of refuting an honest column. One audit per column (in "
+                "either order).")
     if _len(audits) > n_columns:
         return (f"release was audited {_len(audits)} times for {n_columns} columns: the exercise asks for one "
-                "audit per column. An audit repeated (with new seeds) until it refutes has less than its 95% "
-                "confidence: k tries refute an honest column up to k times as often.")
+                "audit per column (in either order). An audit repeated (with new seeds) until it refutes has less "
+                "than its 95% confidence: k tries refute an honest column up to k times as often.")
     return None
 
 
@@ -455,8 +458,14 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     each side and a ratio far above the claim would be refuted by the exercise's audit too often (computed with
     Poisson counts: 3e-5 to 1e-4 per evaluated event at the claim, for a power of about 20% per event at margin
     1.2); it is in ``tests/wrong_answers/lesson05_07_08_s39c.py``'s ``STATED_LIMITS``. One audit per column
-    with ``dataset_b`` first is accepted (referee s39rC: it passed 100 of 100 seeds); audits in both orders get
-    the "swapped" hint.
+    with ``dataset_b`` first is accepted (referee s39rC: it passed 100 of 100 seeds); more audits than columns
+    get the "swapped" hint when both orders occur and one order alone has an audit per column, the retry hint
+    otherwise (audits all with ``dataset_b`` first and retried, referee s40rC). Two settings the text asks for
+    are not tested, because the audits they give are valid (referee s40rC D5): ``n_bins`` other than the default
+    passes (20, 100, 200 and 500 passed at the default seed, 200 also at seeds 1-3; only 5 or fewer bins miss the
+    mixture column), and so does a column function that ignores the audit's generator and draws from one of its
+    own (``np.random.default_rng()``: an unreproducible but valid audit; the recorded calls show different states
+    on the two sides, as a correct audit's do).
 
     Parameters
     ----------

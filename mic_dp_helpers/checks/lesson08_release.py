@@ -172,7 +172,10 @@ def check_noisy_clipped_sum(answer, seed: int = SEED) -> None:
     100 calls are used) and for j = 0.1 up to 256 (z >= 6, cases of 2p + 40 calls or more); copies of the
     previous call (every other call) for j = 1e-4 at every number (z >= 7), j = 1e-3 up to about 5,000
     (z >= 6; 3.7 at 20,000) and j = 1e-2 up to 256 (z >= 19; 2.4 at 300). Noise reused 3 or more calls
-    later, or only on the first call of another case, is not counted.
+    later, or only on the first call of another case, is not counted. Noise too small by one factor in every
+    call also raises the counts; an excess that disappears when each case is scaled to its own spread (its sd
+    around its mean) gets the too-little-noise hint (referee s40rC: 0.9x to 0.97x noise was told "copied or
+    reused").
     A release without noise in a share f of the calls is met with probability 1 - exp(-42,000 f) (0.985 at
     f = 1e-4, 0.57 at 2e-5). Releases rounded to a grid coarser than about 1e-3 noise sd (not what the exercise
     asks) may fail the near-pair tests.

@@ -377,7 +377,7 @@ def check_dpsgd_step(answer, seed: int = SEED) -> None:
     from 9 up (see 08.2's limits). Near copies (weights copied in pairs, or an earlier call's noise permuted
     and signed, plus a jitter of j sd) are counted on the pure-noise cases and weights: j = 1e-4 to 1e-2 is
     caught for 2 to 256 weights (cases of 44 to 1,500 calls), above only the smaller jitters (see 08.2's
-    limits for the figures). A release without noise is tested in the fixed cases' 12,000 calls
+    limits for the figures, and for noise too small in every call, which gets the amount hint). A release without noise is tested in the fixed cases' 12,000 calls
     (check_fresh_noise) and in the sweeps' pure-noise weights: a share of 1e-4 of the calls is met with
     probability about 0.7. An answer wrong only in a band of weights narrower than a
     factor 1.51 (above 8), of examples narrower than 1.55 or of sample rates narrower than 0.58 on a logit scale
