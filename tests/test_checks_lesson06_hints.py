@@ -144,4 +144,5 @@ def _sorted_then_shuffled(X, l, sigma, rng):
 def test_a_shuffle_after_a_sort_is_not_called_non_private():
     result = run_check("06.4", _sorted_then_shuffled)
     assert result.status == "failed" and "data-independent grouping" in result.message
-    assert "cannot tell apart" in result.message and "the release is not private" not in result.message
+    assert "a sort followed by a uniform shuffle is private" in result.message
+    assert "the release is not private" not in result.message

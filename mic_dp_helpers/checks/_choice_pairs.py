@@ -11,7 +11,9 @@ image). The number of tied pairs over the calls is a sum, over calls, of U-stati
 and variance under independence are in :func:`tie_moments`. More than ``TIE_Z`` standard deviations above the mean
 fails (one-sided, about 6e-8 by the normal approximation of a sum of 60 independent calls' counts). Power: with 30
 people and 60 calls, 15 pairs per call tied on purpose add about 820 ties over 60 calls (z about 13); even 2 tied
-pairs per call (about 110 extra) give z about 1.8, so ties between few people are a limit.
+pairs per call (about 110 extra) give z about 1.8, so ties between few people are a limit. Any other dependence
+between people (disjoint, shifted or reversed picks of one permutation, referee s39rE) is tested after the ties by
+:func:`mic_dp_helpers.checks._choice_agreement.check_people_independent` on the same calls.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import math
 
 import numpy as np
 
+from mic_dp_helpers.checks import _choice_agreement
 from mic_dp_helpers.checks._core import CheckFailed
 
 #: One-sided z above which the tied pairs are too many (about 6e-8 under independence).
@@ -159,3 +162,7 @@ def check_ties(sets_by_call: list) -> None:
                           "Removing one person would then change other people's kept rows. Draw each person's rows "
                           "separately, independently of the other people's (property: independent choice for each "
                           "person).")
+    people = len(sets_by_call[0]) if sets_by_call else 0
+    x = (np.asarray(sets_by_call)[:, :, None] >> np.arange(7)) & 1
+    _choice_agreement.check_people_independent(x, 2, [np.arange(people)], f"over {len(sets_by_call)} calls with k=2 "
+                                               f"on a table of {people} people")

@@ -116,17 +116,41 @@ def kept_hashes(outputs, index: pd.Index, person: np.ndarray, n_people: int, see
         If an output is not a DataFrame.
     """
     weights = _default_rng([seed, 46, 2]).random(_len(index))
-    lookup = pd.Series(np.arange(_len(index)), index=index)
-    hashes, counts, totals = [], [], np.zeros(_len(index))
-    for output in outputs:
-        if not _isinstance(output, pd.DataFrame):
-            raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(output).__name__}.")
-        kept = np.zeros(_len(index))
-        kept[lookup.reindex(output.index).dropna().to_numpy(dtype=int)] = 1.0
-        totals += kept
+    hashes, counts = [], []
+    rows = kept_rows(outputs, index)
+    for kept in rows:
         hashes.append(np.bincount(person, weights=kept * weights, minlength=n_people))
         counts.append(np.bincount(person, weights=kept, minlength=n_people))
-    return np.array(hashes), np.array(counts), totals
+    return np.array(hashes), np.array(counts), rows.sum(axis=0)
+
+
+def kept_rows(outputs, index: pd.Index) -> np.ndarray:
+    """(calls x rows) 0/1: which rows of the given table (``index``) each output kept.
+
+    Parameters
+    ----------
+    outputs : list of pandas.DataFrame
+        One DataFrame of kept rows per call (anything else fails).
+    index : pandas.Index
+        The labels of the table the answer was given, in its order.
+
+    Returns
+    -------
+    numpy.ndarray
+        One row of 0.0/1.0 per call.
+
+    Raises
+    ------
+    CheckFailed
+        If an output is not a DataFrame.
+    """
+    lookup = pd.Series(np.arange(_len(index)), index=index)
+    rows = np.zeros((_len(outputs), _len(index)))
+    for call, output in enumerate(outputs):
+        if not _isinstance(output, pd.DataFrame):
+            raise CheckFailed(f"it should return the kept rows as a DataFrame, not a {type(output).__name__}.")
+        rows[call, lookup.reindex(output.index).dropna().to_numpy(dtype=int)] = 1.0
+    return rows
 
 
 def collisions(hashes: np.ndarray) -> np.ndarray:

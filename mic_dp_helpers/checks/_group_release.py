@@ -71,6 +71,37 @@ def check_tail_moments(z: np.ndarray, where: str) -> None:
                           "Gaussian shape).")
 
 
+def rows_shuffled(releases: np.ndarray, rng) -> np.ndarray:
+    """Each release's rows in a uniformly random order of the check's own (independent between calls).
+
+    The text asks for one row per group, in no set order: a release whose rows are then sorted (or put in any
+    order read from the release itself) is post-processing of a private release, and correct (referee s39rE
+    D7). Its rows are then dependent in place (a sorted coordinate rises from row to row), but after this shuffle
+    they are independent again, as a correct release's are, whatever order the answer returned.
+
+    Parameters
+    ----------
+    releases : numpy.ndarray
+        (calls, groups, features).
+    rng : numpy.random.Generator
+        The check's generator for the orders.
+
+    Returns
+    -------
+    numpy.ndarray
+        The same releases, rows reordered within each call.
+
+    Examples
+    --------
+    >>> releases = np.arange(12.0).reshape(2, 3, 2)
+    >>> shuffled = rows_shuffled(releases, np.random.default_rng(0))
+    >>> sorted(map(tuple, shuffled[1])) == sorted(map(tuple, releases[1]))
+    True
+    """
+    order = np.argsort(rng.random(releases.shape[:2]), axis=1)
+    return np.take_along_axis(releases, order[:, :, None], axis=1)
+
+
 def matched_rows(first: np.ndarray, second: np.ndarray, tolerance: float = 1e-9) -> int:
     """How many rows of ``first`` equal (to ``tolerance`` in every coordinate) some row of ``second``.
 

@@ -230,8 +230,9 @@ LESSON02_06_POWER = (
      "0.45 of the noise, so epsilon up to about 2 times too large there passes"),
     ("06.4", "Gaussian noise truncated at 4 sigma", "1 (by construction)",
      "pooled tails: about 250,000-280,000 values must reach about 4.1 sigma"),
-    ("06.4", "correlation 0.1 between calls, coordinates or people (group means)", "1 (simulated 20/20 each)",
-     "check_coordinate_correlation and check_independent_calls on each case"),
+    ("06.4", "correlation 0.1 between calls, coordinates or people (group means)", "1 (simulated 20/20 each; calls: "
+     "z 14-16 at seeds 0, 404, 606)", "check_coordinate_correlation and check_independent_calls on each case, rows "
+     "shuffled by the check (s39rE D7); between calls each call's sums over its groups, pooled, lags 1-3"),
     ("06.4", "a 1% point mass, 10% too little noise", "1 (simulated 20/20)", "check_fresh_noise, check_gaussian_noise"),
     ("06.4", "exact for large n, groups of one, or a small or large sigma", "1 (by construction)",
      "cases of 200, 100,000 and 1,000 records (l 10, 50, 1), sigma 0.2, 1e-3 to 1e-2, 10 to 100"),
@@ -394,6 +395,12 @@ LESSON02_06_POWER = (
      "(simulated at the default seed); 1 for a shared draw (every person keeps the same positions in each call, "
      "more than half allowed)", "_choice_subsets.position_trend pooled over the sweep (two-sided 4e-6); "
      "_choice_pairs.check_not_shared on each call of the 7-row tables (below 1e-12 for independent choices)"),
+    ("04.2", "people's choices tied other than by equal or mirrored sets (referee s39rE D3: disjoint, shifted or "
+             "reversed picks of one permutation; sharing only without 7 rows)", "1 for half of the people of a row "
+     "count tied to the next (agreement z 17-117 at 60 calls, 41 at 40; simulated per pair: z = C / sqrt(2) for a "
+     "relabelling, a sixth of it for disjoint picks at 7 rows); 3 pairs only: z 24; far apart: disjoint z -5.5 (all "
+     "pairs' overlap, p 4e-11); 0 between people of different row counts", "_choice_agreement on the 7-row tables "
+     "and each row count x k of the mixed tables (1e-8 agreements, 1e-6 overlaps)"),
     ("04.2", "a fixed choice for some k or row counts, and a random rotation (referee s37rA: first rows for k = 4, "
              "6, 7 or 9+, for 61-249 or more than 250 rows; k consecutive rows from a random start)", "1 for a fixed "
      "choice at any k of the sweep's grid with some row count above k and C(m, k) >= 100 (every person repeats "

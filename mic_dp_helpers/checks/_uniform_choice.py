@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 import scipy.stats
 
-from mic_dp_helpers.checks import _choice_subsets, _core
+from mic_dp_helpers.checks import _choice_agreement, _choice_subsets, _core
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly
 
 _default_rng = np.random.default_rng
@@ -145,3 +145,8 @@ def check_mixed_choice(answer, k: int, seed: int, check_module) -> None:
                               "Choose each person's rows at random, using rng.")
     _check_each_row_random(kept, size, k)
     _choice_subsets.check_subsets_uniform(hashes, MIXED_PEOPLE_ROWS, MIXED_ROWS, k, MIXED_CALLS)
+    rows = _choice_subsets.kept_rows(outputs, given.index)
+    for m in MIXED_ROWS:  # any dependence between people of one row count (referee s39rE D3)
+        x, orders = _choice_agreement.person_indicators(rows, person, position, size, m)
+        _choice_agreement.check_people_independent(x, k, orders, f"with k={k} (a table of people with 3, 7, 20, 60 "
+                                                                 "and 250 rows, rows shuffled)")

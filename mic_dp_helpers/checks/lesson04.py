@@ -511,10 +511,12 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     seed), 1.5 to 1 above 300 rows too. In each call of the 7-row tables, no set of positions is kept by more than
     half of the people (:func:`_choice_pairs.check_not_shared`; independent choices: below 1e-12): one draw shared by every
     person (each person's set uniform, but the same for all; the text asks for a choice independently for each
-    person) fails with its own hint; over the 7-row tables' calls, pairs of people whose kept sets are equal or
-    mirror images are no more than independent choices give (:func:`_choice_pairs.check_ties`, z > 5.3 fails:
-    consecutive people sharing or mirroring a draw give z 16; other ties, such as shifted or reversed shared
-    permutations, are a limit, referee s39rE). Tables come from ``seed``; the person column is not the first column. The text states that the index labels each row once: a choice by index label (``df.loc[labels]``),
+    person) fails with its own hint; over the 7-row tables' calls, pairs with equal or mirrored sets are no more
+    than independent choices give (:func:`_choice_pairs.check_ties`, z > 5.3), and on them and on each row count
+    of the mixed tables (every k) any dependence between people fails (:mod:`._choice_agreement`, 3 tests at 1e-6:
+    agreement over pairs of calls and overlap in a call of consecutive people in table or id order, agreement of
+    all pairs): shared, disjoint, shifted, mirrored picks of consecutive people, of people far apart or only of some
+    (referee s39rE: they passed), fail. Tables come from ``seed``; the person column is not the first column. The text states that the index labels each row once: a choice by index label (``df.loc[labels]``),
     which keeps extra rows when a label repeats, is then correct, and no table repeats a label (the reference
     solution's ``df.index.isin`` would keep them too). Limits: a choice weighted only weakly by a column can pass
     (weights (day + 1) ** 0.5, days 1-365, gave 3.2 times a random choice's spread, 2.24 allowed); a fixed choice
@@ -524,7 +526,8 @@ def check_bound_contributions(answer, seed: int = SEED) -> None:
     small (people of 4-6 rows) is seen only by the position tests (k = 1, 2, 3, 5, 8 on 3 and 7 rows); a rotation
     used only for some k other than 2, 3, 5 and 8 passes (the sweep's 3 calls rarely repeat its sets); a choice
     weighted by position only for people above 1,000 rows (beyond the sweep), or too weakly for z = 4.6 over the
-    sweep, passes.
+    sweep, passes; ties between people of different row counts, and disjoint picks (not a relabelling) of a few
+    non-consecutive pairs, pass (power: ``_stats.LESSON02_06_POWER``).
 
     Parameters
     ----------
