@@ -183,8 +183,9 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
 
     # Referee s39rB, after the tests of one setting (their hints are more specific): coins reused at another
     # epsilon or on other answers (D0); coins too coarse to flip at epsilon 16.7-20 (D1).
-    check_calls_across_settings(answer, generator, _reports)
-    check_coin_resolution(answer, generator, _reports)
+    # Their own generator, so that every other case draws what it drew before them.
+    check_calls_across_settings(answer, _default_rng((seed, 40)), _reports)
+    check_coin_resolution(answer, _default_rng((seed, 41)), _reports)
 
     # Far above the largest case: two calls on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected
     # flips). An answer exact above some size up to there keeps every answer (z above 500); the share of kept
