@@ -21,8 +21,8 @@ LESSON07_POWER = (
      "100,000 and 150,000 people x 20 calls at epsilon 10 expect 91 and 136 flips, 100,000 x 30 at epsilon 11.5 "
      "expect 30 (an exact answer: 0); 20 calls on 2,000,000 people at epsilon 14.5 expect 20.2 (none: 1.7e-9); 2 people x 4,000 calls at 0.01; 12,000 people x 200 calls at epsilon 1 for "
      "the per-person test (a person never randomised: z about 8.6)",
-     "above epsilon 14.5 the flip rate (< 5e-7) is too small for the grader's budget: exact only above 14.5, or "
-     "float32 coins (never flip above epsilon 17.3), pass (referee s39rB D1: not yet tested)"),
+     "above epsilon 14.5 the flip rate (< 5e-7) is too small for the grader's budget: an answer exact only above "
+     "14.5 passes; float32 coins are tested without counting flips (the coin-resolution row below)"),
     ("07.1", "exact (no flips) above a size beyond the distribution cases (referee: above 160,000 people)",
      "one call on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected flips): the kept shares of "
      "true yes, true no and each tenth of the positions, z-tests at 5 (an exact answer: z above 500; 1 by "
@@ -412,4 +412,36 @@ LESSON07_POWER = (
      "above epsilon 3: 1",
      "other data-dependent matchings (the k-th yes and the (k + j)-th no for j > 0, or matchings of more than "
      "two people) are not tested; the count spread and the lag tests see some of them"),
+    # Referee s39rB D0, D1 (2026-11-28): 07.1 (fix40a).
+    ("07.1", "coins of one call reused in a call at another epsilon or on another truth array (referee s39rB D0: "
+             "uniforms memoised per size and reused at a new epsilon; coins memoised per (size, epsilon) and "
+             "reused on a new truth)",
+     "_rr_sequences.check_calls_across_settings: 10 sizes over 2 to 1,000,000 people (log-spaced, one random "
+     "offset), each called in rounds of six, (A, e1), (A, e2), (B, e1), (B, e2), (A, e1'), (B, e1') with e1' = "
+     "e1 (1 + 1e-12), 2 to 8 rounds (600 answers, where 8 rounds allow); e1 log-uniform from 0.02 to where n people expect "
+     "20 flips (at most 12), e2 = 0.5-0.8 e1. Every pair of calls at most 6 apart: people flipped in both against "
+     "Hypergeometric(n, k1, k2), both tails at 1e-12; per size their sum, z at 6 where its variance is 30 or more "
+     "(400 seeds of the reference alone: no rejection; pooled z mean 0.02, sd 1.03, largest |z| 3.7 of 3,809; "
+     "smallest pair tail 5e-6). Reuse at every new "
+     "setting: pooled z 9 to 23 at 4-5 people (48 calls); one reused pair at 3,000 people, epsilon 0.5 and 1: 807 in both where "
+     "305 (z about 38); at 1,000,000 people, epsilon 10.8 and 6.5: about 20 where 0.03. A cache keyed on the size, "
+     "on (size, epsilon) with a new truth, on (size, epsilon rounded to up to 11 digits or float32), only on the "
+     "first 4 calls of a size, only above 50,000 people, or reusing 1 - u (lower tail): 1 (tests/wrong_answers/"
+     "lesson07_s40a.py)",
+     "coins reused by other people (shifted) across settings are tested only between calls with one setting "
+     "(check_cross_calls); below 60 people reuse on under about a third of the changed calls can pass; a cache "
+     "used only after more calls of a size than the sequence makes (12 to 48) passes"),
+    ("07.1", "coins too coarse for the flip probability at epsilon 16.7-20 (referee s39rB D1: float32 uniforms "
+             "never flip above 17.3, p computed in float32 is 1.0 there)",
+     "_coin_resolution.check_coin_resolution: at epsilon 16.7, 17.5, 18.5 and 20, 100 people (half yes) on two "
+     "Generators over an MT19937 whose next 624 words the check chose: random() within 2^-48 of 1, and 0 or "
+     "4e-15. A call is judged when the answer read 100 to 623 words; both judged and no flip fails. float32 "
+     "uniforms against a NumPy p (16.7), against a Python float or with p in float32 (17.5), p rounded to 8 "
+     "digits (18.5): 1, exactly (no statistics). Float64 coins by random, uniform, binomial, choice with p, "
+     "exponential, integers over 2^32 or more, scipy.stats bernoulli/binom/uniform, a loop: flip on one stream "
+     "(0 rejections, by construction; 20 seeds of each form tried)",
+     "runs in-process only: in the grader's sandbox the student's generator is a fresh PCG64 (seeded from this "
+     "one), so no call is judged and float32 coins pass there; coins from a child generator (default_rng(rng."
+     "integers(...)), spawn) or through normal deviates are not judged; integers over a range below 2^32 flip on "
+     "some people only where the range resolves the flip probability"),
 )

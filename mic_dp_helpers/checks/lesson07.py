@@ -20,7 +20,9 @@ from scipy.stats import binom, poisson
 from mic_dp_helpers.checks import _core, _stats
 from mic_dp_helpers.checks import lesson07_sweeps as _sweeps07
 from mic_dp_helpers.checks._coin_pairs import PairPool, check_cross_calls, check_pairings, pairing_counts
+from mic_dp_helpers.checks._coin_resolution import check_coin_resolution
 from mic_dp_helpers.checks._coins import check_calls_independent, check_pairs_at_lags, independence_of_coins, lag_z_scores
+from mic_dp_helpers.checks._rr_sequences import check_calls_across_settings
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
@@ -92,8 +94,9 @@ def _rr_distribution_cases(generator):
     some size or epsilon fails there (the check adds one call on 1,000,001 to 1,200,000 people at epsilon 1,
     about 269,000 expected flips, for sizes far above these). An answer exact above some epsilon below 14.5 fails the
     case of 40,000,000 answers at epsilon 14.5 (``_highest_epsilon_flips``); above epsilon 14.5 (flip rate below 5e-7)
-    no feasible number of calls tells an exact answer from a correct one: the check cannot, and says so in
-    ``checks/_stats.py``.
+    no feasible number of calls tells an exact answer from a correct one by counting flips: the check cannot, and says
+    so in ``checks/_stats.py``. Coins too coarse to flip there (float32 uniforms, p in float32 or rounded) are found
+    without counting, from chosen random numbers (:mod:`_coin_resolution`, in-process only).
     """
     cases = []
     for n, share, epsilon, calls in [(3000, 0.3, 0.5, 400), (501, 1.0, 6.0, 400), (1500, 0.5, 2.0, 400),
@@ -177,6 +180,12 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
             if len(quarter) and _z_off(kept[:, quarter].sum(), calls * len(quarter), p) > Z_LIMIT:
                 raise CheckFailed(f"{where} people in different positions are treated differently: every person "
                                   "must flip their own coin with the same probability.")
+
+    # Referee s39rB, after the tests of one setting (their hints are more specific): coins reused at another
+    # epsilon or on other answers (D0); coins too coarse to flip at epsilon 16.7-20 (D1).
+    # Their own generator, so that every other case draws what it drew before them.
+    check_calls_across_settings(answer, _default_rng((seed, 40)), _reports)
+    check_coin_resolution(answer, _default_rng((seed, 41)), _reports)
 
     # Far above the largest case: two calls on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected
     # flips). An answer exact above some size up to there keeps every answer (z above 500); the share of kept

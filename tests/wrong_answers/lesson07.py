@@ -563,9 +563,10 @@ from wrong_answers._lesson07_s36 import HONEST as _s36_honest, WRONG as _s36_wro
 from wrong_answers.lesson07_s37b1 import HONEST as _s37b_honest  # noqa: E402
 from wrong_answers.lesson07_s38b1 import HONEST as _s38b_honest  # noqa: E402  (referee s38rB, likewise)
 from wrong_answers.lesson07_09_s39b import HONEST as _s39b_honest  # noqa: E402  (referee s39rB, likewise)
+from wrong_answers.lesson07_s40a import HONEST as _s40a_honest  # noqa: E402  (referee s39rB D0, D1, likewise)
 
 for _wrong, _honest in ((_bands_wrong, _bands_honest), (_s36_wrong, _s36_honest), ({}, _s37b_honest),
-                        ({}, _s38b_honest), ({}, _s39b_honest)):
+                        ({}, _s38b_honest), ({}, _s39b_honest), ({}, _s40a_honest)):
     for _exercise, _answers in _wrong.items():
         WRONG_ANSWERS[_exercise].update(_answers)
     for _exercise, _answers in _honest.items():
