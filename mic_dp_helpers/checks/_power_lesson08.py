@@ -137,11 +137,11 @@ POWER_LESSON08 = (
      "up to about 5,000, 3.7 at 20,000; j = 1e-2: 2.4 at 300 (not caught)", 0.0),
     # Referee s40rC (D1): noise too small by one factor in every call raises the near-pair counts too (pairs within
     # t nominal sd are pairs within t / k of its own sd); they were told "copied or reused". Counts in excess are
-    # now counted again in each case's own scale (check_no_near_copies), and the per-case explanation is counted
+    # now counted again in each case's own spread (check_no_near_copies), and the per-case explanation is counted
     # there from the start, so the amount hint follows. Power: the rejection's, which the hint does not change.
-    ("08.2/08.5: noise 0.9 to 0.97 times too small in every call, or x sqrt(2000 / p) above 2,000 coordinates "
-     "(hint)", "per-case amount test or pooled amount test: 'too little noise (0.82-0.97 times)' at the default "
-     "seed for 0.9, 0.93, 0.95, 0.97 (08.2, 08.5) and sqrt(1000 / p), sqrt(2000 / p) (08.2)", 1.0),
+    ("08.2/08.5: noise 0.9 to 0.98 times too small in every call, or x sqrt(2000 / p) above 2,000 coordinates "
+     "(hint)", "per-case amount test: 'too little noise (0.82-0.98 times)' at the default seed for 0.9, 0.95, "
+     "0.96, 0.97, 0.98 (08.2, 08.5) and sqrt(1000 / p), sqrt(2000 / p) (08.2); 0.97 also at seeds 1-3", 1.0),
     ("08.2/08.5: noise reused 3 or more calls later, or only on the first call of another case, permuted and "
      "jittered (stated limit)", "not counted (lags 1-2 within a case, and the neighbouring datasets' turns)", 0.0),
     ("08.2: the exact sum without noise in a share f of the calls", "every call of the run (about 42,000, 30,000 "
