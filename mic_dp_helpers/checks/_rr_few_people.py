@@ -179,7 +179,8 @@ def _case(answer, generator, n: int, epsilon: float, reports) -> None:
     q = flip_rate(epsilon)
     calls = max(1, _ceil(FEW_FLIPS / (n * q)))
     truth = generator.random(n) < float(generator.uniform(0.2, 0.8))
-    where = f"For {n:,} answer{'s' if n > 1 else ''} at epsilon={epsilon:.3g}, over {calls:,} calls:"
+    plural = "s" if calls > 1 else ""
+    where = f"For {n:,} answer{'s' if n > 1 else ''} at epsilon={epsilon:.3g}, over {calls:,} call{plural}:"
     runs = in_rounds(answer, calls, max(1, ROUND_ANSWERS // n), truth.copy(), epsilon,
                      _default_rng(int(generator.integers(2**31))))
     flips, trials = _flips(runs, truth, where, reports), calls * n

@@ -313,8 +313,8 @@ def _highest_epsilon_flips(answer, generator) -> None:
     """20 calls on 2,000,000 people at epsilon 14.5, in rounds of :data:`HIGHEST_EPSILON_BATCH` calls.
 
     Fails when no report differs from the truth: a correct answer expects 20.2 flips and flips none with
-    probability e^-20.2 = 1.7e-9 (the test's alpha). An answer exact at or above any epsilon below 14.5 fails with
-    probability 1. Limit: an answer exact only above epsilon 14.5 passes (at epsilon 16 a correct answer flips
+    probability e^-20.2 = 1.7e-9 (the test's alpha). An answer exact for 2,000,000 people at or above any epsilon below 14.5
+    fails with probability 1 (exact only for fewer people: :mod:`_rr_few_people`, 9,914 people at 14.5). Limit: an answer exact only above epsilon 14.5 passes (at epsilon 16 a correct answer flips
     1.1e-7 of its answers: telling it from an exact one needs about 2e8 answers, beyond the grader's budget).
     """
     calls, n, epsilon = HIGHEST_EPSILON_CASE
