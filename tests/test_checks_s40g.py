@@ -10,18 +10,17 @@ import pytest
 
 from mic_dp_helpers.checks import run_check
 from mic_dp_helpers.checks._core import CheckFailed
-from mic_dp_helpers.checks._rr_few_people import ladder, smallest_size, check_few_people
+from mic_dp_helpers.checks._rr_few_people import check_few_people, ladder, ladder_epsilons, n0, smallest_size
 from mic_dp_helpers.checks.lesson07 import _reports
 from wrong_answers.lesson07_s40g import HINT_WORDS, HONEST, MORE_WRONG_ANSWERS
 
 _WRONG = MORE_WRONG_ANSWERS["07.1"]
 
 
-def _grid(seed: int) -> list[tuple[float, int]]:
-    """The (epsilon, n0) of an epsilon-and-size grid as lesson07._epsilon_size_grid draws them."""
+def _grid(seed: int) -> list[float]:
+    """The epsilons of an epsilon-and-size grid as lesson07._epsilon_size_grid draws them."""
     u = np.random.default_rng(seed).random()
-    epsilons = [math.exp(math.log(0.01) + (k + u) / 24 * (math.log(12.0) - math.log(0.01))) for k in range(24)]
-    return [(e, int(min(max(30.0 * (1 + math.exp(e)), 2000), 1_000_000))) for e in epsilons]
+    return [math.exp(math.log(0.01) + (k + u) / 24 * (math.log(12.0) - math.log(0.01))) for k in range(24)]
 
 
 @pytest.mark.slow
@@ -46,7 +45,11 @@ def test_honest_answers_pass_the_few_people_ladder(name, seed):
 
 
 def test_the_ladder_starts_at_the_smallest_size_and_stays_below_n0():
-    for epsilon, n0 in _grid(3):
-        sizes = ladder(epsilon, n0, 0.5)
-        assert sizes[0] == smallest_size(epsilon) and all(n < n0 for n in sizes[1:]) and sizes == sorted(set(sizes))
+    grid = _grid(3)
+    between = ladder_epsilons(grid)
+    assert len(between) in (23, 24) and all(a < e < b for a, e, b in zip(grid, between, grid[1:]))
+    for epsilon in between:
+        sizes = ladder(epsilon, n0(epsilon), 0.5)
+        assert sizes[0] == smallest_size(epsilon) and all(n < n0(epsilon) for n in sizes[1:])
+        assert sizes == sorted(set(sizes))
     assert smallest_size(5.29) == 1 and smallest_size(5.3) == 2

@@ -7,23 +7,27 @@ fewer than 40,000 (or 2,000) people above epsilon 6.2, and exact for 600-1,400 p
 other case of the check expects about one flip per call or more, and its epsilon-and-size grid starts at
 n0 = max(2,000, 30 (1 + e^epsilon)) people.
 
-:func:`check_few_people` calls the answer, at each of the grid's 24 epsilons (0.01 to 12) and at
-``TOP_EPSILONS`` (11.2 to 14.5), on a ladder of sizes: the smallest size that ``MOST_CALLS`` calls can give
-``FEW_FLIPS`` expected flips (:func:`smallest_size`: 1 person up to epsilon 5.29, then 20 (1 + e^epsilon) /
-4,000 people: 3 at 6.0, 31 at 8.7, 100 at 9.9, 300 at 11.0, 994 at 12.2, 9,914 at 14.5), then sizes a
-factor ``RUNG`` apart below n0 (the grid's first size; none at ``TOP_EPSILONS``), shifted by
-(i mod 3 + u) / 3 of a rung at grid epsilon i (u drawn once), so three consecutive grid epsilons see a size
-every factor 4^(1/3) = 1.59 below n0, with ``ceil(FEW_FLIPS / (n q))`` calls per size. A case where no report
-differs from the truth fails (a correct answer: at most e^-20 = 2.1e-9 per case, about 120 cases), and so does a
-number of flips outside its Binomial(calls n, q) ``FLIP_TAIL`` tails.
+:func:`check_few_people` calls the answer, at the ladder's epsilons (:func:`ladder_epsilons`: half a grid step,
+a factor 1.344^(1/2) = 1.159, above each of the grid's 24 epsilons, up to ``LADDER_TOP`` = 12, so the grid's and
+the ladder's epsilons alternate) and at ``TOP_EPSILONS`` (5.29, 11.2 to 14.5), on a ladder of sizes: the smallest
+size that ``MOST_CALLS`` calls can give ``FEW_FLIPS`` expected flips (:func:`smallest_size`: 1 person up to
+epsilon 5.29, then 20 (1 + e^epsilon) / 4,000 people: 3 at 6.0, 31 at 8.7, 100 at 9.9, 300 at 11.0, 994 at
+12.2, 9,914 at 14.5), then sizes a factor ``RUNG`` apart below :func:`n0` (the size where the grid starts; none
+at ``TOP_EPSILONS``), shifted by (i mod 3 + u) / 3 of a rung at ladder epsilon i (u drawn once), so three
+consecutive ladder epsilons see a size every factor 4^(1/3) = 1.5874 below n0, with ``ceil(FEW_FLIPS / (n q))``
+calls per size (about 150 cases, 42,000 calls and 70,000,000 answers). A case where no report differs from the
+truth fails (a correct answer: at most e^-20 = 2.1e-9 per case), and so does a number of flips outside its
+Binomial(calls n, q) ``FLIP_TAIL`` tails (2e-9 per case).
 
 Power: an answer exact when n q < t fails for any t above 20 / ``MOST_CALLS`` = 0.005 (the smallest size at
 every epsilon from 5.29 up has n q of about 0.005; one person at epsilon 0.01 to 5.29 has q from 0.5 down to
 0.005), so round(n q) == 0, int(n q) == 0 and n q < 0.9 fail at every epsilon from 0.01 on; one person exact
 at any epsilon below 5.29 fails; an answer exact above epsilon E for at most N people fails wherever a ladder
 epsilon above E has its smallest size at most N (above 12: 1,342 at 12.5; above 12.5: 3,648 at 13.5; above
-13.5: 9,914 at 14.5); a band of sizes below n0 of a factor above 4^(1/3) = 1.5875 over 3 grid steps of
-epsilon (above 4 over one step) holds a rung.
+13.5: 9,914 at 14.5); a band of sizes below n0 of a factor at least 4^(1/3) = 1.5874 over 3 grid steps of
+epsilon (4 over one step) holds a rung; an answer exact at every size in a band of epsilons within 0.01-12
+wider than half a grid step (a factor 1.159, the referee corpus's 7 < epsilon < 9) holds a grid or a ladder
+epsilon and fails.
 
 Limits: calls are capped at ``MOST_CALLS``, so fewer people than :func:`smallest_size` at an epsilon are not
 tested there: an answer exact above epsilon E for fewer people than the smallest size of every ladder epsilon
@@ -49,7 +53,7 @@ _binom_sf, _binom_cdf = binom.sf, binom.cdf
 _count_nonzero, _default_rng, _exp, _log, _ceil = np.count_nonzero, np.random.default_rng, math.exp, math.log, math.ceil
 
 __all__ = ["FEW_FLIPS", "MOST_CALLS", "RUNG", "TOP_EPSILONS", "ROUND_ANSWERS", "FLIP_TAIL", "in_rounds",
-           "flip_rate", "smallest_size", "ladder", "check_few_people"]
+           "LADDER_TOP", "flip_rate", "smallest_size", "ladder", "n0", "ladder_epsilons", "check_few_people"]
 
 #: Expected flips of each case: a correct answer flips none with probability e^-20 = 2.1e-9.
 FEW_FLIPS = 20.0
@@ -59,6 +63,8 @@ MOST_CALLS = 4000
 RUNG = 4.0
 #: Epsilons where only the smallest size is called: the last with one person per call, and above the grid's 12.
 TOP_EPSILONS = (5.29, 11.2, 12.5, 13.5, 14.5)
+#: Highest epsilon of the ladder between the grid's epsilons (above it: ``TOP_EPSILONS``).
+LADDER_TOP = 12.0
 #: Answers per round trip: the grader carries at most 5,000,000 values in one message
 #: (``mic_dp_teacher.grading.wire.MAX_ITEMS``).
 ROUND_ANSWERS = 4_000_000
@@ -197,8 +203,51 @@ def _case(answer, generator, n: int, epsilon: float, reports) -> None:
                           "of people.")
 
 
+def n0(epsilon: float) -> int:
+    """The first size of the epsilon-and-size grid at ``epsilon``: max(2,000, 30 (1 + e^epsilon)), at most 1,000,000.
+
+    Parameters
+    ----------
+    epsilon : float
+        The privacy parameter.
+
+    Returns
+    -------
+    int
+        The size below which the grid calls no one.
+
+    Examples
+    --------
+    >>> n0(1.0), n0(8.0), n0(13.0)
+    (2000, 89458, 1000000)
+    """
+    return int(min(max(30.0 / flip_rate(epsilon), 2000.0), 1_000_000.0))
+
+
+def ladder_epsilons(grid) -> list[float]:
+    """The ladder's epsilons below the top ones: half a grid step above each grid epsilon, up to ``LADDER_TOP``.
+
+    Parameters
+    ----------
+    grid : sequence of float
+        The grid's epsilons, a constant factor apart, increasing.
+
+    Returns
+    -------
+    list of float
+        Each grid epsilon times the square root of the grid's step, those at most ``LADDER_TOP``.
+
+    Examples
+    --------
+    >>> [round(e, 2) for e in ladder_epsilons([1.0, 4.0, 16.0])]
+    [2.0, 8.0]
+    """
+    half = math.sqrt(grid[1] / grid[0])
+    return [e * half for e in grid if e * half <= LADDER_TOP]
+
+
 def check_few_people(answer, generator, grid, reports) -> None:
-    """Call the answer on few people per call, many calls, at every grid epsilon and at ``TOP_EPSILONS``.
+    """Call the answer on few people per call, many calls, between the grid's epsilons and at ``TOP_EPSILONS``.
 
     Parameters
     ----------
@@ -206,8 +255,8 @@ def check_few_people(answer, generator, grid, reports) -> None:
         The student's ``randomized_response`` (07.1).
     generator : numpy.random.Generator
         Draws the ladder's shift, the truth arrays and the answer's generator seeds.
-    grid : list of tuple
-        (epsilon, n0) of each grid epsilon, in order: the ladder stays below n0.
+    grid : sequence of float
+        The epsilons of the epsilon-and-size grid (a constant factor apart, increasing).
     reports : callable
         ``reports(raw, n, where)``: the 0/1 reports of a raw return (raises CheckFailed on a bad shape).
 
@@ -217,7 +266,8 @@ def check_few_people(answer, generator, grid, reports) -> None:
         If a case flips no report, or a number of reports outside its binomial tails.
     """
     rotation = float(generator.random())
-    cases = [(epsilon, n) for i, (epsilon, n0) in enumerate(grid) for n in ladder(epsilon, n0, (i % 3 + rotation) / 3)]
+    cases = [(epsilon, n) for i, epsilon in enumerate(ladder_epsilons(grid))
+             for n in ladder(epsilon, n0(epsilon), (i % 3 + rotation) / 3)]
     cases += [(epsilon, smallest_size(epsilon)) for epsilon in TOP_EPSILONS]
     for epsilon, n in cases:
         _case(answer, generator, n, epsilon, reports)

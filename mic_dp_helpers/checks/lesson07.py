@@ -330,7 +330,7 @@ def _highest_epsilon_flips(answer, generator) -> None:
                           "large epsilon is.")
 
 
-def _epsilon_size_grid(answer, generator) -> list[tuple[float, int]]:
+def _epsilon_size_grid(answer, generator) -> list[float]:
     """Every epsilon, with every size (referees: exact only for 2 < epsilon < 3; s36rB: exact, twice epsilon or
     a fixed number of liars above 8,000 people for 1.05 < epsilon < 5.9 passed; s37rB: coins shared between
     people or reused between calls, and the exact answer for a unanimous truth, at 1.05 < epsilon < 5.9 passed).
@@ -363,22 +363,20 @@ def _epsilon_size_grid(answer, generator) -> list[tuple[float, int]]:
     over 3.4 steps, met for sure; referee s40rB D9: 674,790-801,935 people, w = 1.188418 just below 1.18842, can
     pass); narrower bands are met with probability about ln w / ln(rung spacing) (w = 1.1 over 3 steps: 0.55). The
     grid has no size below n0 (2,000 people up to epsilon 4.2, 30 (1 + e^epsilon) above it): sizes below
-    it are called by the few-people ladder (:mod:`_rr_few_people`, a rung every factor 1.59 over 3 grid steps),
+    it are called by the few-people ladder (:mod:`_rr_few_people`, a rung every factor 1.5874 over 3 grid steps),
     whose limits are its own. Coins shared at a
     distance other than 1-32 and n/k only above 131,072 people and with more than 1,000 flips pass the grid; coins of
     one call reused by other people in the next at offsets d with n - |d| above 32,768, only above 32,768
     people and with many flips, pass the grid (the distribution cases test every offset, to 150,000 people).
-    Returns the (epsilon, n0) of each grid epsilon, in order, for the few-people ladder.
+    Returns the grid's epsilons, in order, for the few-people ladder.
     """
     grid = _log(0.01) + (_arange(24) + generator.random()) / 24 * (_log(12.0) - _log(0.01))
     rotation = float(generator.random())
     spread = []  # (epsilon index, size index, people, flips, flip rate)
     pool = PairPool(_exp_array(grid))
-    firsts = []  # (epsilon, n0)
     for i, epsilon in enumerate(float(_exp_array(g)) for g in grid):
         p = _keep_probability(epsilon)
         n0 = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
-        firsts.append((epsilon, n0))
         shift = (i % 3 + rotation) / 3
         ladder = (int(_exp(_log(2000.0) + (k + shift) / GRID_SIZES * _log(500.0))) for k in range(GRID_SIZES))
         sizes = [n0] + [n for n in ladder if n > n0]
@@ -389,7 +387,7 @@ def _epsilon_size_grid(answer, generator) -> list[tuple[float, int]]:
             spread.append((i, _sweeps07.size_bin(n), n, int((~kept).sum()), 1 - p))
     _sweeps07.check_flip_count_spread_grid(spread)
     pool.check()
-    return firsts
+    return [float(e) for e in _exp_array(grid)]
 
 
 def _grid_case(answer, generator, n: int, epsilon: float, share: float, add_pairs) -> np.ndarray:
