@@ -21,8 +21,27 @@ LESSON07_POWER = (
      "100,000 and 150,000 people x 20 calls at epsilon 10 expect 91 and 136 flips, 100,000 x 30 at epsilon 11.5 "
      "expect 30 (an exact answer: 0); 20 calls on 2,000,000 people at epsilon 14.5 expect 20.2 (none: 1.7e-9); 2 people x 4,000 calls at 0.01; 12,000 people x 200 calls at epsilon 1 for "
      "the per-person test (a person never randomised: z about 8.6)",
-     "above epsilon 14.5 the flip rate (< 5e-7) is too small for the grader's budget: an answer exact only above "
-     "14.5 passes; float32 coins are tested without counting flips (the coin-resolution row below)"),
+     "an answer exact at every size from some epsilon below 14.5 fails; one exact only for fewer people is caught "
+     "only where the few-people ladder (row below) calls that few people at a higher epsilon; above epsilon 14.5 "
+     "the flip rate (< 5e-7) is too small for the grader's budget: an answer exact only above 14.5 passes; float32 "
+     "coins are tested without counting flips (the coin-resolution row below)"),
+    # Referee s40rB (2026-11-28): 07.1 D1, D2, D10 (fix40g).
+    ("07.1", "exact when a call expects few liars, or for few people at a high epsilon (referee s40rB: round(n q) == "
+             "0, n q < 0.9, one person per call; above epsilon 12 up to 1,000,000 people; fewer than 40,000 people "
+             "above 6.2; 600-1,400 people from epsilon 1)",
+     "_rr_few_people.check_few_people: half a grid step above each grid epsilon (to 12) a ladder of sizes from "
+     "the smallest that 4,000 calls give 20 expected flips (1 person up to epsilon 5.29; 100 at 9.9, 994 at 12.2) "
+     "up to the grid's n0, a factor 4 apart (shifted a third of a rung per epsilon: a rung every factor 1.5874 over "
+     "3 steps; exact at every size in a band of epsilons wider than a factor 1.159 below 12: 1), "
+     "and the smallest size at 5.29, 11.2, 12.5, 13.5 and 14.5 (1, 366, 1,342, 3,648 and 9,914 people), "
+     "ceil(20 / (n q)) calls each (about 150 cases, 42,000 calls, 69 million answers): no flip fails (a correct "
+     "answer: e^-20 = 2.1e-9 per case), flips outside Binomial(calls n, q) tails at 1e-9 fail. Exact when n q < t: "
+     "1 for any t above 0.005 (round(n q) == 0, n q < 0.9); one person exact below epsilon 5.29: 1; exact above "
+     "12 up to 1,000,000 people, below 40,000 or 2,000 above 6.2, 600-1,400 people from epsilon 1: 1",
+     "calls are capped at 4,000: fewer people than 20 (1 + e^epsilon) / 4,000 at every ladder epsilon above an "
+     "answer's threshold pass (one person only above epsilon 5.29; up to 1,341 people only above 12; up to 3,647 "
+     "only above 12.5; up to 9,913 only above 13.5); exact when n q < 0.005 passes; between epsilon 12 and 14.5 only the smallest "
+     "sizes, 100,000 people at 11.5 and 2,000,000 at 14.5 are called: a band of sizes between them there passes"),
     ("07.1", "exact (no flips) above a size beyond the distribution cases (referee: above 160,000 people)",
      "one call on 1,000,001 to 1,200,000 people at epsilon 1 (about 269,000 expected flips): the kept shares of "
      "true yes, true no and each tenth of the positions, z-tests at 5 (an exact answer: z above 500; 1 by "
@@ -40,7 +59,9 @@ LESSON07_POWER = (
      "people (at most 1,000,000): an exact answer keeps all where a correct one expects 30 flips (none: "
      "e^-30; the test needs 25 expected); keep shares of true yes and true no z-tested at 5",
      "a band narrower than a grid step (a factor 1.344; one random offset shared by the 24 points since referee "
-     "s35rcb) can fall between the points; above epsilon about 10.4 "
+     "s35rcb) can fall between the points, but the few-people ladder's epsilons sit half a step above them (to 12; "
+     "row s40rB below): an answer exact at every size in a band wider than a factor 1.159 fails (fix40g; the corpus's "
+     "7 < epsilon < 9 passed at fix40a's seed draws); above epsilon about 10.4 "
      "the 1,000,000 people expect fewer than 25 flips in one call, and the cases call up to 5 times for 30"),
     ("07.3", "candidates far behind dropped, Gumbel noise clipped, or the exact argmax when the gap is large",
      "one best and M candidates g Gumbel scales behind, M set for 150 (40 at g 12.6-13.2) expected picks in "

@@ -22,6 +22,7 @@ from mic_dp_helpers.checks import lesson07_sweeps as _sweeps07
 from mic_dp_helpers.checks._coin_pairs import PairPool, check_cross_calls, check_pairings, pairing_counts
 from mic_dp_helpers.checks._coin_resolution import check_coin_resolution
 from mic_dp_helpers.checks._coins import check_calls_independent, check_pairs_at_lags, independence_of_coins, lag_z_scores
+from mic_dp_helpers.checks._rr_few_people import check_few_people, in_rounds
 from mic_dp_helpers.checks._rr_sequences import check_calls_across_settings
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
@@ -46,7 +47,7 @@ Z_LIMIT = 5.0
 P_LIMIT = 1e-6
 #: Sizes per grid epsilon of 07.1's epsilon-and-size grid, evenly spaced on a log scale over 2,000 to 1,000,000
 #: people and shifted by a third of a step from one grid epsilon to the next, so that any three consecutive grid
-#: epsilons together see a size every factor 500^(1/36) = 1.188 (referee s37rB: an answer exact for 400,000-480,000
+#: epsilons together see a size every factor 500^(1/36) = 1.18842 (referee s37rB: an answer exact for 400,000-480,000
 #: people at epsilon 1.5-4 passed; with sizes drawn at random it was met with probability 0.71, and CI's seed missed it).
 GRID_SIZES = 12
 
@@ -92,8 +93,10 @@ def _rr_distribution_cases(generator):
     At epsilon 10 a correct answer flips about 1 answer in 22,000, so 100,000 people x 20 calls
     expect 91 flips (150,000 x 20: 136; at epsilon 11.5, 100,000 x 30: 30): an answer exact above
     some size or epsilon fails there (the check adds one call on 1,000,001 to 1,200,000 people at epsilon 1,
-    about 269,000 expected flips, for sizes far above these). An answer exact above some epsilon below 14.5 fails the
-    case of 40,000,000 answers at epsilon 14.5 (``_highest_epsilon_flips``); above epsilon 14.5 (flip rate below 5e-7)
+    about 269,000 expected flips, for sizes far above these). An answer exact at every size above some epsilon below
+    14.5 fails the case of 40,000,000 answers at epsilon 14.5 (``_highest_epsilon_flips``); one exact above it only for
+    fewer people fails the few-people ladder (:mod:`_rr_few_people`) wherever a ladder epsilon above it calls that few
+    people (1 person up to epsilon 5.29; at epsilon 14.5, 9,914 people and more); above epsilon 14.5 (flip rate below 5e-7)
     no feasible number of calls tells an exact answer from a correct one by counting flips: the check cannot, and says
     so in ``checks/_stats.py``. Coins too coarse to flip there (float32 uniforms, p in float32 or rounded) are found
     without counting, from chosen random numbers (:mod:`_coin_resolution`, in-process only).
@@ -272,8 +275,10 @@ def check_randomized_response(answer, seed: int = 7001) -> None:
 
     _high_epsilon_pairs(answer, generator)
     _highest_epsilon_flips(answer, generator)
-    _epsilon_size_grid(answer, generator)
+    grid = _epsilon_size_grid(answer, generator)
     _size_sweep(answer, generator, big_counts)
+    # Referee s40rB (D1, D2, D10): few people per call and many calls, below the grid's sizes and above its epsilons.
+    check_few_people(answer, generator, grid, _reports)
 
 
 #: 07.1's many-call case at a high epsilon (referee s38rB: antithetic coins, u and 1 - u, between person i and
@@ -282,14 +287,6 @@ HIGH_PAIRS_CASE = (200, 200_000, 6.8)
 #: Calls of :data:`HIGH_PAIRS_CASE` per round trip (2,000,000 answers): the grader's wire carries at most
 #: 5,000,000 values in one message (``mic_dp_teacher.grading.wire.MAX_ITEMS``).
 HIGH_PAIRS_BATCH = 10
-
-
-def _in_rounds(answer, calls: int, per_round: int, *args):
-    """``call_repeatedly(answer, calls, *args)`` in rounds of ``per_round`` calls, one after another (the grader
-    carries at most 5,000,000 values in one round trip, ``mic_dp_teacher.grading.wire.MAX_ITEMS``); yields the
-    results one by one, so a round's answers can be reduced before the next round runs."""
-    for start in range(0, calls, per_round):
-        yield from call_repeatedly(answer, min(per_round, calls - start), *args)
 
 
 def _high_epsilon_pairs(answer, generator) -> None:
@@ -301,7 +298,7 @@ def _high_epsilon_pairs(answer, generator) -> None:
     calls, n, epsilon = HIGH_PAIRS_CASE
     truth = generator.permutation(n) < n // 2  # half yes: the matchings by answer have n / 2 pairs too
     where = f"For {n:,} answers (half of them true yes) at epsilon={epsilon:.3g}, over {calls} calls:"
-    runs = _in_rounds(answer, calls, HIGH_PAIRS_BATCH, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
+    runs = in_rounds(answer, calls, HIGH_PAIRS_BATCH, truth.copy(), epsilon, _default_rng(int(generator.integers(2**31))))
     flips = np.stack([_reports(raw, n, where) != truth for raw in runs])
     check_pairings(*pairing_counts(flips, truth), where)
 
@@ -317,14 +314,14 @@ def _highest_epsilon_flips(answer, generator) -> None:
     """20 calls on 2,000,000 people at epsilon 14.5, in rounds of :data:`HIGHEST_EPSILON_BATCH` calls.
 
     Fails when no report differs from the truth: a correct answer expects 20.2 flips and flips none with
-    probability e^-20.2 = 1.7e-9 (the test's alpha). An answer exact at or above any epsilon below 14.5 fails with
-    probability 1. Limit: an answer exact only above epsilon 14.5 passes (at epsilon 16 a correct answer flips
+    probability e^-20.2 = 1.7e-9 (the test's alpha). An answer exact for 2,000,000 people at or above any epsilon below 14.5
+    fails with probability 1 (exact only for fewer people: :mod:`_rr_few_people`, 9,914 people at 14.5). Limit: an answer exact only above epsilon 14.5 passes (at epsilon 16 a correct answer flips
     1.1e-7 of its answers: telling it from an exact one needs about 2e8 answers, beyond the grader's budget).
     """
     calls, n, epsilon = HIGHEST_EPSILON_CASE
     truth = generator.random(n) < 0.5
     where = f"For {n:,} answers at epsilon={epsilon:.3g}, over {calls} calls:"
-    runs = _in_rounds(answer, calls, HIGHEST_EPSILON_BATCH, truth.copy(), epsilon,
+    runs = in_rounds(answer, calls, HIGHEST_EPSILON_BATCH, truth.copy(), epsilon,
                       _default_rng(int(generator.integers(2**31))))
     flipped = sum(int((_reports(raw, n, where) != truth).sum()) for raw in runs)
     if flipped == 0:
@@ -334,7 +331,7 @@ def _highest_epsilon_flips(answer, generator) -> None:
                           "large epsilon is.")
 
 
-def _epsilon_size_grid(answer, generator) -> None:
+def _epsilon_size_grid(answer, generator) -> list[float]:
     """Every epsilon, with every size (referees: exact only for 2 < epsilon < 3; s36rB: exact, twice epsilon or
     a fixed number of liars above 8,000 people for 1.05 < epsilon < 5.9 passed; s37rB: coins shared between
     people or reused between calls, and the exact answer for a unanimous truth, at 1.05 < epsilon < 5.9 passed).
@@ -343,7 +340,8 @@ def _epsilon_size_grid(answer, generator) -> None:
     a step apart, a factor 1.344). At each, one case on n0 = max(2,000, 30 / (1 - p)) people (at most
     1,000,000) and every size of a log-spaced ladder over 2,000 to 1,000,000 people (``GRID_SIZES`` rungs, a factor
     1.68 apart) above n0; the ladder of grid epsilon i is shifted by (i mod 3 + u) / 3 of a rung (u drawn once), so
-    three consecutive grid epsilons together have a rung every factor 1.188, two every 1.296 and one every 1.68.
+    three consecutive grid epsilons together have a rung every factor 500^(1/36) = 1.18842, two every
+    500^(1/24) = 1.29577 and one every 500^(1/12) = 1.67868 (sizes are rounded down, which only adds to a band).
     Every case expects at least 30 flips (at most 1,000,000 people, with enough calls above epsilon 10.4). One
     case per epsilon (drawn) has a unanimous truth, all yes or all no (a coin). Every case is called at least
     twice on the same truth. An answer exact in any band of epsilons wider than a grid step and above any size
@@ -360,14 +358,18 @@ def _epsilon_size_grid(answer, generator) -> None:
     tested for a person's coin reused by another person (:func:`_coin_pairs.check_cross_calls`: every offset up
     to 32,768 people or where the flips are few, else the first and last 16,384 people of the two calls).
 
-    Limits: a band of sizes is met for sure only where it holds a rung: a band of a factor w at least 1.188 over
-    a band of epsilons at least 3 grid steps wide (a factor 2.43: it holds 3 consecutive grid epsilons), 1.296 over
-    2 steps, 1.68 over 1 step (the referee's 400,000-480,000 people at epsilon 1.5-4: w = 1.2 over 3.4 steps, met
-    for sure); narrower bands are met with probability about ln w / ln(rung spacing) (w = 1.1 over 3 steps: 0.55),
-    and so are bands below n0 of an epsilon above 4.2 (n0 = 30 (1 + e^epsilon) people); coins shared at a
+    Limits: a band of sizes is met for sure only where it holds a rung: a band of a factor w above 1.1885 over
+    a band of epsilons at least 3 grid steps wide (a factor 2.43: it holds 3 consecutive grid epsilons), above
+    1.2958 over 2 steps, above 1.6787 over 1 step (the referee's 400,000-480,000 people at epsilon 1.5-4: w = 1.2
+    over 3.4 steps, met for sure; referee s40rB D9: 674,790-801,935 people, w = 1.188418 just below 1.18842, can
+    pass); narrower bands are met with probability about ln w / ln(rung spacing) (w = 1.1 over 3 steps: 0.55). The
+    grid has no size below n0 (2,000 people up to epsilon 4.2, 30 (1 + e^epsilon) above it): sizes below
+    it are called by the few-people ladder (:mod:`_rr_few_people`, a rung every factor 1.5874 over 3 grid steps),
+    whose limits are its own. Coins shared at a
     distance other than 1-32 and n/k only above 131,072 people and with more than 1,000 flips pass the grid; coins of
     one call reused by other people in the next at offsets d with n - |d| above 32,768, only above 32,768
     people and with many flips, pass the grid (the distribution cases test every offset, to 150,000 people).
+    Returns the grid's epsilons, in order, for the few-people ladder.
     """
     grid = _log(0.01) + (_arange(24) + generator.random()) / 24 * (_log(12.0) - _log(0.01))
     rotation = float(generator.random())
@@ -386,6 +388,7 @@ def _epsilon_size_grid(answer, generator) -> None:
             spread.append((i, _sweeps07.size_bin(n), n, int((~kept).sum()), 1 - p))
     _sweeps07.check_flip_count_spread_grid(spread)
     pool.check()
+    return [float(e) for e in _exp_array(grid)]
 
 
 def _grid_case(answer, generator, n: int, epsilon: float, share: float, add_pairs) -> np.ndarray:
