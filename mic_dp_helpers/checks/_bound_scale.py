@@ -233,6 +233,7 @@ def check_no_repeated_noise(z, centres, scales, describe) -> None:
     if close.size:
         first, second = int(order[close[0]]), int(order[close[0] + 1])
         _clip_hint(z, order[np.r_[close, close + 1]], describe(second))
+        _no_noise_hint(z, slack, describe)
         raise CheckFailed(f"{describe(second)} the noise, in units of its scale, is {z[second]:.12g}, the same as "
                           f"in another call ({describe(first)[:-1]}; {close.size} pairs of calls share a draw): a "
                           "stored draw is reused. Two releases with the same noise reveal the difference of their "
@@ -246,6 +247,18 @@ def _clip_hint(z: np.ndarray, repeated: np.ndarray, where: str) -> None:
     at_top = _abs(_abs(z) - top) <= 1e-9 * top
     if bool(at_top[repeated].all()) and int(at_top.sum()) <= z.size // 2:
         raise CheckFailed(point_mass_hint(where, int(at_top.sum()), top))
+
+
+def _no_noise_hint(z: np.ndarray, slack: np.ndarray, describe) -> None:
+    """Referee s40rB D6: when two or more noises are 0 (within their slack), the mean is released without noise on
+    those calls (noise skipped when it looked negligible), not a stored draw reused: say so."""
+    zero = np.flatnonzero(_abs(z) <= slack)
+    if zero.size >= 2:
+        raise CheckFailed(f"{describe(int(zero[-1]))} the mean is released without noise on {zero.size} of {z.size} "
+                          "calls (its noise is exactly 0 there): is the noise skipped when it looks negligible (a "
+                          "tiny scale, many values, a large epsilon)? Without it the mean is not private, however "
+                          "small the noise would be: add Laplace noise of scale upper / (n * (1 - bound_share) * "
+                          "epsilon) on every call.")
 
 
 def point_mass_hint(where: str, count: int, at: float) -> str:

@@ -86,7 +86,9 @@ LESSON07_POWER = (
      "sweep's Fibonacci lattice (34 points on log 2-100,000 candidates x log epsilon 0.01-20; referee s37rC: exact "
      "above 8 candidates at epsilon > 10, and above 50 at 8 or more, passed): every rectangle of sizes x epsilons "
      "holding more than 2/34 = 5.9% of the square on log scales holds a case (those two: 7.9% and 8.5%): 1",
-     "an answer exact only where the exponential mechanism is itself near-certain is indistinguishable; an "
+     "an answer exact only where the exponential mechanism gives the best candidate more than 0.99993 (2 "
+     "candidates), 0.9998 (3-10) or 0.9995 (11-300) of the chance, or only among more than 300 candidates, "
+     "passes (the near-certain cases, see the referee s40rB D3 row); an "
      "answer exact only above epsilon 20 (the grid reaches 30 with 8 candidates), or in a rectangle of sizes x "
      "epsilons smaller than 5.9% of the square, passes"),
     ("07.3", "sampling among part of many candidates: the best k (top-k pruning), those within a gap of the best, "
@@ -140,11 +142,12 @@ LESSON07_POWER = (
      "often: a bound capped at the data's maximum fails the KS test of the bounds), epsilons 0.02, 20 and 30; "
      "noise-free releases are caught at once",
      "an answer wrong only above 100,000 values (referee s37rB: 24,000 before the scale cases, next rows) or "
-     "epsilon 30, or by a scale factor within about 10% on the large case, passes, except that a release without "
-     "noise (bound or mean) is caught up to 1,000,000 values"),
+     "epsilon 30, or by a scale factor within about 10% on the large case, passes; a release without noise (bound "
+     "or mean) above a size up to 1,000,000 and an epsilon up to 30 is caught (the referee s40rB D4 row)"),
     ("07.4", "exact mean or bound far above the other sizes (referee: from 200,000 values)",
-     "one case of 1,000,001 to 1,100,000 values, 12 calls: a noise-free mean or a bound that never varies is "
-     "caught at once (1 by construction, for any threshold below the case's size)",
+     "one case of 1,000,001 to 1,100,000 values at epsilon 0.05, 12 calls: a noise-free mean or a bound that never "
+     "varies is caught at once (1 by construction, for a threshold on size alone below the case's size; a "
+     "threshold on size and epsilon together: the referee s40rB D4 row)",
      "12 calls do not test the noise's scale there: half the noise only above 100,000 values passes"),
     ("07.4", "exact mean or bound in a band of epsilons (referee: 3 < epsilon < 15, 0.03 < epsilon < 0.09)",
      "12 epsilons log-spaced over 0.02 to 30 with one shared offset (a step of a factor 1.84; referee s38rB D5: "
@@ -245,6 +248,28 @@ LESSON07_POWER = (
      "_data_pairs.check_mean_data_pairs: 200 values and a neighbour (one value + 1), epsilons 1 and 0.5 in rounds "
      "of four calls (200 calls). A draw reused only at other sizes or levels, or transformed (not the same "
      "standardised value, not rank-correlated), is not tested"),
+    ("07.3", "the plain argmax when the exponential mechanism's best candidate is near-certain (referee s40rB D3: "
+             "above 0.995, 0.999 or 0.9999 passed; no case had a best chance in 0.985 to 1 - 1e-16)",
+     "_rnm_sure.check_near_certain: 2 candidates with the other's chance q drawn in 7e-5 to 9.5e-5, 3-10 in 2e-4 "
+     "to 4e-4, 11-300 in 5e-4 to 1e-3 (in all), random epsilon and sensitivity, 16 / q calls each (16,000 to "
+     "229,000, about 1 s of CPU for the reference): the others chosen fewer or more often than Binomial(calls, q)'s "
+     "1e-6 tails fails (a correct answer never chooses them with probability e^-16 = 1.1e-7). 1 for every "
+     "threshold on the best's chance up to 0.99990 (any number of candidates), 0.9996 from 3 candidates, 0.999 "
+     "above 10; 1 for the runner-up more than 9.2 Gumbel scales behind",
+     "an answer exact only where the others' chance is below 7e-5 (2 candidates), 2e-4 (3-10 candidates) or 5e-4 "
+     "(11-300), or only above 300 candidates, passes: seeing a chance q takes about 16 / q calls (1e-5 would take "
+     "1.6 million, about 5 s of CPU more)"),
+    ("07.4", "the exact mean (or bound) on large data at a moderate epsilon (referee s40rB D4: above 150,000 values "
+             "at epsilon 0.5 or more passed; the only case above 100,000 values was at epsilon 0.05)",
+     "_mean_large.check_large_sizes: 1,000,001-1,100,000 values at epsilon 30 (3 calls), and 8 points of a "
+     "Fibonacci lattice on log 100,001-1,000,000 values x log epsilon 0.05-30 (2 calls each): every mean within "
+     "1e-10 of the clipped mean (a correct answer: at most 1.2e-7 in all, over 40 seeds), or the same bound on "
+     "every call, fails. 1 for a release without noise above any size up to 1,000,000 at any epsilon above one "
+     "up to 30; and in every rectangle of the lattice's log square larger than 1/4 of it (the largest empty one "
+     "over 300 offsets: 0.2500; 150,001-900,000 values at epsilon 0.5 or more is 0.50 of it)",
+     "a release without noise only above 1,100,000 values, only above epsilon 30, or in a smaller rectangle of "
+     "sizes x epsilons (e.g. 400,000-600,000 values at epsilon 1-3) passes; the noise's scale is not tested on "
+     "these cases"),
     ("07.3", "1% of the candidates, at random on each call, get no noise (rt0709)", "none",
      "moves each choice's probability by about 0.2% (two candidates a Gumbel scale apart: 0.731 vs 0.729); "
      "seeing it needs about 2 million calls, far beyond the check's"),

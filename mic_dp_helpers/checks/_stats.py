@@ -140,12 +140,13 @@ LESSON02_06_POWER = (
      "rows a day, 106,000 rows); a switch only above 106,000 rows passes"),
     ("09.1", "a customer's kept days memoised and reused when their rows or the bounds change (referee s39rB D0b: "
              "no case showed one customer twice with other rows; 0 reuses in 1,378 calls)",
-     "1 for reuse on every changed log (39 of 79 pairs equal at the default seed); from about 3% of the calls "
-     "(two equal pairs expected at 0.03 x 79 = 2.4)",
+     "1 for reuse on every changed log, with or without the bounds in the memo's key (referee s40rB D5: a memo "
+     "per customer and bound repeats a choice two calls later and passed the consecutive test; now 78 of 80 calls "
+     "repeat an earlier one); from about 4% of the calls (3 repeats expected at 0.04 x 80 = 3.2)",
      "lesson09_neighbours.check_choice_fresh_on_changed_rows: one customer with 30 days, logs differing by one row, "
-     "max_partitions 6, max_per_partition 1 and 2 in rounds of four calls (80 calls); two or more equal "
-     "consecutive kept sets fail (a correct answer: about 9e-9). A memo reused only when the days also change, "
-     "or only after other customers' calls, is not tested"),
+     "max_partitions 6, max_per_partition 1 and 2 in rounds of four calls (80 calls); 3 or more calls keeping the "
+     "same days as any earlier call fail (every pair of calls compared; a correct answer: about 2.6e-8). A memo "
+     "reused only when the days also change, or only after other customers' calls, is not tested"),
     ("09.1", "each customer's stream seeded by their id (rng unused: the same choice in every call; referee s39rB "
              "D6, told its days lean to the first ones)",
      "1 (100 of 100 calls keep the same 14 of 240 days)",

@@ -24,6 +24,8 @@ from mic_dp_helpers.checks._bound_scale import between_grid_cases, check_pooled_
 from mic_dp_helpers.checks.lesson07_sweeps import clipped_means as _clipped_means
 from mic_dp_helpers.checks._rnm_cases import rnm_cases as _rnm_cases
 from mic_dp_helpers.checks._data_pairs import check_mean_data_pairs, check_rnm_data_pairs
+from mic_dp_helpers.checks._rnm_sure import check_near_certain
+from mic_dp_helpers.checks._mean_large import check_large_sizes
 
 # References bound at import: patching numpy, scipy or the course package later changes nothing here.
 _log, _sqrt, _asarray, _sort = math.log, math.sqrt, np.asarray, np.sort
@@ -95,11 +97,13 @@ def _too_concentrated_hint(where: str, share: float, far: bool) -> str:
         return (f"{where} the candidates far below the best are chosen less often than they must be (best candidate "
                 f"{share:.4f} of the time): every candidate keeps a chance, however far behind (about e^-g when it "
                 "is g Gumbel scales behind). Either the Gumbel noise is smaller than 2 * sensitivity / epsilon, or "
-                "candidates are dropped, the noise clipped, or skipped when the gap is large: without that chance, "
-                "the choice is not epsilon-DP.")
+                "subtracted instead of added (-G is not Gumbel: its upper tail is far thinner), or candidates are "
+                "dropped, the noise clipped, or skipped when the gap is large: without that chance, the choice is not "
+                "epsilon-DP.")
     return (f"{where} the best candidate is chosen more often ({share:.3f}) than Gumbel noise of scale "
-            "2 * sensitivity / epsilon gives. If you used Gumbel noise, its scale is too small: less noise than "
-            "epsilon needs. (Exponential noise of scale 2 * sensitivity / epsilon, permute-and-flip, would also "
+            "2 * sensitivity / epsilon gives. If you used Gumbel noise, either its scale is too small (less noise "
+            "than epsilon needs) or it is subtracted instead of added: scores - G, with G Gumbel, follows another "
+            "law (-G is not Gumbel), so add it, argmax(scores + G). (Exponential noise of scale 2 * sensitivity / epsilon, permute-and-flip, would also "
             "be epsilon-DP and is never less accurate, so it picks the best more often; Laplace noise of that scale "
             "is epsilon-DP too. But this exercise asks for Gumbel noise, whose choices follow the exponential "
             "mechanism exactly: that is what the check compares with.)")
@@ -221,7 +225,10 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
     ``_data_pairs.check_rnm_data_pairs`` (referee s39rB D0b; reuse on 8% of the calls or more: power 0.99). Gumbel noise
     floored at -1 scale or lower passes (referee s39rB D5: -1.5 passed; -1 passes, -0.5 fails): it moves a
     choice's chance by at most 1.1% relative at -1.5 and 6.5% at -1 (about 10 million and 100,000 calls of the
-    best two-candidate case would be needed to see them).
+    best two-candidate case would be needed to see them). The plain argmax where the best candidate is
+    near-certain fails :func:`_rnm_sure.check_near_certain` (referee s40rB D3: above 0.999 passed) for any
+    threshold on the best's chance up to 0.9999 (0.9996 from 3 candidates, 0.999 above 10); one exact only above
+    0.99993 (2 candidates), 0.9998 (3-10) or 0.9995 (11-300), or only above 300 candidates, passes.
     """
     generator = _default_rng(seed)
     for scores, sensitivity, epsilon, calls in _rnm_cases(generator):
@@ -300,6 +307,7 @@ def check_report_noisy_max(answer, seed: int = 7003) -> None:
         _check_rank_transform(chosen, scores, expected / calls, generator, where)
     _check_beyond_largest(answer, generator)
     check_rnm_data_pairs(answer, generator, _index, _exact_em)
+    check_near_certain(answer, generator, _index, _exact_em)
 
 
 # --------------------------------------------------------------------------------------- 07.4
@@ -352,6 +360,11 @@ def _bound_and_mean(raw, where: str) -> tuple[float, float]:
     return expect_number(items[0], "the private upper bound"), expect_number(items[1], "the DP mean")
 
 
+def _amounts_with_zeros(generator):
+    """``amounts(size)``: ``size`` purchase amounts drawn from ``generator`` (lognormal, in cents), 0-50% zeros."""
+    return lambda size: with_zeros(generator, np.round(generator.lognormal(3.0, 0.8, size), 2))
+
+
 def _clipping_cases(generator):
     """(values, level, public_high, epsilon, bound_share, calls): 1 to 100,000 values and one case of about
     1,000,000 (12 calls), epsilons 0.02 to 30 (and the tiny epsilons of :func:`_bound_scale.scale_cases`).
@@ -392,7 +405,7 @@ def _clipping_cases(generator):
     # finely with 12 calls (the 20,001-24,000-value case does that).
     # Referee s37rB: 1,000 calls on 4,000-16,000 values and 200 on 25,000-100,000, the bound above the largest
     # value on 20-50% of the calls (see _bound_scale).
-    cases += scale_cases(generator, lambda size: with_zeros(generator, np.round(generator.lognormal(3.0, 0.8, size), 2)))
+    cases += scale_cases(generator, _amounts_with_zeros(generator))
     n = int(generator.integers(1_000_001, 1_100_000))
     # At epsilon 0.05 and public_high 1e5 (referee s36rB: an exact quantile plus Laplace above 200,000 values passed
     # at epsilon 2 and public_high 1,000): see check_bound_in_support.
@@ -410,6 +423,29 @@ _VALID_MEAN_NOTE = (" (A noisy sum divided by a noisy count, as section 4's Priv
 
 @exercise("07.4", title="A private clipping bound, then the mean", answer_name="private_bound_and_mean")
 def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
+    """The bounds must follow Smith's DP quantile and the means the Laplace noise they need (:func:`_clipping_cases`).
+
+    Parameters
+    ----------
+    answer : callable
+        The student's ``private_bound_and_mean(values, level, public_high, epsilon, bound_share, rng)``.
+    seed : int, default 7004
+        Seed of the cases and of the generators handed to the answer.
+
+    Raises
+    ------
+    CheckFailed
+        With a hint, when a result is not two numbers, the values are changed, or the bounds' or the noises'
+        distribution or independence fails a test.
+
+    Notes
+    -----
+    Limits (rates in ``_stats.LESSON07_POWER``): a release without noise is caught above any size up to 1,000,000
+    at any epsilon above one up to 30 (``_mean_large``, referee s40rB D4), but one only above 1,100,000 values
+    or epsilon 30, or in a rectangle of log sizes (100,001-1,000,000) x log epsilons (0.05-30) smaller than a
+    quarter of it, passes; so do a noise scale off by up to about 10% above 100,000 values, and Laplace noise
+    clipped beyond about 9.5 scales.
+    """
     generator = _default_rng(seed)
     pooled, tiny, small_share = [], [], []
     for values, level, high, epsilon, share, calls in _clipping_cases(generator):
@@ -501,3 +537,4 @@ def check_private_bound_and_mean(answer, seed: int = 7004) -> None:
     check_noise_size(_concatenate(small_share), "Over the DP means at bound shares below 0.2 (4,400 releases),")
     bound_mean_band_sweep(answer, generator, _bound_and_mean)
     check_mean_data_pairs(answer, generator, _bound_and_mean, _clipped_means, check_no_repeated_noise)
+    check_large_sizes(answer, generator, _amounts_with_zeros(generator), _bound_and_mean)

@@ -262,8 +262,10 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
         raise CheckFailed(f"for a customer with 240 days (max_partitions=14) {_len(u_sets) - _len(set(u_sets)) + 1} of "
                           f"{HEAVY_CALLS} calls kept exactly the same 14 days, which independent choices do with "
                           "chance below 1e-18: the choice repeats between calls, so its randomness does not come "
-                          "from `rng` (a generator seeded by the customer id, or by any fixed number, gives the same "
-                          "choice in every call). Draw every choice from `rng`, or from a generator seeded from it.")
+                          "from `rng`, or comes through a seed with few possible values (a generator seeded by the "
+                          "customer id or any fixed number gives the same choice in every call; one seeded by "
+                          "rng.integers(1000) repeats one of 1,000 choices). Draw every choice from `rng`, or seed any "
+                          "sub-generator with rng.spawn(1)[0] or rng.integers(2**63).")
     # (sum, items per call, n, k, samples of k-of-n per call, what)
     tests = (("u_date", 14, 240, 14, 1, "the days of a customer with 240 days, in date order"),
              ("u_table", 14, 240, 14, 1, "the days of a customer with 240 days, in table order"),

@@ -178,6 +178,8 @@ def check_choice_ignores_neighbours(answer, rng: np.random.Generator) -> None:
 
 #: Referee s39rB D0b: rounds of four calls, the customer's days, max_partitions and the two max_per_partition.
 CHANGED_ROUNDS, CHANGED_DAYS, CHANGED_L0, CHANGED_LINF = 20, 30, 6, (1, 2)
+#: Calls whose kept days equal an earlier call's at which the test fails (a correct answer: below 3e-8).
+CHANGED_REPEATS = 3
 
 
 def _changed_logs(rng: np.random.Generator) -> list[pd.DataFrame]:
@@ -195,9 +197,13 @@ def check_choice_fresh_on_changed_rows(answer, rng: np.random.Generator) -> None
     twice with other rows).
 
     The customer has 30 days and max_partitions is 6, so two independent uniform choices keep the same 6 days
-    with chance 1 / C(30, 6) = 1.7e-6; two or more equal consecutive choices among the 79 pairs of calls fail (a
-    correct answer: about 9e-9). A memo reused on every changed log fails with 79 (power 1); one reused on a
-    fraction f of the calls from f about 0.03 on.
+    with chance 1 / C(30, 6) = 1.7e-6. Every pair of the 80 calls is compared, not only consecutive ones
+    (referee s40rB D5: a memo per customer and bound, reused whenever the rows change, repeats a choice two calls
+    later, A@1 B@1, and passed the consecutive test): :data:`CHANGED_REPEATS` or more calls whose kept days equal
+    an earlier call's fail. A correct answer expects 3,160 x 1.7e-6 = 5.3e-3 equal pairs; 3 repeats need three
+    disjoint equal pairs (5.3e-3^3 / 6 = 2.5e-8), three equal calls and a pair (1.2e-9) or four equal calls (7e-12),
+    so it fails with probability about 2.6e-8. A memo reused on every changed log repeats 78 times (power 1); one
+    reused on a fraction f of the calls about 80 f times, so it fails from f about 0.04.
 
     Parameters
     ----------
@@ -220,11 +226,11 @@ def check_choice_fresh_on_changed_rows(answer, rng: np.random.Generator) -> None
             kept = _expect_frame(answer(log.copy(), CHANGED_L0, linf, shared), "the kept rows")
             _check_bounded(log, kept, CHANGED_L0, linf)
             kept_days.append(tuple(sorted(set(log.loc[kept.index, "day"].tolist()))))
-    same = sum(a == b for a, b in zip(kept_days, kept_days[1:]))
-    if same >= 2:
+    repeats = _len(kept_days) - _len(set(kept_days))
+    if repeats >= CHANGED_REPEATS:
         raise CheckFailed(f"for one customer with {CHANGED_DAYS} days (max_partitions={CHANGED_L0}) in two logs that "
                           f"differ by one row, called in turn at max_per_partition {CHANGED_LINF[0]} and "
-                          f"{CHANGED_LINF[1]}, {same} of {_len(kept_days) - 1} consecutive calls kept the same days, "
-                          "where independent choices do so about once in 600,000 pairs: a choice stored for the "
-                          "customer is reused when their rows or the bounds change. Draw every call's choice "
+                          f"{CHANGED_LINF[1]}, {repeats} of {_len(kept_days)} calls kept the same days as an earlier "
+                          "call, where two independent choices agree about once in 600,000 pairs: a choice stored for "
+                          "the customer is reused when their rows or the bounds change. Draw every call's choice "
                           "afresh from `rng`.")

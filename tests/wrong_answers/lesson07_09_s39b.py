@@ -108,9 +108,11 @@ def _per_customer(seed_of):
     return answer
 
 
-def _memo_days(reuse_chance=1.0):
-    """09.1 with a customer's kept days memoised per (customer, their days, max_partitions): reused (with chance
-    ``reuse_chance``) when the same customer comes again with other rows, fresh on the identical rows."""
+def _memo_days(reuse_chance=1.0, key_of=lambda customer, days, l0, linf: (customer, days, l0)):
+    """09.1 with a customer's kept days memoised under ``key_of(customer, their days, max_partitions,
+    max_per_partition)`` (by default without max_per_partition): reused (with chance ``reuse_chance``) when the
+    same customer comes again with other rows, fresh on the identical rows or when the memo's days are not all
+    among theirs."""
     memo = {}
 
     def answer(log, max_partitions, max_per_partition, rng):
@@ -118,9 +120,10 @@ def _memo_days(reuse_chance=1.0):
         for customer, rows in log.groupby("customer_id", sort=False):
             days = np.sort(rows["day"].unique())
             if len(days) > max_partitions:
-                key = (customer, tuple(days.tolist()), max_partitions)
+                key = key_of(customer, tuple(days.tolist()), max_partitions, max_per_partition)
                 kept = memo.get(key)
-                if kept is None or kept[0].equals(rows) or rng.random() >= reuse_chance:
+                if (kept is None or kept[0].equals(rows) or not set(kept[1]) <= set(days)
+                        or rng.random() >= reuse_chance):
                     kept = (rows.copy(), rng.choice(days, max_partitions, replace=False))
                 memo[key] = (rows.copy(), kept[1])
                 days = kept[1]
