@@ -8,11 +8,12 @@ LESSON02_S40_POWER = (
     ("02.1, 02.4", "in the band sweep (02.1 sensitivity 1e-6 to 1e-3, epsilon below 1e-3, |value| beyond 5e4 "
                    "scales; 02.4 epsilon below 0.01) or 02.4's mid-sizes (120,000 to 1,000,000 values): every k-th "
                    "call exact (referee s40rA: k = 10, 20), pairs of calls mirrored or one draw reused, at any lag "
-                   "within a case", "1 (by construction) when the region holds one band case (exact) or 10 or "
-                   "more mirrored or equal pairs within cases (a case of 20 releases gives 10 at lag 1: one case "
-                   "at lag 1, two at lag 5, more at longer lags)",
-     "_band_calls.check_call_sequences: every release of every case, exact within its float error; mirrored and "
-     "bit-equal pairs within cases pooled (fresh noise: below 0.01 such pairs; more than 3 times that plus 10 fail); "
+                   "within a case", "1 (by construction) when the region holds 2 exact releases in 02.1 (1 in "
+                   "02.4; Poisson tail 1e-5 against 3e-4 and 6e-6 expected from float rounding) or 11 or more "
+                   "mirrored or equal pairs within cases (a case of 20 releases gives about 10 at lags 1-5: 2 "
+                   "cases; 64-release mid-size cases about 32: 1 case; longer lags need more cases)",
+     "_band_calls.check_call_sequences: every release of every case, exact within its float error (pooled); mirrored "
+     "and bit-equal pairs within cases pooled (fresh noise: below 0.01 such pairs; more than 3 times that plus 10 fail); "
      "lags 1-19 pooled (5.5 standard errors); near-answer windows 1e-2 and 5e-2 scales pooled (1e-6 each)"),
     ("02.1, 02.4", "in the band sweep or the mid-sizes, noise rounded to g scales before it is added (a grid "
                    "anchored at the answer; referee s40rA: g = 1e-4 for sensitivity below 1e-3 or epsilon below "
