@@ -21,7 +21,8 @@ LESSON02_S40_POWER = (
      "1 (simulated on 02.1's cases, 1 run each: 1e-4 for sensitivity below 1e-3 or epsilon below 5e-4; 1.2345e-5 "
      "for sensitivity below 1e-4; 1.2345e-3 beyond 1e7 scales) when the region holds 8 neighbouring band cases "
      "(160 releases; 2 mid-size cases, 128) by some parameter; 0 for g = 3e-7 (sensitivity below 1e-4) and "
-     "1.2345e-6 (beyond 1e7 scales): too fine for 160 releases, or within 200 float errors of the noise there",
+     "1.2345e-6 (beyond 1e7 scales): too fine for 160 releases, or within 200 float errors of the noise there; a "
+     "step fixed in absolute units (not in scales) where only the band sweep looks: 0 (the pools are in scales)",
      "_band_calls.check_no_pooled_grid: standardised noise of runs of 8 cases ordered by each parameter "
      "(|answer| / scale below 1e3, and all), _grid_anchor.check_not_anchored with a grid at 0 not allowed"),
     ("02.1, 02.4", "main cases: noise rounded to g scales before it is added, g not 1, 2 or 5 times a power of 10 "
