@@ -106,7 +106,8 @@ def _centred_residue(x, step: float):
     return x - _rint(x / step) * step
 
 
-def check_not_anchored(releases, centres, where: str, scale: float = 1.0) -> None:
+def check_not_anchored(releases, centres, where: str, scale: float = 1.0, errors=None,
+                       zero_grid_allowed: bool = True) -> None:
     """Fail when every release is the true answer plus a multiple of one step (noise rounded before adding).
 
     Parameters
@@ -119,6 +120,12 @@ def check_not_anchored(releases, centres, where: str, scale: float = 1.0) -> Non
         Start of the hint.
     scale : float, default 1.0
         The noise scale: a step of 1, 2 or 5 times a power of ten of it (or of 1) is taken as exact.
+    errors : ndarray, optional
+        The float error of each difference ``release - centre`` (default: a few units in the last place of the
+        release, the answer and the difference). Standardised noise pooled over cases passes its own.
+    zero_grid_allowed : bool, default True
+        Whether releases on the grid anchored at 0 pass (a rounded release, post-processing). False for
+        standardised noise pooled over cases (``centres`` 0): a grid there is noise rounded in scale units.
 
     Raises
     ------
@@ -129,7 +136,9 @@ def check_not_anchored(releases, centres, where: str, scale: float = 1.0) -> Non
     if values.size < MIN_RELEASES:
         return
     differences = values - centres
-    errors = 2 * (_spacing(_abs(values)) + _spacing(_abs(centres)) + _spacing(_abs(differences)))
+    if errors is None:
+        errors = 2 * (_spacing(_abs(values)) + _spacing(_abs(centres)) + _spacing(_abs(differences)))
+    errors = _asarray(errors, dtype=float)
     error = _float(errors.max())
     if not error < math.inf:
         return
@@ -146,9 +155,15 @@ def check_not_anchored(releases, centres, where: str, scale: float = 1.0) -> Non
     slack = 4 * errors + multiples * (8 * error / _float(np.sqrt((multiples * multiples).sum())))
     if not (_abs(residues - anchor) <= slack).all() or _abs(anchor) > ANCHOR_SHARE * step:
         return
+    if not zero_grid_allowed:
+        _fail(where, step)
     on_zero = 2 * _abs(anchor) + _float(slack.max()) + centre_error
     if _float(_abs(_centred_residue(values, step)).max()) <= on_zero:
         return  # the answers sit on the zero grid too: the two grids coincide, nothing leaks
+    _fail(where, step)
+
+
+def _fail(where: str, step: float) -> None:
     raise CheckFailed(f"{where} every release is the true answer plus a multiple of {step:.3g}: the noise is rounded "
                       "before it is added, so the release's last digits are the true answer's (property: no leak "
                       "through rounding). Add the noise first; rounding the noisy release afterwards is fine.")

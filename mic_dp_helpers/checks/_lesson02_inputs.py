@@ -111,3 +111,45 @@ def _mixed_sum_cases(seed: int):
                       f"{_len(data)} values, bounds [{low:.3g}, {high:.3g}], epsilon {epsilon / f:.3g}", ""))
     return cases
 
+
+
+#: Sparse outliers of 02.4's cases (referee s40rA D1): 1 to OUTLIERS values OUTLIER_REACH (powers of ten of the
+#: larger bound) beyond a bound, at random positions, the last position among them in half the cases. Unclipped,
+#: one moves the sum by 1e6 times the larger bound or more: 1,000 noise scales or more at epsilon 1e-3.
+OUTLIERS, OUTLIER_REACH = 3, (6.0, 8.0)
+
+
+def with_outliers(rng, values, lower: float, upper: float, below_only: bool = False):
+    """``values`` with 1 to :data:`OUTLIERS` of them replaced by values far beyond a bound (the lower one when
+    ``below_only``, else either), at random positions (the last among them in half the cases).
+
+    A copy of the sum that clips only when a sample of the values (the first 1,000, say) shows one outside
+    the bounds, or only at some sizes, moves its centre by thousands of scales here.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        The case's generator.
+    values : ndarray
+        The values (not changed).
+    lower, upper : float
+        The bounds.
+    below_only : bool, default False
+        Put every outlier below the lower bound (the clipped values then keep their largest |value|).
+
+    Returns
+    -------
+    ndarray
+        A new array.
+    """
+    values = np.array(values, dtype=float)
+    count = int(rng.integers(1, OUTLIERS + 1))
+    positions = rng.choice(_len(values), size=min(count, _len(values)), replace=False)
+    if rng.random() < 0.5:
+        positions[0] = _len(values) - 1
+    largest = _max(_abs(lower), _abs(upper))
+    for position in positions:
+        below = below_only or rng.random() < 0.5
+        reach = largest * 10.0 ** rng.uniform(*OUTLIER_REACH)
+        values[position] = lower - reach if below else upper + reach
+    return values

@@ -17,7 +17,8 @@ import scipy.stats
 
 from mic_dp_helpers.checks import _stats
 from mic_dp_helpers.checks._core import CheckFailed
-from mic_dp_helpers.checks._lesson02_inputs import _log_uniform
+from mic_dp_helpers.checks._band_calls import check_call_sequences, check_clipped_centre
+from mic_dp_helpers.checks._lesson02_inputs import _log_uniform, with_outliers
 from mic_dp_helpers.checks._scale_scan import check_band_scale
 from mic_dp_helpers.checks._shape_scan import check_band_shape
 
@@ -43,7 +44,9 @@ def midsize_sum_case(seed: int, index: int):
     """(values, lower, upper, epsilon) of mid-size case ``index`` (0 to MIDSIZE_STRATA - 1).
 
     n lies in stratum ``index`` of :data:`MIDSIZES` (an offset shared by the strata); the values lie inside a
-    tenth of mixed bounds (1 to 10 below 0, 10 to 100 above), so a scale read from the data shrinks 10 times or more;
+    tenth of mixed bounds (upper 10 to 100, lower 1/100 to 1/10 of it below 0), but for 1 to 3 far below the lower
+    bound (:func:`_lesson02_inputs.with_outliers`: clipping skipped at a size, or when a sample of the values shows
+    none outside, fails; referee s40rA D1), so a scale read from the clipped data shrinks 10 times or more;
     epsilon in stratum ``permutation[index]`` of :data:`MIDSIZE_EPSILONS` (1e-3 to 20, a factor 1.86 a stratum),
     so small epsilons meet large n (referee s39rA D4: epsilon 0.1 to 10 left a data scale at n > 150,000 and
     epsilon < 0.1 untried).
@@ -66,12 +69,16 @@ def midsize_sum_case(seed: int, index: int):
     rng = _default_rng([seed, 32, index])
     low, high = (math.log(size) for size in MIDSIZES)
     n = int(math.exp(low + (index + offset) / MIDSIZE_STRATA * (high - low)))
-    lower, upper = -_log_uniform(rng, 1, 10), _log_uniform(rng, 10, 100)
+    share, upper = _log_uniform(rng, 1, 10), _log_uniform(rng, 10, 100)
+    lower = -share * upper / 100  # |lower| at most a tenth of upper: the outliers below it keep max |clipped| small
     low, high = (math.log(epsilon) for epsilon in MIDSIZE_EPSILONS)
     epsilon = math.exp(low + (epsilon_stratum + rng.random()) / MIDSIZE_STRATA * (high - low))
-    return rng.uniform(lower / 10, upper / 10, n), lower, upper, epsilon
+    return with_outliers(rng, rng.uniform(lower / 10, upper / 10, n), lower, upper, below_only=True), lower, upper, epsilon
 
 
+#: Cases per pool of the grid test (:func:`_band_calls.check_no_pooled_grid`: 128 releases, neighbours by n or
+#: epsilon).
+MIDSIZE_GRID_WINDOW = 2
 #: Windows (in cases, ordered by n) of the mid-size cases and the 1,000,000-value case whose shape is tested.
 MIDSIZE_SHAPE_WINDOWS = (4, 8)
 
@@ -101,27 +108,36 @@ def check_sum_midsizes(many, seed: int, huge=None) -> None:
     CheckFailed
         With a hint naming the case and the property.
     """
-    z_all = []
+    z_all, cases, epsilons = [], [], []
     for index in range(MIDSIZE_STRATA):
         values, lower, upper, epsilon = midsize_sum_case(seed, index)
         outputs = many(MIDSIZE_DRAWS, values, lower, upper, epsilon, _default_rng([seed, 32, index, 1]))
         values, lower, upper, epsilon = midsize_sum_case(seed, index)  # recomputed after the student ran
-        where = (f"For {_len(values)} values inside a tenth of the bounds [{lower:.6g}, {upper:.6g}], "
-                 f"epsilon={epsilon:.6g}:")
+        where = (f"For {_len(values)} values inside a tenth of the bounds [{lower:.6g}, {upper:.6g}] but for "
+                 f"{int((values < lower).sum())} far below the lower bound, epsilon={epsilon:.6g}:")
         centre, largest = _fsum(np.clip(values, lower, upper)), _max(_abs(lower), _abs(upper))
-        noise = _stats.as_numbers(outputs, "the noisy release") - centre
+        releases = _stats.as_numbers(outputs, "the noisy release")
         tolerance = 64 * _len(values) * np.finfo(float).eps * largest + 4 * np.spacing(_abs(centre))
-        if np.any(np.abs(noise) <= tolerance):
+        if np.any(np.abs(releases - centre) <= tolerance):
             raise CheckFailed(f"{where} a release is the exact sum (property: noise at every size). Add the noise "
                               "whatever the number of values.")
-        z = noise / (largest / epsilon)
-        spread = _float(np.mean(np.abs(z)))
-        if spread < MIDSIZE_SPREAD_FLOOR:
-            raise CheckFailed(f"{where} your releases are {spread:.2f} Laplace scales from the sum on average, where "
-                              "the noise gives 1 (property: data-independent scale, at every size). The sensitivity "
-                              "comes from the declared bounds, max(|lower|, |upper|), never from the data's values.")
+        z = (releases - centre) / (largest / epsilon)
+        check_clipped_centre(z, where)
+        cases.append((releases, centre, largest / epsilon, tolerance, where))
+        epsilons.append(epsilon)
         z_all.append(z)
     where = f"Over {MIDSIZE_STRATA} cases of 120,000 to 1,000,000 values ({MIDSIZE_DRAWS} releases each),"
+    releases, centres, scales, tolerances, wheres = zip(*cases)
+    check_call_sequences(releases, centres, scales, tolerances, lambda i: wheres[i], where,
+                         {"n": np.arange(MIDSIZE_STRATA), "epsilon": np.array(epsilons)},
+                         window=MIDSIZE_GRID_WINDOW)
+    for z, case_where in zip(z_all, wheres):  # after the call tests: reused draws also make a spread small
+        spread = _float(np.mean(np.abs(z)))
+        if spread < MIDSIZE_SPREAD_FLOOR:
+            raise CheckFailed(f"{case_where} your releases are {spread:.2f} Laplace scales from the sum on average, "
+                              "where the noise gives 1 (property: data-independent scale, at every size). The "
+                              "sensitivity comes from the declared bounds, max(|lower|, |upper|), never from the "
+                              "data's values.")
     _stats.check_laplace_noise(np.concatenate(z_all), where)
     sizes = [_len(midsize_sum_case(seed, index)[0]) for index in range(MIDSIZE_STRATA)]
     check_band_scale(np.array(z_all), {"n": sizes}, where, "is the noise skipped or shrunk above some size? The "

@@ -22,6 +22,7 @@ from mic_dp_helpers.checks._noise_tests import (  # noqa: F401  (re-exported: th
     laplace_tail_threshold,
 )
 from mic_dp_helpers.checks._power_lesson07 import LESSON07_POWER  # noqa: F401  (lesson 07's table, split off)
+from mic_dp_helpers.checks._power_lesson02 import LESSON02_S40_POWER
 
 
 # ===========================================================================================
@@ -67,8 +68,9 @@ LESSON02_06_POWER = (
      "1 (spread 0.1 of the scale against a floor of 0.8)", "data inside a tenth of the bounds at 1,000-10,000 and "
      "10,000-120,000 values"),
     ("02.1, 02.4", "noise rounded to a step g before it is added (a grid anchored at the answer; referee s39rA "
-                   "D2: g = 1e-6 scales)", "1 (by construction) for g >= 1e-7 scales at |answer| <= 1e3 scales, "
-     "1e-6 at 1e4, 1e-5 at 1e6, 1e-4 at 1e8; 0 below (float rounding hides the grid)",
+                   "D2: g = 1e-6 scales)", "1 (by construction) on a main case (36,000 releases) for g of 1, 2 "
+     "or 5 times a power of 10 down to 1e-7 scales at |answer| <= 1e3 scales, 1e-6 at 1e4, 1e-5 at 1e6, 1e-4 at "
+     "1e8; 0 below (float rounding hides the grid); other steps and the band sweep: the s40rA rows below",
      "_grid_anchor.check_not_anchored: robust step (Euclid on the smallest gaps, least squares), residues at "
      "the answer, not at 0"),
     ("04.1", "the caller's NumPy array clipped in place", "1 (by construction)", "one call on the first case as an array"),
@@ -273,13 +275,16 @@ LESSON02_06_POWER = (
     # Referee redA (2026-11-27): mirrors at any lag, near-exact outputs, far sizes, Python ints.
     ("02.1, 02.4, 04.1, 06.4", "half the calls (or groups) mirroring the noise of another call at any lag d, "
      "not only the lags check_independent_calls tests (referee: d = 5, 8, 25; 06.4: group i and i + k/2)",
-     "1 (by construction: thousands of mirrored pairs against a chance expectation below 60 + 10)",
+     "1 (by construction: thousands of mirrored pairs against a chance expectation below 60 + 10) on the main "
+     "cases; in the band sweep and 02.4's mid-sizes: the s40rA row below",
      "check_no_mirrors: pairs of releases averaging to the true answer within 1e-9 scales + 1e-10 of it (fresh "
      "noise: at most n^2/2 x 2t x 1/(4 scale) such pairs; more than 3 times that plus 10 fail)"),
     ("02.1, 02.4, 06.4", "the true answer plus a jitter of at most 1e-3 (1e-2) scales in 1% (0.5%) of calls",
      "1 (1%: about 396 within 1e-3 scales of 36,000, against Binomial(36,000, 1e-3), 36 expected; 0.5% within "
      "1e-2: 533 against 358 +- 19; 24,000 draws in 02.4: 263 against 24)",
-     "check_near_answer on every statistical case (windows 1e-3 and 1e-2 scales, Binomial tail 1e-7 each)"),
+     "check_near_answer on every main case (windows 1e-3 and 1e-2 scales, Binomial tail 1e-7 each); the band "
+     "sweep's 8,000 releases pooled (windows 1e-2 and 5e-2: in 1% of every case's calls about 160 against 80 +- 9 "
+     "within 1e-2; confined to a fifth of the cases about 96: passes)"),
     ("02.1", "no noise for a Python int value (the exercise's example passes 16)", "1 (by construction)",
      "two of the four extreme cases pass their value as a Python int"),
     ("02.4", "exact, or half the noise, or a scale from the data, above some size below 1,000,000 values "
@@ -511,7 +516,7 @@ LESSON02_06_POWER = (
     ("06.4", "grouping and standard noise kept when sigma changes (referee s36rA)", "1 (by construction: thousands "
      "of equal |z| against none allowed; a correct answer has one with probability about 2e-6)",
      "lesson06_grouping._check_mixed_sigmas: 30 rounds of 5 inputs (sigma 1 and 3 times, l 4 and 5, two datasets)"),
-)
+) + LESSON02_S40_POWER  # referee s40rA: call patterns in the band sweep and mid-sizes, sparse outliers (02.1, 02.4)
 
 
 # ===================================================================== lesson 05 (05.4)
