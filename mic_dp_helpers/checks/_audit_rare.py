@@ -318,7 +318,7 @@ def point_hint(j: int, k_rare: int, k_other: int, claimed: float) -> str:
             f"confidence 0.95, delta=0) gives {result.epsilon_lower_bound:.4f}, below the claim {claimed:.4f}. "
             f"Its best event ({result.event!r}) occurred {k_rare} vs {k_other} times: {counts}; counts that small "
             "are far from the true ratio by chance, and the exercise's confidence bound is what pays for that. A "
-            "ratio of event counts (a point estimate, with any margin or count filter) or an audit with other "
+            "ratio of event counts (a point estimate, with any margin), with any count filter, or an audit with other "
             "arguments than the exercise's (fewer candidate events, a lower confidence) can flag it; the exercise "
             "asks for its audit at the defaults. Flag a column only when result.refutes(claimed_epsilon).")
 
