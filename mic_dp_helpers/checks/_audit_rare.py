@@ -21,7 +21,10 @@ and the audit's Clopper-Pearson bound is what pays for that. Two kinds of column
   10,000 releases, ``k_rare`` and 1 of the evaluation half's; on dataset_b the reverse; none beyond 20,000. The
   audit's best event is "output == 2.0" with counts ``k_rare`` vs 1, whose log ratio (3.0 to 3.8) is 2.1 or more
   times any claim of the check (1.8 at most), while its 95% bound is at most 0.7 times the claim: every rule on
-  the best event's counts with a margin up to 2.1 flags it, the exercise's audit does not.
+  the best event's counts with a margin up to 2.1 flags it, the exercise's audit does not. The rare case holds
+  two more (referee s40rD, :data:`ZERO_POINT`, :data:`NEAR_POINT`): counts of 31-35 vs 0 (bound at most 0.7
+  claims) and 87-102 vs 5 (bound 0.89-0.90 claims, log count ratio 1.68-1.79 claims), against rules on a
+  zero-count side, on counts filtered at 3-5 per side, or gated on a bound near the claim.
 """
 
 from __future__ import annotations
@@ -44,6 +47,11 @@ RARE_CLAIMS = (1.6, 1.8)
 #: The point column: its rare value's counts in the selection half (dataset_a, dataset_b) and its bound's ceiling.
 POINT_SELECTION = (60, 3)
 POINT_BOUND_SHARE = 0.7
+#: The rare case's two more point columns (referee s40rD D1): (count of 3s, bound's ceiling as a share of the claim).
+#: A zero-count side (best event about 35 vs 0) and a near bound (about 100 vs 5: bound 0.85-0.9 claims, log count
+#: ratio 1.6-1.9 claims).
+ZERO_POINT = (0, 0.7)
+NEAR_POINT = (5, 0.9)
 _HALF = 10_000
 
 
@@ -188,29 +196,34 @@ def point_audit(k_rare: int, k_other: int = 1):
 
 
 @functools.lru_cache(maxsize=64)
-def point_counts(claimed: float) -> tuple[int, int]:
-    """The point column's evaluation counts for ``claimed``: the largest count of 2s (against one 3) whose audit
-    bound is at most :data:`POINT_BOUND_SHARE` times the claim (a bisection over 20-200, about 8 audits).
+def point_counts(claimed: float, k_other: int = 1, share: float = POINT_BOUND_SHARE) -> tuple[int, int]:
+    """The point column's evaluation counts for ``claimed``: the largest count of 2s (against ``k_other`` 3s) whose
+    audit bound is at most ``share`` times the claim (a bisection over 20-200, about 8 audits).
 
     Parameters
     ----------
     claimed : float
         The case's claimed epsilon (0.33 to 1.8 in check 05.4).
+    k_other : int, default 1
+        The count of 3s in dataset_a's evaluation half (0: a zero-count side).
+    share : float, default :data:`POINT_BOUND_SHARE`
+        The bound's ceiling, as a share of the claim.
 
     Returns
     -------
     tuple of int
         (count of 2s, count of 3s) in dataset_a's evaluation half.
     """
-    low, high = 20, 200  # bounds at 20: about 0.17; at 200: far above any claim
-    ceiling = POINT_BOUND_SHARE * claimed
+    low, high = 20, 200  # bounds at 20: about 0.17 (1 other), 0.48 (0 others), 0 (5 others); at 200: above any claim
+    ceiling = share * claimed
     while high - low > 1:
         middle = (low + high) // 2
-        low, high = (middle, high) if point_audit(middle).epsilon_lower_bound <= ceiling else (low, middle)
-    result = point_audit(low)
-    if not 0 < result.epsilon_lower_bound <= ceiling or sorted((result.count_a, result.count_b)) != [1, low]:
+        low, high = (middle, high) if point_audit(middle, k_other).epsilon_lower_bound <= ceiling else (low, middle)
+    result = point_audit(low, k_other)
+    if (not 0 < result.epsilon_lower_bound <= ceiling or result.event != "output == 2.0"
+            or sorted((result.count_a, result.count_b)) != sorted((k_other, low))):
         raise RuntimeError(f"no point column for the claim {claimed}: {result}")
-    return low, 1
+    return low, k_other
 
 
 def point_release(k_rare: int, k_other: int):
@@ -296,14 +309,18 @@ def point_hint(j: int, k_rare: int, k_other: int, claimed: float) -> str:
         The hint.
     """
     result = point_audit(k_rare, k_other)
-    ratio = math.log(k_rare / k_other)
+    ratio = math.log(k_rare / k_other) if k_other else math.inf
+    counts = (f"a log count ratio of {ratio:.2f}, {ratio / claimed:.1f} times the claim" if k_other else
+              "0 on one side, which is no proof of an infinite ratio")
     return (f"you flagged column {j}, which the audit the exercise asks for does not refute: on the 20,000 releases "
-            f"per side that release returned (fixed by the check, so it knows what every audit of them gives), "
-            f"audit_epsilon at its defaults gives {result.epsilon_lower_bound:.4f}, below the claim {claimed:.4f}. "
-            f"Its best event ({result.event!r}) occurred {k_rare} vs {k_other} times: a log count ratio of "
-            f"{ratio:.2f}, {ratio / claimed:.1f} times the claim, but a ratio of counts that small is far from the "
-            "true ratio by chance, and the confidence bound is what pays for that: a ratio of event counts (a point "
-            "estimate, with any margin) proves nothing. Flag a column only when result.refutes(claimed_epsilon).")
+            f"per side that release returned (fixed by the check: they are what they are, the same in every call, "
+            f"so it knows what every audit of them gives), audit_epsilon at its defaults (n_candidates=20, "
+            f"confidence 0.95, delta=0) gives {result.epsilon_lower_bound:.4f}, below the claim {claimed:.4f}. "
+            f"Its best event ({result.event!r}) occurred {k_rare} vs {k_other} times: {counts}; counts that small "
+            "are far from the true ratio by chance, and the exercise's confidence bound is what pays for that. A "
+            "ratio of event counts (a point estimate, with any margin), with any count filter, or an audit with other "
+            "arguments than the exercise's (fewer candidate events, a lower confidence) can flag it; the exercise "
+            "asks for its audit at the defaults. Flag a column only when result.refutes(claimed_epsilon).")
 
 
 def rare_hint(j: int, claimed: float) -> str:

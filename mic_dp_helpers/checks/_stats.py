@@ -575,8 +575,13 @@ LESSON05_POWER = (
      "1.6-1.8) fail the audit-or-ratio rule at margin 1.05 and 1.2 in 100 of 100 seeds (0-99), 1.5 in 99, 2 in 43, "
      "and the ratio alone at margins 1.05-2 in 100 of 100 (it misses the flawed columns at 1.3-2 claims). A false "
      "refutation by the exercise's audit: at most 4e-7 per evaluated rare event (Poisson counts), 5e-5 per check. "
-     "Not caught: the same rule ignoring events with fewer than 5 counts on a side (margin 1.2 passed seeds 0-5 "
-     "and 505; catching it needs events the exercise's audit refutes 3e-5 to 1e-4 of the time)"),
+     "Since s40rD the rare case also holds a point column with counts 31-35 vs 0 (bound at most 0.7 claims) and "
+     "one with 87-102 vs 5 (bound 0.89-0.90 claims, log ratio 1.68-1.79 claims): the rule gated on a bound above "
+     "0.8 or 0.85 claims, the rule ignoring events with fewer than 3 or 5 counts on a side (margins 1.2-1.6) and "
+     "a '0 vs 10 (or 25) counts' rule fail at every seed (0 of seeds 0-11 and 505 passed; tests/wrong_answers/"
+     "lesson05_s40h.py). Not caught: a filter of 6 or more counts, a margin above 1.68 with a filter of 1-5 "
+     "counts, or a bound gate above 0.89 claims (honest random columns with such counts would be refuted by the "
+     "exercise's audit 3e-5 to 1e-4 of the time)"),
     ("a point estimate scanned over events, or above a margin of 1.3 claims, or a bound above 1.5 claims",
      "6 of 6 seeds (4-9) and 505",
      "the tight case (claim 1-1.5): its alarm column's rare events (10-30 counts) give a ratio above the claim in "

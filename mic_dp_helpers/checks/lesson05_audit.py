@@ -74,7 +74,9 @@ def _audit_case(seed: int, index: int):
     if index == 5:
         return _with_fixed_column(_tight_case(rng), _default_rng([seed, index, 57]))
     if index == 6:
-        return _with_point_column(_audit_rare.rare_case(rng, _layout), _default_rng([seed, index, 58]))
+        case = _with_point_column(_audit_rare.rare_case(rng, _layout), _default_rng([seed, index, 58]))
+        return _with_point_column(case, _default_rng([seed, index, 59]),
+                                  (_audit_rare.ZERO_POINT, _audit_rare.NEAR_POINT))
     n_columns = int(rng.integers(2, 5))
     claimed = _float(_exp(rng.uniform(_log(0.3), _log(1.0))))
     epsilons = claimed * rng.uniform(0.02, 0.2, n_columns) / n_columns
@@ -115,11 +117,15 @@ def _insert_column(case, rng, epsilon, form):
             np.insert(dataset_b, position, np.r_[1.0, others], axis=1), np.insert(leaks, position, 0.0), forms)
 
 
-def _with_point_column(case, rng):
-    """``case`` with the point column of :mod:`._audit_rare` at a random position (its epsilon recorded as NaN:
-    the exercise's audit does not refute it, a ratio of its best event's counts is 2.1 or more times the claim)."""
+def _with_point_column(case, rng, kinds=((1, _audit_rare.POINT_BOUND_SHARE),)):
+    """``case`` with a point column of :mod:`._audit_rare` for each (count of 3s, bound's share of the claim) of
+    ``kinds`` at random positions (their epsilons recorded as NaN: the exercise's audit does not refute them, a
+    ratio of their best event's counts is far above the claim)."""
     claimed = case[1]
-    return _insert_column(case, rng, math.nan, ("point", *_audit_rare.point_counts(claimed), claimed))
+    for k_other, share in kinds:
+        case = _insert_column(case, rng, math.nan, ("point", *_audit_rare.point_counts(claimed, k_other, share),
+                                                    claimed))
+    return case
 
 
 def _with_fixed_column(case, rng):
@@ -144,7 +150,8 @@ def _fixed_column_hint(j: int, form: tuple, n_audits: int) -> str:
             f"per side that release returned, audit_epsilon at its defaults (95% confidence, delta=0) gives "
             f"{_audit_trap.audit_bound(a, b):.4f}, below the claim {form[3]:.4f} (this column's releases are fixed "
             "by the check, so it knows what every audit of them gives). An audit at a lower confidence (at 0.93: "
-            f"{_audit_trap.audit_bound(a, b, 0.93):.4f}) or on only part of the releases refutes it"
+            f"{_audit_trap.audit_bound(a, b, 0.93):.4f}), on only part of the releases, or of its releases in "
+            "another order (they are what they are: fixed, not independent draws) can refute it"
             f"{_audit_rare.ratio_clause(a, b, form[3])}. Audit each column on all 20,000 releases per side, at 95% "
             "confidence, and flag it only when result.refutes(claimed_epsilon)." + _audit_rare.not_an_audit(n_audits))
 
@@ -452,12 +459,15 @@ def check_flawed_features(answer, seed: int = SEED) -> None:
     large call is not refused): 3 and 10 tries of 20,000 passed (referee s37rC), and k tries refute an honest
     noisy column at most k times as often as one. Flagging a column only above 1.05 to 1.10 times the claim
     passes too (1.15 fails; a margin below 1, such as 0.95 or 0.99, fails on the fixed column): the flawed
-    columns sit at 1.2 times the claim or more. A count-ratio rule that ignores events with fewer than 5
-    counts on either side (the audit, or such a ratio above 1.2 times the claim) passes (seeds 0-5, 505): the
-    point column's best event has 1 count on one side, and honest columns whose best events have 5 or more on
-    each side and a ratio far above the claim would be refuted by the exercise's audit too often (computed with
-    Poisson counts: 3e-5 to 1e-4 per evaluated event at the claim, for a power of about 20% per event at margin
-    1.2); it is in ``tests/wrong_answers/lesson05_07_08_s39c.py``'s ``STATED_LIMITS``. One audit per column
+    columns sit at 1.2 times the claim or more. Rules on the best event's counts
+    (referee s40rD) are closed by two more point columns in the rare case (fixed releases): best-event counts of
+    31-35 vs 0 (bound at most 0.7 claims), so a "0 on one side" rule fails; and 87-102 vs 5 (bound 0.89-0.90
+    claims, log count ratio 1.68-1.79 claims), so a count ratio above 1.2-1.6 claims with both counts 5 or fewer
+    required, or one gated on the bound above 0.8-0.89 claims, fails at every seed, exactly. Left open (stated, not
+    tested): a count-ratio rule that requires 6 or more counts on each side, or a margin above 1.68 with a count
+    filter of 1-5, or a bound gate above 0.89 claims; honest random columns whose best events have such counts
+    would be refuted by the exercise's audit too often (computed with Poisson counts: 3e-5 to 1e-4 per evaluated
+    event), and a fixed column for each count level costs a further 8 audits per claim. One audit per column
     with ``dataset_b`` first is accepted (referee s39rC: it passed 100 of 100 seeds); more audits than columns
     get the "swapped" hint when both orders occur and one order alone has an audit per column, the retry hint
     otherwise (audits all with ``dataset_b`` first and retried, referee s40rC). Two settings the text asks for

@@ -140,7 +140,6 @@ MORE_WRONG_ANSWERS["05.4"] = {
 }
 
 #: 05.4 answers the check cannot reject at a false-rejection rate below 1e-3 (its docstring's Limits): not collected.
-STATED_LIMITS = {"05.4": {
-    "the audit, or its best event's count ratio above 1.2 times the claim where both counts are 5 or more":
-        _audit_or_ratio(1.2, at_least=5),
-}}
+#: (The member stated here before, count ratio above 1.2 x with both counts 5 or more, now fails on the rare case's
+#: near point column: see ``lesson05_s40h.py``.)
+STATED_LIMITS: dict = {"05.4": {}}
