@@ -22,7 +22,7 @@ from mic_dp_helpers.checks import lesson07_sweeps as _sweeps07
 from mic_dp_helpers.checks._coin_pairs import PairPool, check_cross_calls, check_pairings, pairing_counts
 from mic_dp_helpers.checks._coin_resolution import check_coin_resolution
 from mic_dp_helpers.checks._coins import check_calls_independent, check_pairs_at_lags, independence_of_coins, lag_z_scores
-from mic_dp_helpers.checks._rr_few_people import check_few_people, in_rounds
+from mic_dp_helpers.checks._rr_few_people import check_few_people, in_rounds, n0 as _grid_start
 from mic_dp_helpers.checks._rr_sequences import check_calls_across_settings
 from mic_dp_helpers.checks._core import CheckFailed, call_repeatedly, exercise, expect_number
 
@@ -377,7 +377,7 @@ def _epsilon_size_grid(answer, generator) -> list[float]:
     pool = PairPool(_exp_array(grid))
     for i, epsilon in enumerate(float(_exp_array(g)) for g in grid):
         p = _keep_probability(epsilon)
-        n0 = int(min(max(30.0 / (1 - p), 2000), 1_000_000))
+        n0 = _grid_start(epsilon)
         shift = (i % 3 + rotation) / 3
         ladder = (int(_exp(_log(2000.0) + (k + shift) / GRID_SIZES * _log(500.0))) for k in range(GRID_SIZES))
         sizes = [n0] + [n for n in ladder if n > n0]
