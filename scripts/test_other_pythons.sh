@@ -54,8 +54,8 @@ for version in 3.12 3.13; do
         echo "== Python $version: minepy could not be built; exercise 05.1's checks are skipped (they need MIC)."
     fi
     echo "== Python $version ($("$venv/bin/python" -c 'import platform; print(platform.python_version())')): check tests"
-    # The default tier only (as `./course test` runs it): the slow tier's false-rejection rates over 200
-    # seeds run once, on the course's Python, in CI's `./course test -m slow`. Two workers, as there.
+    # The default tier only (as `./course test` runs it): the slow tier (false-rejection regression test
+    # included) runs once, on the course's Python, in CI's `./course test -m slow`. Two workers, as there.
     if PYTHONPATH="$PWD" "$venv/bin/python" -m pytest -p no:cacheprovider -o addopts="" -q \
             -n 2 --dist loadfile -m "not slow" "${TESTS[@]}" "$@"; then
         ran+=("$version")

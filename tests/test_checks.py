@@ -10,7 +10,7 @@ import nbformat
 import pytest
 
 from conftest import solution_namespace
-from wrong_answers import COSTLY_CHECKS, collect_wrong_answers
+from wrong_answers import COSTLY_CHECKS, collect_wrong_answers, fresh_answer
 from mic_dp_helpers.checks import EXERCISES, check, run_check
 from mic_dp_teacher.grading import protocol, wire
 
@@ -170,7 +170,7 @@ def _wrong_answer_params():
 @pytest.mark.parametrize("exercise_id, mistake", list(_wrong_answer_params()))
 def test_wrong_answer_is_rejected_with_a_hint(exercise_id, mistake):
     _skip_without_minepy(exercise_id)
-    result = run_check(exercise_id, WRONG_ANSWERS[exercise_id][mistake])
+    result = run_check(exercise_id, fresh_answer(exercise_id, mistake))
     assert result.status == "failed", f"{mistake!r} was accepted"
     assert result.message and "passed" not in result.message
 

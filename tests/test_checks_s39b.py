@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from mic_dp_helpers.checks import run_check
-from wrong_answers import lesson07_09_s39b, lesson07_09_s40b
+from wrong_answers import fresh_module, lesson07_09_s39b, lesson07_09_s40b
 
 _CASES = [pytest.param(module, exercise_id, mistake, id=f"{module.__name__[-4:]}-{exercise_id}-{mistake}")
           for module in (lesson07_09_s39b, lesson07_09_s40b)
@@ -18,7 +18,7 @@ _CASES = [pytest.param(module, exercise_id, mistake, id=f"{module.__name__[-4:]}
 @pytest.mark.slow
 @pytest.mark.parametrize("module, exercise_id, mistake", _CASES)
 def test_s39b_answer_fails_with_a_true_hint(module, exercise_id, mistake):
-    result = run_check(exercise_id, module.MORE_WRONG_ANSWERS[exercise_id][mistake])
+    result = run_check(exercise_id, fresh_module(module).MORE_WRONG_ANSWERS[exercise_id][mistake])
     assert result.status == "failed", f"{mistake!r} was accepted"
     assert all(word in result.message for key, word in module.HINT_WORDS.items() if key in mistake), result.message
     untrue = getattr(module, "UNTRUE_WORDS", {})

@@ -11,6 +11,7 @@ from mic_dp_helpers.checks import run_check
 from mic_dp_helpers.checks._coin_resolution import WORDS, check_coin_resolution, stream, words_read
 from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.checks.lesson07 import _reports
+from wrong_answers import fresh_module, lesson07_s40a
 from wrong_answers.lesson07_s40a import HINT_WORDS, HONEST, MORE_WRONG_ANSWERS
 
 _WRONG = MORE_WRONG_ANSWERS["07.1"]
@@ -19,7 +20,7 @@ _WRONG = MORE_WRONG_ANSWERS["07.1"]
 @pytest.mark.slow
 @pytest.mark.parametrize("mistake", list(_WRONG))
 def test_s40a_answer_fails_with_a_true_hint(mistake):
-    result = run_check("07.1", _WRONG[mistake])
+    result = run_check("07.1", fresh_module(lesson07_s40a).MORE_WRONG_ANSWERS["07.1"][mistake])
     assert result.status == "failed", f"{mistake!r} was accepted"
     words = [word for key, word in HINT_WORDS.items() if key in mistake]
     assert words and all(word in result.message for word in words), result.message

@@ -147,7 +147,8 @@ def test_course_helpers_stay_forbidden_whatever_the_notebook_patched(graded):
 def test_course_mechanism_in_lesson_02_is_wrong(graded):
     rows = _rows(graded, "h_helpers_02")
     assert rows["02.1"].status == "wrong" and "mechanisms.noise.laplace_mechanism " + COURSE_ANSWER in rows["02.1"].message
-    assert rows["02.4"].status == "wrong" and "mechanisms.noise.laplace_mechanism " + COURSE_ANSWER in rows["02.4"].message
+    assert rows["02.4"].status == "wrong" and "mechanisms.noise.laplace_mechanism " + COURSE_ANSWER in rows["02.4"].message, \
+        rows["02.4"]
 
 
 @pytest.mark.slow

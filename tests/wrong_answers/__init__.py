@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import pkgutil
+from types import ModuleType
 
 #: Exercises whose check takes 1-8 s for a correct answer (thousands of calls, PyDP, Spark-sized logs, a
 #: Python loop per call): the default run tries only a few of their wrong answers and none of their honest
@@ -18,7 +20,7 @@ def collect_wrong_answers() -> dict[str, dict]:
     A module may also hold ``MORE_WRONG_ANSWERS`` (same shape) for an exercise another module owns, when
     that module is full (600 lines): they join the owner's answers, a mistake named twice is an error."""
     merged: dict[str, dict] = {}
-    extra: list[tuple[str, dict]] = []
+    extra: list[tuple[str, dict, ModuleType]] = []
     for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if module.name.startswith("_"):
             continue
@@ -28,10 +30,39 @@ def collect_wrong_answers() -> dict[str, dict]:
         if overlap:
             raise ValueError(f"exercises {sorted(overlap)} have wrong answers in two modules")
         merged.update(answers)
-        extra.extend(getattr(loaded, "MORE_WRONG_ANSWERS", {}).items())
-    for exercise_id, answers in extra:
+        _OWNER.update({(exercise_id, name): (loaded, "WRONG_ANSWERS") for exercise_id in answers
+                       for name in answers[exercise_id]})
+        extra.extend((exercise_id, more, loaded) for exercise_id, more in getattr(loaded, "MORE_WRONG_ANSWERS", {}).items())
+    for exercise_id, answers, loaded in extra:
         twice = set(answers) & set(merged.setdefault(exercise_id, {}))
         if twice:
             raise ValueError(f"wrong answers {sorted(twice)} of {exercise_id} are named in two modules")
         merged[exercise_id] = {**merged[exercise_id], **answers}
+        _OWNER.update({(exercise_id, name): (loaded, "MORE_WRONG_ANSWERS") for name in answers})
     return merged
+
+
+#: (exercise id, mistake) -> (the module that defines it, the name of its dict), filled by collect_wrong_answers.
+_OWNER: dict[tuple[str, str], tuple[ModuleType, str]] = {}
+
+
+def fresh_module(module: ModuleType) -> ModuleType:
+    """A new copy of the corpus module ``module``, executed again from its file.
+
+    Some wrong answers keep a memo between calls (a dict in a closure or a module global): an answer already
+    run by one test would meet the next test's check with that memo filled, and fail at another stage, with
+    another hint. Every test that runs a corpus answer takes it from a fresh copy, so that its verdict and
+    hint do not depend on which tests ran before it in the same worker.
+    """
+    spec = importlib.util.spec_from_file_location(f"{module.__name__}__fresh", module.__file__)
+    copy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(copy)
+    return copy
+
+
+def fresh_answer(exercise_id: str, mistake: str):
+    """The wrong answer ``mistake`` of ``exercise_id`` from a fresh copy of its module (see :func:`fresh_module`)."""
+    if not _OWNER:
+        collect_wrong_answers()
+    module, name = _OWNER[(exercise_id, mistake)]
+    return getattr(fresh_module(module), name)[exercise_id][mistake]
