@@ -3,8 +3,8 @@
 This test does not measure the false-rejection rate: ``benchmarks/check_false_rejection.py`` runs 1,000 seeds per
 exercise and prints the rates with their Clopper-Pearson bounds (the target: 1 in 1,000). What the test catches is a
 check changed so that it rejects correct answers often. Its seeds are fixed (the inputs and the check's own draws
-change with the seed; PyDP's noise changes with every run), and its size is set by CI's time limit: 200 seeds of
-every check took about an hour of CPU (stop 40's CI ran out of time), so
+change with the seed; PyDP's noise changes with every run), and its size is set by CI's time limit: 100-200 seeds of
+every check took about 7,900 s of CPU (stop 40's CI ran out of time), so
 
 - a check that takes 3-8 s a seed (``COSTLY``) runs seeds 0-9 and fails on one rejection. Power against a check
   broken to reject a correct answer at rate r: 0.40 at r = 5%, 0.65 at 10%, 0.89 at 20%; a check at the design

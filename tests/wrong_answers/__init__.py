@@ -32,7 +32,8 @@ def collect_wrong_answers() -> dict[str, dict]:
         merged.update(answers)
         _OWNER.update({(exercise_id, name): (loaded, "WRONG_ANSWERS") for exercise_id in answers
                        for name in answers[exercise_id]})
-        extra.extend((exercise_id, more, loaded) for exercise_id, more in getattr(loaded, "MORE_WRONG_ANSWERS", {}).items())
+        extra.extend((exercise_id, more, loaded)
+                     for exercise_id, more in getattr(loaded, "MORE_WRONG_ANSWERS", {}).items())
     for exercise_id, answers, loaded in extra:
         twice = set(answers) & set(merged.setdefault(exercise_id, {}))
         if twice:
@@ -51,8 +52,9 @@ def fresh_module(module: ModuleType) -> ModuleType:
 
     Some wrong answers keep a memo between calls (a dict in a closure or a module global): an answer already
     run by one test would meet the next test's check with that memo filled, and fail at another stage, with
-    another hint. Every test that runs a corpus answer takes it from a fresh copy, so that its verdict and
-    hint do not depend on which tests ran before it in the same worker.
+    another hint. The tests that run an answer another test also runs (``test_checks``, ``test_checks_s39b``,
+    ``test_checks_s40a``) take it from a fresh copy, so that its verdict and hint do not depend on which tests
+    ran before it in the same worker.
     """
     spec = importlib.util.spec_from_file_location(f"{module.__name__}__fresh", module.__file__)
     copy = importlib.util.module_from_spec(spec)
