@@ -204,13 +204,14 @@ def _check_value_kinds(answer, seed: int) -> None:
 
 
 def _check_few_values(answer, seed: int) -> None:
-    """:data:`_mean_few_values.RUNS` answers on each case of :func:`_mean_few_values.few_value_cases` (all values
-    equal, 0/1 values, two or three values, every value beyond one bound, epsilon below 0.015), tested by
-    :func:`_mean_few_values.check_case` (referee s39rA D1, D6)."""
+    """:data:`_mean_few_values.SPREAD_RUNS` answers on each case of :func:`_mean_few_values.few_value_cases` (all
+    values equal, 0/1 values, two to eight whole-number levels, every value beyond one bound, epsilon below 0.015),
+    tested by :func:`_mean_few_values.check_case` (referee s39rA D1, D6), then :data:`_mean_few_values.RUNS` on each
+    of :func:`_mean_few_values.level_cases`, tested for noise by :func:`_mean_few_values.check_noisy`."""
     pooled = {}
     for index in range(_len(few_value_cases(seed))):
         values, lower, upper, epsilon, _ = few_value_cases(seed)[index]
-        outputs = _many("04.1", answer, _mean_few_values.RUNS, values, lower, upper, epsilon)
+        outputs = _many("04.1", answer, _mean_few_values.SPREAD_RUNS, values, lower, upper, epsilon)
         answers = _stats.as_numbers(outputs, "the noisy mean")
         case = few_value_cases(seed)[index]  # recomputed after the student ran
         shift, variance = _mean_few_values.check_case(answers, *case)
@@ -268,14 +269,15 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Twelve answers on
     each kind of input the text allows (:func:`_check_value_kinds`: the example's integer bounds [0, 150], a lower
     bound of 0.0, symmetric bounds, whole-number values, a NumPy array) are never all equal and at most 3 are
-    within 1e-3 noise scales of the exact mean (an answer exact for one kind fails). Forty answers on each of 18
+    within 1e-3 noise scales of the exact mean (an answer exact for one kind fails). Eighty answers on each of 18
     cases of :mod:`~mic_dp_helpers.checks._mean_few_values` (referees s39rA, s39rE: six kinds of data -- every value
     the same; 0/1 values with bounds [0, 1] and inside wider bounds; two to eight whole numbers in the middle third
     of the bounds; every value beyond one bound, on it or strictly beyond; values inside the bounds at epsilon
     1e-4-0.015 -- each at 20-300, 300-3,000 and 3,000-20,000 values, with epsilons 0.1-1, 1-5 and 5-20 paired with
-    the sizes at random) are never all equal, at most 3 are within 1e-3 x min(noise scale, bound width) of an
-    interior clamped mean, and, pooled over a kind's three cases, they are not closer to the clamped mean than 80 of
-    PyDP's own answers a case (rank test, p >= 1e-6 a kind): an answer exact, or with bounds from the data, for
+    the sizes at random) are never all equal, at most 4 are within 1e-3 x min(noise scale, bound width) of an
+    interior clamped mean, and they are not closer to the clamped mean than 160 of PyDP's own answers a case, in any
+    one case (rank test, p >= 1e-7 a case) nor pooled over a kind's three cases (p >= 1e-6 a kind): an answer
+    exact, or with bounds from the data, for
     such data or such epsilons fails; so do 40 answers on two cases for each count of 2 to 8 distinct values
     (``level_cases``: whole and real, 20-20,000 values, epsilon 0.1-20; the first two tests). Limits: a rule that
     acts only in a part of a stratum that the seed's one draw misses passes, and so may noise shrunk by less than about a half for one kind. The hint blames bounds taken
