@@ -260,9 +260,9 @@ def check_case(answers, values, lower: float, upper: float, epsilon: float, labe
         raise CheckFailed(f"With {_len(values)} values ({label}), bounds [{lower:.6g}, {upper:.6g}] and epsilon="
                           f"{epsilon:.6g}: your answers lie closer to the clamped mean than PyDP's BoundedMean's own "
                           f"answers on the same input (rank test, z = {z:.1f}; property: noise of the right size): "
-                          "too little noise for this kind of data. Are the bounds narrowed to the values present, or "
-                          "epsilon changed? The noise must come from the bounds and epsilon you were given, never "
-                          "from the data.")
+                          "too little noise here. Is epsilon changed (everywhere, or for some data or sizes), or are "
+                          "the bounds narrowed to the values present? The noise must come from the bounds and "
+                          "epsilon you were given, never from the data.")
     return shift, variance
 
 
