@@ -5,14 +5,16 @@ Usage::
     PYTHONPATH=$PWD .venv/bin/python benchmarks/few_values_power.py               # seeds 0-5
     PYTHONPATH=$PWD .venv/bin/python benchmarks/few_values_power.py --seeds 20 --shrink 0.5
 
-For each case of :func:`mic_dp_helpers.checks._mean_few_values.few_value_cases` at seeds 0, 1, ..., the
+For each case of :func:`~mic_dp_helpers.checks._mean_few_values.few_value_cases` and of
+:func:`~mic_dp_helpers.checks._mean_few_values.level_cases` at seeds 0, 1, ..., the
 alternative's answers are PyDP's own BoundedMean at ``epsilon / shrink`` (noise ``shrink`` times PyDP's, the
 effect of bounds narrowed to a ``shrink`` share of their width), ``SPREAD_RUNS`` of them, ranked among
 ``REFERENCE_RUNS`` of PyDP's at ``epsilon``. It prints, per kind of data, the share of cases whose z is below
-the per-case threshold (``CASE_P``) and the median z. Measured 2026-11-28 (seeds 0-5, 18 cases a kind, shrink
-1/3): every value the same 0.89 (median z -6.7), 0/1 with bounds [0, 1] 1.00 (-6.8), 0/1 inside wider bounds
-0.94 (-6.8), two to eight whole numbers 0.89 (-6.2), every value beyond one bound 0.00 (-1.7; PyDP's answers pile
-up on the bound), epsilon below 0.015 0.44 (-3.1).
+the per-case threshold (``CASE_P``) and the median z. Measured 2026-11-28 (seeds 0-5, shrink 1/3; two runs): the
+few-value kinds inside the bounds 0.89-1.00 of 18 cases (every value the same 0.89 and 0.94, 0/1 with bounds [0, 1]
+1.00, 0/1 inside wider bounds 0.94, two to eight whole numbers 0.89 and 0.94; median z -6.2 to -6.8), every value
+beyond one bound 0.00 (median z -1.7: PyDP's answers pile up on the bound), epsilon below 0.015 0.44 and 0.50; the
+level cases 0.98 (whole numbers, 42 cases) and 0.86 (real numbers).
 """
 
 from __future__ import annotations
@@ -33,7 +35,9 @@ def case_z_scores(seeds: int, shrink: float) -> dict[str, list[float]]:
     """{kind: the per-case z of the shrunk-noise alternative, over ``seeds`` seeds}."""
     scores = defaultdict(list)
     for seed in range(seeds):
-        for values, lower, upper, epsilon, label in _mean_few_values.few_value_cases(seed):
+        cases = [(*case[:4], case[4]) for case in _mean_few_values.few_value_cases(seed)]
+        cases += [(*case[:4], _mean_few_values.level_kind(case[4])) for case in _mean_few_values.level_cases(seed)]
+        for values, lower, upper, epsilon, label in cases:
             centre = float(np.clip(values, lower, upper).mean())
             answers = pydp_means(values, lower, upper, epsilon / shrink, _mean_few_values.SPREAD_RUNS)
             reference = pydp_means(values, lower, upper, epsilon, _mean_few_values.REFERENCE_RUNS)
