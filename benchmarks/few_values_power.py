@@ -10,11 +10,11 @@ For each case of :func:`~mic_dp_helpers.checks._mean_few_values.few_value_cases`
 alternative's answers are PyDP's own BoundedMean at ``epsilon / shrink`` (noise ``shrink`` times PyDP's, the
 effect of bounds narrowed to a ``shrink`` share of their width), ``SPREAD_RUNS`` of them, ranked among
 ``REFERENCE_RUNS`` of PyDP's at ``epsilon``. It prints, per kind of data, the share of cases whose z is below
-the per-case threshold (``CASE_P``) and the median z. Measured 2026-11-28 (seeds 0-5, shrink 1/3; two runs): the
-few-value kinds inside the bounds 0.89-1.00 of 18 cases (every value the same 0.89 and 0.94, 0/1 with bounds [0, 1]
-1.00, 0/1 inside wider bounds 0.94, two to eight whole numbers 0.89 and 0.94; median z -6.2 to -6.8), every value
-beyond one bound 0.00 (median z -1.7: PyDP's answers pile up on the bound), epsilon below 0.015 0.44 and 0.50; the
-level cases 0.98 (whole numbers, 42 cases) and 0.86 (real numbers).
+the per-case threshold (``CASE_P``) and the median z. Measured 2026-11-28 (seeds 0-5, shrink 1/3), 120 answers
+and 240 of PyDP's a case, threshold z = -4.75: every case of the four few-value kinds inside the bounds (18 each;
+median z -7.7 to -8.2) and of the level cases (42 whole, 42 real; -8.0, -8.1); every value beyond one bound 0.00
+(median z -2.3: PyDP's answers pile up on the bound); epsilon below 0.015 0.50 (-5.8). (With 80 and 160 and
+z = -5.2: 0.86-1.00 inside the bounds, 0.00 beyond one bound, 0.44-0.50 below epsilon 0.015.)
 """
 
 from __future__ import annotations
