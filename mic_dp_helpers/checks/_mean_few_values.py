@@ -22,10 +22,10 @@ Here each case of :func:`few_value_cases` and of :func:`level_cases` gets ``SPRE
   with 80 and 160 (15 runs), and answers narrowing for exactly 5 or exactly 7 values a smallest per-case z of
   -5.4 to -8.0 (24 runs); with 120 and 240 those two give -6.2 to -10.1 (20 runs), against -4.75
   (``CASE_P``). The per-case test catches an answer that narrows the bounds for one kind of data only (one count
-  of levels, say): a case whose noise is cut to a third has z below -4.75 in every one of the 156 cases of seeds 0-5 whose data lie strictly inside the bounds
-  (the four kinds and the level cases), in half of those below epsilon 0.015 and in none beyond one bound, where
-  PyDP's answers pile up on the bound (``benchmarks/few_values_power.py``). A correct answer: no rejection of the whole
-  check at seeds 30-59 (``tests/check_rates.py``, 2026-11-28; nor at seeds 0-29 with 80 and 160 and ``CASE_P`` 1e-7).
+  of levels, say): a case whose noise is cut to a third has z below -4.75 in every one of the 156 cases of seeds
+  0-5 whose data lie strictly inside the bounds (the four kinds and the level cases), in half of those below
+  epsilon 0.015 and in none beyond one bound, where PyDP's answers pile up on the bound
+  (``benchmarks/few_values_power.py``). A correct answer: no rejection of the whole check at seeds 30-59 (``tests/check_rates.py``, 2026-11-28; nor at seeds 0-29 with 80 and 160 and ``CASE_P`` 1e-7).
 """
 
 from __future__ import annotations
