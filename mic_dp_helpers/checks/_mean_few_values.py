@@ -27,7 +27,8 @@ Here each case of :func:`few_value_cases` and of :func:`level_cases` gets ``SPRE
   epsilon 0.015 and in none beyond one bound, where PyDP's answers pile up on the bound
   (``benchmarks/few_values_power.py``); there an epsilon floored at 0.0045, or tripled for data beyond one bound,
   passes (limits stated in 04.1's check). A correct answer: no rejection of the whole check at seeds 30-59
-  (``tests/check_rates.py``, 2026-11-28), nor at seeds 0-12 of this stage (referee s42); seeds 0-29 were measured with the earlier setting (80 and 160 a case, ``CASE_P`` 1e-7).
+  (``tests/check_rates.py``, 2026-11-28), nor at seeds 0-12 of this stage (referee s42); seeds 0-29 were measured
+  with the earlier setting (80 and 160 a case, ``CASE_P`` 1e-7).
 """
 
 from __future__ import annotations
