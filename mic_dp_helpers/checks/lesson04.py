@@ -204,10 +204,8 @@ def _check_value_kinds(answer, seed: int) -> None:
 
 
 def _check_few_values(answer, seed: int) -> None:
-    """:data:`_mean_few_values.SPREAD_RUNS` answers on each case of :func:`_mean_few_values.few_value_cases` (all
-    values equal, 0/1 values, two to eight whole-number levels, every value beyond one bound, epsilon below 0.015)
-    and of :func:`_mean_few_values.level_cases` (each count of 2 to 8 levels, whole and real), tested by
-    :func:`_mean_few_values.check_case` (referee s39rA D1, D6) and pooled by kind (stop 42)."""
+    """The cases of :mod:`~mic_dp_helpers.checks._mean_few_values` (few-value kinds and level counts), each tested
+    by its ``check_case``, then pooled by kind (``check_spread``)."""
     pooled = {}
     for cases, kind_of in ((few_value_cases, str), (_mean_few_values.level_cases, _mean_few_values.level_kind)):
         for index in range(_len(cases(seed))):
@@ -274,8 +272,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     the sizes at random) are never all equal, at most 5 are within 1e-3 x min(noise scale, bound width) of an
     interior clamped mean, and they are not closer to the clamped mean than 240 of PyDP's own answers a case, in any
     one case (rank test, p >= 1e-6 a case) nor pooled over a kind's three cases (p >= 1e-6 a kind): an answer
-    exact, or with bounds from the data, for
-    such data or such epsilons fails; so do 120 answers on two cases for each count of 2 to 8 distinct values
+    exact, or with bounds from the data, for such data or such epsilons fails; so do 120 answers on two cases for each count of 2 to 8 distinct values
     (``level_cases``: whole and real, 20-20,000 values, epsilon 0.1-20; the same tests, pooled over the seven whole
     and over the seven real cases). Per case, noise cut to a third failed in 156 of 156 cases whose data lie inside the
     bounds (seeds 0-5), half below epsilon 0.015, none beyond one bound (``benchmarks/few_values_power.py``).
