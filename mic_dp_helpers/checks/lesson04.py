@@ -279,8 +279,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     Limits: a rule that acts only in a part of a stratum that the seed's one draw misses passes, and so may noise
     shrunk by less than about a half for one kind; where PyDP's answers pile up on a bound the spread tests are
     weak: epsilon floored at 0.0045 (45 times epsilon at 1e-4) passed 3 of 3 runs at the default seed (a floor at
-    0.01 fails, z -8.7), and three times epsilon whenever every value lies beyond one bound (2 values or more)
-    passed 4 of 4 (ten times fails the pooled test; referee s42, stop 42). The hint blames bounds taken
+    0.01 fails, z -8.7), and 3 x epsilon when every value (2+) lies beyond one bound passed 4 of 4 (referee s42). The hint blames bounds taken
     from the data only when the noise of a case whose data span part of the bounds is below 0.85 times that of the
     case with values beyond both bounds (a wrong epsilon everywhere gets the scale hint). Limits: an answer exact
     only for 9,000-10,000 values, 40,000-150,000 values or epsilon 100-200 with more than 3,000 values (between the
