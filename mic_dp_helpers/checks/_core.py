@@ -325,6 +325,33 @@ class _Guarded:
             return self._watched(call_repeatedly, self._answer, n, *args)
 
 
+class _AlreadyWatched:
+    """A :class:`_Guarded` answer handed to :func:`student_call`, which watches the call itself.
+
+    It runs the student's function as :class:`_Guarded` does, without a second guard inside the first: the
+    snapshot and comparison of every watched namespace cost milliseconds a call, and guarding each call
+    twice doubled the time of every statistical check. Only :func:`student_call` makes these.
+    """
+
+    def __init__(self, guarded: _Guarded) -> None:
+        self._answer = guarded._answer
+        self._exercise = guarded._exercise
+
+    def __call__(self, *args, **kwargs):
+        args = tuple(_unguard(a) for a in args)
+        with running_student_code(self._exercise):
+            return self._answer(*args, **kwargs)
+
+    def call_repeatedly(self, n: int, *args) -> list:
+        args = tuple(_unguard(a) for a in args)
+        with running_student_code(self._exercise):
+            return call_repeatedly(self._answer, n, *args)
+
+
+def _watched_once(value, _type=type, _guarded=_Guarded, _plain=_AlreadyWatched):
+    return _plain(value) if _type(value) is _guarded else value
+
+
 #: Python's standard library folder: its frames in a traceback are not the student's code.
 _STDLIB = sysconfig.get_paths()["stdlib"]
 
@@ -462,7 +489,7 @@ def check(exercise_id: str, answer) -> CheckResult:
 
 
 def student_call(exercise_id: str, check_module, function, *args, extra_modules=(), _call=_guard.student_call,
-                 _this=sys.modules[__name__]):
+                 _this=sys.modules[__name__], _once=_watched_once):
     """Call ``function(*args)`` under watch, this module's namespace watched too.
 
     :func:`mic_dp_helpers.checks._guard.student_call` with the check machinery added to the watched
@@ -486,4 +513,5 @@ def student_call(exercise_id: str, check_module, function, *args, extra_modules=
     object
         What ``function`` returned.
     """
-    return _call(exercise_id, check_module, function, *args, extra_modules=(*extra_modules, _this))
+    return _call(exercise_id, check_module, _once(function), *(_once(arg) for arg in args),
+                 extra_modules=(*extra_modules, _this))
