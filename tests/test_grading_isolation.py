@@ -57,7 +57,7 @@ def test_a_process_hog_cannot_starve_a_classmate(tmp_path):
     _write(folder, "a_hog", [IMPORTS, WRONG_01_1, hog])
     _write(folder, "b_honest", [IMPORTS, honest, RIGHT_01_1])
     out = tmp_path / "grades" / "gradebook.csv"
-    rows = grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=60, jobs=2, progress=False, out=out, nproc=48)
+    rows = grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=120, jobs=2, progress=False, out=out, nproc=48)
     honest_rows = _rows(rows, "b_honest")
     assert "notebook" not in honest_rows, honest_rows["notebook"].message  # no "can't start new thread"
     assert honest_rows["01.1"].passed
@@ -141,7 +141,7 @@ def test_a_malformed_message_is_a_problem_and_the_kernel_is_killed(tmp_path, for
             f"signal.signal(signal.SIGALRM, signal.SIG_IGN)\n{forge}\nwhile True:\n    pass")
     _write(folder, "forger", [IMPORTS, WRONG_01_1, hack])
     _write(folder, "honest", [IMPORTS, RIGHT_01_1])
-    rows = grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=60, jobs=1, progress=False)
+    rows = grading.grade_folder(folder, timeout=TIMEOUT, total_timeout=120, jobs=1, progress=False)
     forger = _rows(rows, "forger")
     assert forger["notebook"].status == "problem" and "broke the protocol" in forger["notebook"].message, forger
     assert all(forger[ex].status == "problem" for ex in EXERCISES_01)
@@ -180,10 +180,11 @@ def test_a_kernel_that_stops_reading_its_pipe_is_stopped_at_the_total_timeout(tm
     folder = tmp_path / "class"
     _write(folder, "blocker", [IMPORTS, block])
     started = time.monotonic()
-    rows = grading.grade_folder(folder, timeout=4, total_timeout=8, jobs=1, progress=False)
-    assert time.monotonic() - started < 25
+    # the limits leave the import cell room on a loaded CI machine (a 4 s cell limit failed there, stop 42)
+    rows = grading.grade_folder(folder, timeout=20, total_timeout=30, jobs=1, progress=False)
+    assert time.monotonic() - started < 75
     blocker = _rows(rows, "blocker")
-    assert blocker["01.1"].status == "problem" and "total time limit of 8 s" in blocker["01.1"].message, blocker
+    assert blocker["01.1"].status == "problem" and "total time limit of 30 s" in blocker["01.1"].message, blocker
 
 
 # ------------------------------------------------------------------ 6. plain mode: daemons, honest reports
