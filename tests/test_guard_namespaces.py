@@ -140,3 +140,75 @@ def test_an_error_in_the_checks_own_code_is_not_blamed_on_the_student():
 def test_an_error_in_the_students_code_names_its_line():
     result = run_check("02.1", lambda value, sensitivity, epsilon, rng: 1 / 0)
     assert result.message.startswith("your function raised ZeroDivisionError") and "of your code" in result.message
+
+
+# ---- referee s43 (the guard made cheaper: one guard a call, a quick identity test of unchanged namespaces)
+def _swap_guard_helpers_and_shadow(*helpers):
+    """A 02.2 answer that swaps the code of the guard's own ``helpers`` for ``return []`` and shadows the
+    comparison the 02.2 check makes, then answers 7.0."""
+    from mic_dp_helpers.checks import _guard, lesson02
+
+    def finds_nothing(*args, **kwargs):
+        return []
+
+    def answer(query, lower, upper, n):
+        lesson02.__dict__["_isclose"] = lambda *args, **kwargs: True
+        for name in helpers:
+            getattr(_guard, name).__code__ = finds_nothing.__code__
+        return 7.0
+    return answer
+
+
+@pytest.mark.parametrize("helpers", [("_restore",), ("_restore", "_restore_internals"), ("_unchanged",)],
+                         ids=["restore", "restore and restore_internals", "the quick identity test"])
+def test_swapping_the_guards_own_code_is_refused_and_leaves_no_patch(helpers):
+    """Referee s43 R1, P1: with one guard a call, a swapped ``_restore`` left the check's module patched, and the
+    plainly wrong answer 7.0 then passed 02.2."""
+    before = course_namespaces()
+    result = run_check("02.2", _swap_guard_helpers_and_shadow(*helpers))
+    assert result.status == "failed" and "changed what the check itself uses" in result.message, result.message
+    assert not changed_names(before)
+    assert run_check("02.2", lambda query, lower, upper, n: 7.0).status == "failed"
+
+
+def test_a_course_module_swapped_in_sys_modules_is_put_back_and_refused():
+    """Referee s43 P2: an empty module put in ``sys.modules`` under the check module's name hid the real one from
+    the guard, and a later patch of the real module passed unseen."""
+    import types
+
+    real = sys.modules["mic_dp_helpers.checks.lesson02"]
+    calls = []
+
+    def answer(query, lower, upper, n):
+        calls.append(1)
+        if len(calls) == 1:
+            sys.modules["mic_dp_helpers.checks.lesson02"] = types.ModuleType("mic_dp_helpers.checks.lesson02")
+        real.__dict__["_isclose"] = lambda *args, **kwargs: True
+        return 7.0
+    before = course_namespaces()
+    result = run_check("02.2", answer)
+    assert sys.modules["mic_dp_helpers.checks.lesson02"] is real
+    assert result.status == "failed" and "changed what the check itself uses" in result.message, result.message
+    assert not changed_names(before)
+
+
+@pytest.mark.slow
+def test_a_patch_made_on_one_run_of_a_plan_and_undone_on_the_next_is_refused():
+    """Referee s43 R2: 04.4 runs the answer many times through ``call_repeatedly`` with check code in between; a
+    patch made on one run and undone on the next must still be seen (each run keeps its own guard)."""
+    from check_rates import correct_answer
+    from mic_dp_helpers.checks import lesson04_plans
+
+    reference, calls, saved = correct_answer("04.4"), [], {}
+
+    def answer(accountant, values, lower, upper, plan):
+        calls.append(1)
+        namespace = lesson04_plans.__dict__
+        if len(calls) == 30:
+            saved["PrivacyAccountant"] = namespace["PrivacyAccountant"]
+            namespace["PrivacyAccountant"] = type("Fake", (saved["PrivacyAccountant"],), {})
+        elif len(calls) == 31:
+            namespace.update(saved)
+        return reference(accountant, values, lower, upper, plan)
+    result = run_check("04.4", answer)
+    assert result.status == "failed" and "PrivacyAccountant" in result.message, result.message

@@ -330,7 +330,9 @@ class _AlreadyWatched:
 
     It runs the student's function as :class:`_Guarded` does, without a second guard inside the first: the
     snapshot and comparison of every watched namespace cost milliseconds a call, and guarding each call
-    twice doubled the time of every statistical check. Only :func:`student_call` makes these.
+    twice doubled the time of every statistical check. Only :func:`student_call` makes these, and only of the
+    function it calls: an answer among the arguments (``call_repeatedly(answer, n, ...)``, or a helper that
+    runs check code between the answer's calls) keeps a guard around each of its calls.
     """
 
     def __init__(self, guarded: _Guarded) -> None:
@@ -513,5 +515,4 @@ def student_call(exercise_id: str, check_module, function, *args, extra_modules=
     object
         What ``function`` returned.
     """
-    return _call(exercise_id, check_module, _once(function), *(_once(arg) for arg in args),
-                 extra_modules=(*extra_modules, _this))
+    return _call(exercise_id, check_module, _once(function), *args, extra_modules=(*extra_modules, _this))

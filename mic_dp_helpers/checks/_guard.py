@@ -103,7 +103,7 @@ def _course_modules(_modules=sys.modules, _names=COURSE_MODULE_NAMES, _isinstanc
 
 
 def _watched_namespaces(extra_modules, _base=_BASE_NAMESPACES, _list=list, _course=_course_modules,
-                        _set=set) -> list:
+                        _set=set, _id=id) -> list:
     """(name, namespace, own) triples; in ``own`` namespaces a new key counts as tampering too.
 
     Every course module loaded at the time of the call is watched, not only the check's: a check runs code of
@@ -112,11 +112,12 @@ def _watched_namespaces(extra_modules, _base=_BASE_NAMESPACES, _list=list, _cour
     lands. ``extra_modules`` (modules outside the course) are watched too.
     """
     spaces = _list(_base)
-    named = _set(name for name, _, _ in spaces)
+    seen = _set(_id(space) for _, space, _ in spaces)
     for module in [*_course(), *extra_modules]:
-        if module.__name__ not in named:
-            named.add(module.__name__)
-            spaces.append((module.__name__, module.__dict__, module.__name__.startswith("mic_dp_helpers.checks")))
+        space = module.__dict__
+        if _id(space) not in seen:  # by identity: a stand-in of the same name must not hide the real module
+            seen.add(_id(space))
+            spaces.append((module.__name__, space, module.__name__.startswith("mic_dp_helpers.checks")))
     return spaces
 
 
@@ -292,10 +293,20 @@ def forbidden_helpers(targets, record: list):
             function.__kwdefaults__ = kwdefaults
 
 
+#: The guard's own helpers with their code and defaults as imported: :func:`student_call` puts them back before
+#: it uses them, so a student's function that swapped their code (say, a ``_restore`` that finds nothing) cannot
+#: switch the guard off for that call or any later one. Tuples, so nothing in them can be changed in place.
+_OWN_HELPERS = tuple((function, function.__code__, function.__defaults__, function.__qualname__)
+                     for function in (_course_modules, _watched_namespaces, _function_record, _internals,
+                                      _restore_internals, _snapshot, _unchanged, _restore))
+
+
 def student_call(exercise_id: str, check_module, function, *args, extra_modules=(), _restore=_restore,
                  _snapshot=_snapshot, _watched=_watched_namespaces, _forbidden=forbidden_helpers,
                  _internals=_internals, _restore_internals=_restore_internals,
-                 _table=FORBIDDEN, _failed=CheckFailed, _sorted=sorted, _set=set, _base=BaseException):
+                 _table=FORBIDDEN, _failed=CheckFailed, _sorted=sorted, _set=set, _base=BaseException,
+                 _own=_OWN_HELPERS, _modules=sys.modules, _names=COURSE_MODULE_NAMES, _list=list, _map=map,
+                 _all=all, _is=operator.is_, _zip=zip):
     """Call ``function(*args)`` (a student's function, or a helper that calls it) under watch.
 
     Returns what it returns. Raises :class:`CheckFailed` if, while
@@ -321,15 +332,30 @@ def student_call(exercise_id: str, check_module, function, *args, extra_modules=
         What ``function`` returned.
     """
     record: list[str] = []
+    for helper, code, defaults, _ in _own:  # a patch made outside any check is undone too
+        if helper.__code__ is not code or helper.__defaults__ is not defaults or helper.__kwdefaults__ is not None:
+            helper.__code__, helper.__defaults__, helper.__kwdefaults__ = code, defaults, None
     spaces = _watched([check_module, *extra_modules])
     snapshots, internals = _snapshot(spaces), _internals(spaces)
+    loaded = _list(_map(_modules.get, _names))
     failure = None
     try:
         with _forbidden(_table.get(exercise_id, ()), record):
             result = function(*args)
     except _base as error:  # re-raised below, after the namespaces are restored
         failure = error
-    changed = _restore(snapshots) + _restore_internals(internals)
+    changed = []
+    for helper, code, defaults, name in _own:  # first, so that what follows runs the guard's own code
+        if helper.__code__ is not code or helper.__defaults__ is not defaults or helper.__kwdefaults__ is not None:
+            helper.__code__, helper.__defaults__, helper.__kwdefaults__ = code, defaults, None
+            changed.append(f"mic_dp_helpers.checks._guard.{name}")
+    now = _list(_map(_modules.get, _names))
+    if not _all(_map(_is, loaded, now)):  # a course module swapped in sys.modules hides the real one
+        for name, module, current in _zip(_names, loaded, now):
+            if module is not None and current is not module:
+                _modules[name] = module
+                changed.append(f"sys.modules[{name!r}]")
+    changed += _restore(snapshots) + _restore_internals(internals)
     if changed:
         shown = ", ".join(_sorted(_set(changed))[:3])
         raise _failed(
