@@ -85,9 +85,11 @@ def _clipped_laplace(low, high):
 
 def _rows_of(rows, days, max_per_partition, stream):
     """The index of up to ``max_per_partition`` random rows of each of ``days`` (drawn from ``stream``)."""
-    out = []
+    out, day_of_row = [], rows["day"]
+    plain = day_of_row.dtype.kind in "biufmM"  # NumPy dtypes: compare in NumPy (pandas' == per day took most of 09.1's time)
+    row_days, row_index = (day_of_row.to_numpy(), rows.index.to_numpy()) if plain else (None, None)
     for day in days:
-        index = rows.index[rows["day"] == day].to_numpy()
+        index = row_index[row_days == day] if plain else rows.index[day_of_row == day].to_numpy()
         if len(index) > max_per_partition:
             index = stream.choice(index, max_per_partition, replace=False)
         out.extend(index)
