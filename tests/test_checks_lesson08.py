@@ -19,9 +19,8 @@ for _exercise, _answers in lesson08_s38.HONEST_ANSWERS.items():
     HONEST_ANSWERS[_exercise] = {**HONEST_ANSWERS.get(_exercise, {}), **_answers}
 
 
-#: Variants whose check takes 3 to 40 s (a Python loop over 1,000s of rows in every call; PLD accounting
-#: at many settings): slow tests, which CI runs.
-SLOW_VARIANTS = {("08.2", "a loop over rows"), ("08.3", "PLD with the default grid"), ("08.3", "PLD on a coarse 5e-3 grid"),
+#: Variants whose check takes 3 to 40 s (PLD accounting at many settings): slow tests, which CI runs.
+SLOW_VARIANTS = {("08.3", "PLD with the default grid"), ("08.3", "PLD on a coarse 5e-3 grid"),
                  ("08.3", "RDP with other orders")}
 
 

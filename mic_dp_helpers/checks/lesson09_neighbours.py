@@ -215,7 +215,7 @@ def check_choice_fresh_on_changed_rows(answer, rng: np.random.Generator) -> None
     Raises
     ------
     CheckFailed
-        If two or more consecutive calls keep the same days.
+        If :data:`CHANGED_REPEATS` or more calls keep the same days as an earlier call.
     """
     logs = _changed_logs(rng)
     shared = _default_rng(_int(rng.integers(1 << 30)))
@@ -231,6 +231,10 @@ def check_choice_fresh_on_changed_rows(answer, rng: np.random.Generator) -> None
         raise CheckFailed(f"for one customer with {CHANGED_DAYS} days (max_partitions={CHANGED_L0}) in two logs that "
                           f"differ by one row, called in turn at max_per_partition {CHANGED_LINF[0]} and "
                           f"{CHANGED_LINF[1]}, {repeats} of {_len(kept_days)} calls kept the same days as an earlier "
-                          "call, where two independent choices agree about once in 600,000 pairs: a choice stored for "
-                          "the customer is reused when their rows or the bounds change. Draw every call's choice "
-                          "afresh from `rng`.")
+                          "call, where two independent choices agree about once in 600,000 pairs: the choice repeats "
+                          "between calls. Either a choice stored for the customer is reused when their rows or the "
+                          "bounds change, or its randomness does not come from `rng` (a generator seeded by the "
+                          "customer id or a fixed number repeats its choice), or it comes through a seed with few "
+                          "possible values (one seeded by rng.integers(1000) repeats one of 1,000 choices). Draw every "
+                          "call's choice afresh from `rng`, or seed any sub-generator with rng.spawn(1)[0] or "
+                          "rng.integers(2**63).")

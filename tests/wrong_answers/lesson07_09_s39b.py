@@ -7,6 +7,8 @@ id (D6, whose hint must say the choice repeats). Joined to the lessons' answers 
 the referee's honest answers through ``HONEST`` (read by ``lesson07``).
 """
 
+import zlib
+
 import numpy as np
 
 from mic_dp_helpers.mechanisms.selection import dp_quantile
@@ -136,7 +138,9 @@ def _memo_days(reuse_chance=1.0, key_of=lambda customer, days, l0, linf: (custom
 
 
 def _customer_hash(customer):
-    return abs(hash(str(customer))) % 2**63
+    """A number fixed by the customer id, the same in every process (``hash`` of a str changes with the
+    process's hash seed, which made these answers differ from run to run)."""
+    return zlib.crc32(str(customer).encode())
 
 
 def _rnm_inverse_cdf(scores, sensitivity, epsilon, rng):
