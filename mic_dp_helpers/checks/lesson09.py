@@ -261,7 +261,8 @@ def _check_uniform_for_heavy_customers(answer, rng: np.random.Generator) -> None
     if _len(set(u_sets)) < _len(u_sets):
         raise CheckFailed(f"for a customer with 240 days (max_partitions=14) {_len(u_sets) - _len(set(u_sets)) + 1} of "
                           f"{HEAVY_CALLS} calls kept exactly the same 14 days, which independent choices do with "
-                          "chance below 1e-18: the choice repeats between calls, so its randomness does not come "
+                          "chance below 1e-18: the choice repeats between calls, so a choice stored for the customer "
+                          "is reused, or its randomness does not come "
                           "from `rng`, or comes through a seed with few possible values (a generator seeded by the "
                           "customer id or any fixed number gives the same choice in every call; one seeded by "
                           "rng.integers(1000) repeats one of 1,000 choices). Draw every choice from `rng`, or seed any "

@@ -127,7 +127,7 @@ MORE_WRONG_ANSWERS = {
 #: Words the hint of each answer above must hold (by a part of its name), and words it must not hold.
 HINT_WORDS = {"best's chance": "however sure the winner looks", "runner-up": "skipped",
               "subtracted": "subtracted", "exact mean": "released without noise",
-              "no noise when": "released without noise on", "memoised": "reused when their rows or the bounds",
+              "no noise when": "released without noise on", "memoised": "when their rows or the bounds change",
               "sub-generator": "few possible values"}
 UNTRUE_WORDS = {"no noise when": "stored draw", "subtracted": "its scale is too small:"}
 

@@ -339,9 +339,10 @@ def _release_noise_first(grads, clip_norm, sigma, rng):
 
 
 def _release_row_after_row(grads, clip_norm, sigma, rng):
-    """Each row clipped by its own norm and the rows added one after another: the rounding of a Python loop
-    (``total += row``; ``np.cumsum`` adds in that order) without its cost. A real loop took 261 s of CI in this
-    check, which calls it on a million rows; 08.1's honest answers keep the loop itself."""
+    """Each row clipped by its own norm and the rows added one after another (``np.cumsum`` adds in a loop's order),
+    rounded differently from the reference by about 1e-14 (referee s44: a real loop's total equals the vectorised
+    sum bit for bit, so it tested less than its name said, in 261 s of CI: this check calls it on a million rows;
+    08.1's honest answers keep the loop itself)."""
     grads = np.array(grads, dtype=float)
     norms = np.sqrt(np.einsum("ij,ij->i", grads, grads))
     clipped = grads * np.where(norms > clip_norm, clip_norm / np.where(norms > 0, norms, 1.0), 1.0)[:, None]
