@@ -264,12 +264,12 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
     narrowed to the data fail). No two answers of a case average to the exact mean (mirrors at any lag fail). It leaves ``values`` unchanged (a list, and the first case's values as a NumPy array). Twelve answers on
     each kind of input the text allows (:func:`_check_value_kinds`: the example's integer bounds [0, 150], a lower
     bound of 0.0, symmetric bounds, whole-number values, a NumPy array) are never all equal and at most 3 are
-    within 1e-3 noise scales of the exact mean (an answer exact for one kind fails). 120 answers on each of 20
+    within 1e-3 noise scales of the exact mean (an answer exact for one kind fails). 120 answers on each of 22
     cases of :mod:`~mic_dp_helpers.checks._mean_few_values` (referees s39rA, s39rE: six kinds of data -- every value
     the same; 0/1 values with bounds [0, 1] and inside wider bounds; two to eight whole numbers in the middle third
     of the bounds; every value beyond one bound, on it or strictly beyond; values inside the bounds at epsilon
     1e-4-0.015 -- each at 20-300, 300-3,000 and 3,000-20,000 values, epsilons 0.1-1, 1-5, 5-20 paired at random; a
-    4th tiny case 1/epsilon-5/epsilon values; one more all on a bound) are never all equal, at most 5 are within 1e-3 x min(noise scale, bound width) of an
+    4th tiny case 1/epsilon-5/epsilon values; 3 more all on a bound) are never all equal, at most 5 are within 1e-3 x min(noise scale, bound width) of an
     interior clamped mean, and they are not closer to the clamped mean than 240 of PyDP's own answers a case, in any
     one case (rank test, p >= 1e-6 a case) nor pooled over a kind's three cases (p >= 1e-6 a kind): an answer
     exact, or with bounds from the data, for such data or such epsilons fails; so do 120 answers on two cases for each count of 2 to 8 distinct values

@@ -216,11 +216,12 @@ def _check_choice_at_scale(answer, rng: np.random.Generator) -> None:
                           + same_draw_hint(counts, SCALE_PEOPLE,
                                            "Draw each customer's days at random on their own, from rng, at every "
                                            "size of log and whatever the customer's place in it: a choice that "
-                                           "looks at other people's rows (popular days) or at the dates is not "
-                                           "uniform, and not private; nor is one that customers share (a "
-                                           "generator seeded from few values, such as rng.integers(1000), gives "
-                                           "many customers the same choice: seed any sub-generator with "
-                                           "rng.spawn(1)[0] or rng.integers(2**63))."))
+                                           "looks at other people's rows (popular days) is not private, and one "
+                                           "that looks at the dates is not uniform. Customers who share a draw also give such "
+                                           "counts (a generator seeded from few values, such as "
+                                           "rng.integers(1000), gives many customers the same choice, so the "
+                                           "counts vary far more than independent choices do): seed any "
+                                           "sub-generator with rng.spawn(1)[0] or rng.integers(2**63)."))
     _check_crowd_choice(kept, crowd)
     _check_choices_independent(kept, focal)
 
