@@ -42,7 +42,7 @@ import scipy.stats
 
 from mic_dp_helpers.checks._core import CheckFailed
 from mic_dp_helpers.checks._mean_spread import rank_shift
-from mic_dp_helpers.checks._pydp_reference import outside_bounds, pydp_means, snap_to_bounds
+from mic_dp_helpers.checks._pydp_reference import OUTSIDE_BOUNDS_HINT, outside_bounds, pydp_means, snap_to_bounds
 from mic_dp_helpers.scale.pydp_error import bounded_mean_noise_std
 
 _default_rng = np.random.default_rng
@@ -313,16 +313,14 @@ def check_case(answers, values, lower: float, upper: float, epsilon: float, labe
         With a hint that names the kind of data.
     """
     check_noisy(answers, values, lower, upper, epsilon, label)
+    where = f"With {_len(values)} values ({label}), bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}:"
     if outside_bounds(answers, lower, upper):
-        raise CheckFailed(f"With {_len(values)} values ({label}), bounds [{lower:.6g}, {upper:.6g}] and epsilon="
-                          f"{epsilon:.6g}: some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
-                          "inside them. Did you use it with the bounds you were given?")
+        raise CheckFailed(f"{where} {OUTSIDE_BOUNDS_HINT}")
     centre = _float(np.clip(np.asarray(values, dtype=float), lower, upper).mean())
     # Outputs within a hair of a bound count as on it, in both samples (an honest answer rounded to 6 decimals was
     # rejected where PyDP's answers all pile on the bounds: its distances no longer tied with PyDP's; referee s44).
     answers = snap_to_bounds(answers, lower, upper)
     reference = snap_to_bounds(pydp_means(values, lower, upper, epsilon, REFERENCE_RUNS), lower, upper)
-    where = f"With {_len(values)} values ({label}), bounds [{lower:.6g}, {upper:.6g}] and epsilon={epsilon:.6g}:"
     advice = ("too little noise here. Is epsilon changed (everywhere, or for some data or sizes), or are the bounds "
               "narrowed to the values present? The noise must come from the bounds and epsilon you were given, never "
               "from the data.")
@@ -351,18 +349,17 @@ def _off_the_bounds(answers, reference, centre: float, lower: float, upper: floa
     off the bounds (the same rank test among those only; under a correct answer both samples' answers off the
     bounds are alike, whatever their numbers). Both samples come snapped to the bounds
     (:func:`~mic_dp_helpers.checks._pydp_reference.snap_to_bounds`, one rule for both, so the tests stay exact for a
-    correct answer). Measured with ``benchmarks/few_values_power.py``
-    (seeds 0-5, 120 and 240 runs a case): three times epsilon for data beyond one bound only (``--shrink 0.3333 --only``) is rejected
-    in 17 of 18 cases and at every seed (the rank test of all answers alone: no case; at seeds 0-2 its z was -1.5
-    to -4.8 a case, off the bounds -4.4 to -7.7); epsilon floored at 0.0045 below 0.015 only (``--shrink 1
+    correct answer). Measured with ``benchmarks/few_values_power.py`` (seeds 0-5, 120 and 240 runs a case): three
+    times epsilon for data beyond one bound only (``--shrink 0.3333 --only``) is rejected in 17 of 18 cases and at
+    every seed (the rank test of all answers alone: no case; at seeds 0-2 its z was -1.5 to -4.8 a case, off the
+    bounds -4.4 to -7.7); epsilon floored at 0.0045 below 0.015 only (``--shrink 1
     --floor 0.0045``) in 13 of 24 cases and at every seed. Limits (referee s44): twice epsilon beyond one bound is
     rejected by the stage at 5 of seeds 0-5 (one whole-check run at the default seed passed it), 1.5 times at 2;
     twice epsilon with every value on one bound at 9 and 10 of seeds 0-9 in two runs, 1.5 times at 3 of them
-    (the default seed rejects it); the bound itself returned in 30% of calls when
-    every value is on it passes (a privacy loss of about ln(0.65 / 0.5) = 0.26 above epsilon there, as PyDP answers
-    the bound half the time).
-    Returns the rank shift off the bounds and its variance
-    ((0, 0) where no answer of either sample is on a bound), pooled by kind in :func:`check_spread`."""
+    (the default seed rejects it); the bound itself returned in 30% of calls when every value is on it passes (a
+    privacy loss of about ln(0.65 / 0.5) = 0.26 above epsilon there, as PyDP answers the bound half the time).
+    Returns the rank shift off the bounds and its variance ((0, 0) where no answer of either sample is on a bound),
+    pooled by kind in :func:`check_spread`."""
     on_answers, on_reference = (answers == lower) | (answers == upper), (reference == lower) | (reference == upper)
     if not (on_answers.any() or on_reference.any()):
         return 0.0, 0.0
@@ -401,8 +398,9 @@ def check_spread(pooled: dict) -> None:
     for (label, which), (shift, variance) in pooled.items():
         z = _z(shift, variance)
         if float(_norm_cdf(z)) < SPREAD_P:
-            raise CheckFailed(f"With data of the kind '{label}' (its cases pooled), your "
-                              f"{'answers that are not on a bound' if 'off' in which else 'answers'} lie closer to the clamped mean than PyDP's BoundedMean's own answers on the "
+            whose = "answers that are not on a bound" if "off" in which else "answers"
+            raise CheckFailed(f"With data of the kind '{label}' (its cases pooled), your {whose} lie closer to the "
+                              "clamped mean than PyDP's BoundedMean's own answers on the "
                               f"same inputs (rank test, z = {z:.1f}; property: noise of the right size): too little "
                               "noise for this kind of data. Are the bounds narrowed to the values present, or epsilon "
                               "changed? The noise must come from the bounds and epsilon you were given, never from "

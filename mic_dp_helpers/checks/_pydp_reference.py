@@ -18,6 +18,9 @@ _abs, _where, _asarray = np.abs, np.where, np.asarray
 #: PyDP's answers pile on the bounds). Limit (referee s44): what an answer writes into digits below the tolerance of
 #: an answer on a bound is not seen (at the check's bounds, at most 2.5e-4 absolute, 2.2e-5 of the width).
 ON_BOUND_TOLERANCE, ON_BOUND_WIDTH_SHARE = 1e-6, 1e-3
+#: The hint when :func:`outside_bounds` holds (after the case's description).
+OUTSIDE_BOUNDS_HINT = ("some answers fell outside the bounds; PyDP's BoundedMean keeps its answer inside them. Did "
+                       "you use it with the bounds you were given?")
 
 
 def snap_to_bounds(outputs, lower: float, upper: float) -> np.ndarray:

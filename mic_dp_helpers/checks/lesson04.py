@@ -199,8 +199,7 @@ def _check_value_kinds(answer, seed: int) -> None:
                               "(property: noise for every kind of input): let PyDP's BoundedMean answer every "
                               "call, whatever the type of the bounds or the values.")
         if _pydp_reference.outside_bounds(answers, lower, upper):
-            raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
-                              "inside them. Did you use it with the bounds you were given?")
+            raise CheckFailed(f"{where} {_pydp_reference.OUTSIDE_BOUNDS_HINT}")
 
 
 def _check_few_values(answer, seed: int) -> None:
@@ -338,8 +337,7 @@ def check_dp_mean_with_pydp(answer, seed: int = SEED) -> None:
                   "vast": "", "small": "", "low epsilon": "", "low epsilon few": "", "high epsilon": "",
                   "low epsilon large": ""}[kind]
         if _pydp_reference.outside_bounds(answers, lower, upper):
-            raise CheckFailed(f"{where} some answers fell outside the bounds; PyDP's BoundedMean keeps its answer "
-                              "inside them. Did you use it with the bounds you were given?")
+            raise CheckFailed(f"{where} {_pydp_reference.OUTSIDE_BOUNDS_HINT}")
         if answers.max() == answers.min():
             raise CheckFailed(f"{where} your answer never changes (property: noise): the mean is released "
                               "without noise, so nothing is private. Let PyDP's BoundedMean compute it.")
